@@ -1,0 +1,1 @@
+//! Reading and writing puzzles: line, block, letters, ints and CSV formats, symbol alphabets.

@@ -1,0 +1,36 @@
+//! satdoku: Sudoku-family grids of any box shape (4x4 to 64x64), solved by two independent backends — a
+//! native depth-first search and a SAT encoding solved by `varisat` — that must agree.
+//!
+//! ```
+//! use satdoku::{Backend, DfsBackend, Limits, Shape, Grid, Units, verify, Status};
+//!
+//! // A 4x4 puzzle (2x2 boxes), row-major, 0 = blank.
+//! let shape = Shape::new(2, 2).unwrap();
+//! let puzzle = Grid::from_values(shape, vec![
+//!     1, 0, 0, 0,
+//!     0, 0, 1, 0,
+//!     0, 1, 0, 0,
+//!     0, 0, 0, 1,
+//! ]).unwrap();
+//! let units = Units::standard(shape);
+//! let report = DfsBackend::new().solve(&units, &puzzle, &Limits::unique()).unwrap();
+//! assert_eq!(report.outcome.status(), Status::Multiple);
+//! for grid in report.outcome.grids() {
+//!     verify(&units, &puzzle, grid).unwrap();
+//! }
+//! ```
+#![deny(missing_docs)]
+
+pub mod check;
+pub mod dfs;
+pub mod format;
+pub mod grid;
+pub mod sat;
+pub mod solve;
+pub mod units;
+
+pub use check::{Violation, verify};
+pub use dfs::DfsBackend;
+pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
+pub use solve::{Backend, Limits, Outcome, Report, SolveError, Stats, Status};
+pub use units::{Clash, Unit, UnitKind, UnitName, Units};

@@ -1,0 +1,3 @@
+fn main() {
+    println!("satdoku: CLI being written");
+}

@@ -1,0 +1,1 @@
+//! The SAT backend: CNF encodings of the unit model, solved with `varisat`; DIMACS out, models in.

@@ -1,0 +1,274 @@
+//! The constraint model: units (rows, columns, boxes) of N cells that hold each digit once, and peers.
+//!
+//! Both backends and the verifier read this one list; a variant (diagonals, irregular regions) is a new
+//! unit list, not a new solver.
+
+use std::fmt;
+
+use crate::grid::{Cell, Digit, Grid, Shape};
+
+/// What kind of group a unit is.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum UnitKind {
+    /// A row, top to bottom.
+    Row,
+    /// A column, left to right.
+    Col,
+    /// A box, numbered row-major.
+    Block,
+}
+
+/// A unit's identity: its kind and its 0-based number among units of that kind.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct UnitName {
+    /// Row, column or box.
+    pub kind: UnitKind,
+    /// 0-based number among units of this kind.
+    pub index: usize,
+}
+
+impl fmt::Display for UnitName {
+    /// `row 1`, `column 1`, `box 1`: 1-based, for people.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = match self.kind {
+            UnitKind::Row => "row",
+            UnitKind::Col => "column",
+            UnitKind::Block => "box",
+        };
+        write!(f, "{word} {}", self.index + 1)
+    }
+}
+
+/// A group of N cells that must hold each digit 1..=N exactly once.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Unit {
+    /// Which unit this is.
+    pub name: UnitName,
+    /// Its N cells, in reading order.
+    pub cells: Vec<Cell>,
+}
+
+/// Two givens with the same digit in one unit.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Clash {
+    /// The unit holding both.
+    pub unit: UnitName,
+    /// The repeated digit.
+    pub digit: Digit,
+    /// The first cell holding it (reading order).
+    pub first: Cell,
+    /// The second cell holding it.
+    pub second: Cell,
+}
+
+/// The unit list of a grid shape, with each cell's units and peers precomputed.
+#[derive(Clone, Debug)]
+pub struct Units {
+    shape: Shape,
+    units: Vec<Unit>,
+    /// For each cell, the indices (into `units`) of the units that contain it.
+    units_of: Vec<Vec<u32>>,
+    /// For each cell, every other cell sharing a unit with it, ascending, without repeats.
+    peers: Vec<Vec<Cell>>,
+}
+
+impl Units {
+    /// The classic rules: N rows, N columns, N boxes (in that order).
+    pub fn standard(shape: Shape) -> Units {
+        let n = shape.n();
+        let mut units = Vec::with_capacity(3 * n);
+        for r in 0..n {
+            units.push(Unit {
+                name: UnitName {
+                    kind: UnitKind::Row,
+                    index: r,
+                },
+                cells: (0..n).map(|c| Cell::at(shape, r, c)).collect(),
+            });
+        }
+        for c in 0..n {
+            units.push(Unit {
+                name: UnitName {
+                    kind: UnitKind::Col,
+                    index: c,
+                },
+                cells: (0..n).map(|r| Cell::at(shape, r, c)).collect(),
+            });
+        }
+        let (br, bc) = (shape.box_rows(), shape.box_cols());
+        for b in 0..n {
+            let (top, left) = ((b / br) * br, (b % br) * bc);
+            units.push(Unit {
+                name: UnitName {
+                    kind: UnitKind::Block,
+                    index: b,
+                },
+                cells: (0..n)
+                    .map(|i| Cell::at(shape, top + i / bc, left + i % bc))
+                    .collect(),
+            });
+        }
+        Units::from_units(shape, units)
+    }
+
+    /// A unit list from explicit units (each of N distinct cells of the grid).
+    ///
+    /// # Panics
+    /// If a unit does not have exactly N cells or names a cell outside the grid: unit lists are built by
+    /// code, not read from users.
+    pub fn from_units(shape: Shape, units: Vec<Unit>) -> Units {
+        let cells = shape.cells();
+        let mut units_of = vec![Vec::new(); cells];
+        for (u, unit) in units.iter().enumerate() {
+            assert_eq!(unit.cells.len(), shape.n(), "unit {} size", unit.name);
+            for cell in &unit.cells {
+                assert!(cell.index() < cells, "unit {} leaves the grid", unit.name);
+                units_of[cell.index()].push(u as u32);
+            }
+        }
+        let mut mark = vec![usize::MAX; cells];
+        let peers = (0..cells)
+            .map(|i| {
+                let mut p = Vec::new();
+                for &u in &units_of[i] {
+                    for &c in &units[u as usize].cells {
+                        if c.index() != i && mark[c.index()] != i {
+                            mark[c.index()] = i;
+                            p.push(c);
+                        }
+                    }
+                }
+                p.sort_unstable();
+                p
+            })
+            .collect();
+        Units {
+            shape,
+            units,
+            units_of,
+            peers,
+        }
+    }
+
+    /// The grid shape these units are for.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// All units.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// The indices into [`Units::units`] of the units containing `cell`.
+    pub fn units_of(&self, cell: Cell) -> &[u32] {
+        &self.units_of[cell.index()]
+    }
+
+    /// The cells sharing at least one unit with `cell` (not `cell` itself), ascending.
+    pub fn peers(&self, cell: Cell) -> &[Cell] {
+        &self.peers[cell.index()]
+    }
+
+    /// The first pair of equal givens in one unit, in unit order then reading order, if any.
+    ///
+    /// Such a puzzle has no solution; input readers report it as bad input.
+    pub fn find_clash(&self, grid: &Grid) -> Option<Clash> {
+        let mut seen: Vec<Option<Cell>> = vec![None; self.shape.n() + 1];
+        for unit in &self.units {
+            seen.iter_mut().for_each(|s| *s = None);
+            for &cell in &unit.cells {
+                if let Some(d) = grid.get(cell) {
+                    match seen[d.get() as usize] {
+                        Some(first) => {
+                            return Some(Clash {
+                                unit: unit.name,
+                                digit: d,
+                                first,
+                                second: cell,
+                            });
+                        }
+                        None => seen[d.get() as usize] = Some(cell),
+                    }
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_9x9() {
+        let u = Units::standard(Shape::new(3, 3).unwrap());
+        assert_eq!(u.units().len(), 27);
+        for i in 0..81 {
+            assert_eq!(u.peers(Cell::new(i)).len(), 20);
+            assert_eq!(u.units_of(Cell::new(i)).len(), 3);
+        }
+        // Box 5 (0-based 4) is the centre: rows 4-6, columns 4-6 (1-based).
+        let centre = &u.units()[18 + 4];
+        assert_eq!(centre.name.to_string(), "box 5");
+        assert_eq!(centre.cells[0], Cell::at(u.shape(), 3, 3));
+        assert_eq!(centre.cells[8], Cell::at(u.shape(), 5, 5));
+    }
+
+    #[test]
+    fn rectangular_boxes() {
+        // 6x6, boxes 2 rows x 3 columns.
+        let s = Shape::new(2, 3).unwrap();
+        let u = Units::standard(s);
+        let b1 = &u.units()[12 + 1];
+        let expect: Vec<Cell> = [(0, 3), (0, 4), (0, 5), (1, 3), (1, 4), (1, 5)]
+            .iter()
+            .map(|&(r, c)| Cell::at(s, r, c))
+            .collect();
+        assert_eq!(b1.cells, expect);
+        // Peers: row 5 + col 5 + box 6 - overlaps = 5 + 5 + 5 - 2 - 1 = ... count directly.
+        assert_eq!(u.peers(Cell::new(0)).len(), 5 + 5 + (6 - 1 - 2 - 1));
+        // Every cell is in exactly one box.
+        let mut count = vec![0; 36];
+        for unit in &u.units()[12..] {
+            for c in &unit.cells {
+                count[c.index()] += 1;
+            }
+        }
+        assert!(count.iter().all(|&c| c == 1));
+    }
+
+    #[test]
+    fn every_supported_shape_partitions() {
+        for r in 2..=8 {
+            for c in 2..=8 {
+                let Ok(s) = Shape::new(r, c) else { continue };
+                let u = Units::standard(s);
+                let n = s.n();
+                // Peers: row (n-1) + column (n-1) + box cells outside own row and column.
+                let expect = 2 * (n - 1) + (n - r - c + 1);
+                assert!(
+                    (0..s.cells()).all(|i| u.peers(Cell::new(i)).len() == expect),
+                    "{s}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn clash_names_unit_and_cells() {
+        let s = Shape::new(2, 2).unwrap();
+        let u = Units::standard(s);
+        let mut g = Grid::empty(s);
+        g.set(Cell::at(s, 0, 0), Digit::new(3));
+        g.set(Cell::at(s, 1, 1), Digit::new(3));
+        let clash = u.find_clash(&g).unwrap();
+        assert_eq!(clash.unit.to_string(), "box 1");
+        assert_eq!(clash.first.name(s), "r1c1");
+        assert_eq!(clash.second.name(s), "r2c2");
+        g.set(Cell::at(s, 1, 1), Digit::new(4));
+        assert!(u.find_clash(&g).is_none());
+    }
+}

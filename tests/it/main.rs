@@ -1,0 +1,3 @@
+//! The one integration test binary: fixtures, formats, backends, CLI.
+
+mod common;
