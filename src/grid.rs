@@ -117,9 +117,7 @@ impl Shape {
             text: text.to_string(),
         };
         let t = text.trim();
-        let (r, c) = t
-            .split_once(['x', 'X', '×', '*'])
-            .ok_or_else(syntax)?;
+        let (r, c) = t.split_once(['x', 'X', '×', '*']).ok_or_else(syntax)?;
         let r: usize = r.trim().parse().map_err(|_| syntax())?;
         let c: usize = c.trim().parse().map_err(|_| syntax())?;
         Shape::new(r, c)
@@ -454,10 +452,7 @@ mod tests {
     fn shape_parse_and_errors() {
         assert_eq!(Shape::parse("2x3").unwrap().n(), 6);
         assert_eq!(Shape::parse(" 4X5 ").unwrap().n(), 20);
-        assert!(matches!(
-            Shape::parse("3"),
-            Err(ShapeError::Syntax { .. })
-        ));
+        assert!(matches!(Shape::parse("3"), Err(ShapeError::Syntax { .. })));
         assert!(matches!(
             Shape::parse("1x9"),
             Err(ShapeError::TooSmall { .. })
@@ -467,7 +462,10 @@ mod tests {
             Err(ShapeError::TooLarge { n: 81, .. })
         ));
         let e = Shape::parse("2x3").unwrap().check_side(9).unwrap_err();
-        assert_eq!(e.to_string(), "box 2x3 gives a 6x6 grid, but the puzzle is 9x9");
+        assert_eq!(
+            e.to_string(),
+            "box 2x3 gives a 6x6 grid, but the puzzle is 9x9"
+        );
     }
 
     #[test]
@@ -487,10 +485,7 @@ mod tests {
         s.insert(Digit::new(1).unwrap());
         s.insert(Digit::new(64).unwrap());
         assert_eq!(s.len(), 2);
-        assert_eq!(
-            s.iter().map(Digit::get).collect::<Vec<_>>(),
-            vec![1, 64]
-        );
+        assert_eq!(s.iter().map(Digit::get).collect::<Vec<_>>(), vec![1, 64]);
         assert_eq!(DigitSet::all(64).len(), 64);
         assert_eq!(DigitSet::all(9).len(), 9);
         assert!(Digit::new(0).is_none());

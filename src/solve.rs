@@ -217,7 +217,9 @@ pub enum SolveError {
         max: usize,
     },
     /// The formula would exceed the memory budget.
-    #[error("the {encoding} encoding of a {n}x{n} grid needs about {clauses} clauses, over the budget of {budget}; {hint}")]
+    #[error(
+        "the {encoding} encoding of a {n}x{n} grid needs about {clauses} clauses, over the budget of {budget}; {hint}"
+    )]
     FormulaTooLarge {
         /// Encoding name.
         encoding: String,
@@ -276,9 +278,23 @@ mod tests {
         );
         let m = Outcome::from_search(&two, vec![g(1), g(2)], false);
         assert_eq!(m.status(), Status::Multiple);
-        assert!(matches!(m, Outcome::Multiple { count: 2, complete: false, .. }));
+        assert!(matches!(
+            m,
+            Outcome::Multiple {
+                count: 2,
+                complete: false,
+                ..
+            }
+        ));
         let m5 = Outcome::from_search(&Limits::count_to(5), vec![g(1), g(2), g(3)], false);
-        assert!(matches!(m5, Outcome::Multiple { count: 3, complete: true, .. }));
+        assert!(matches!(
+            m5,
+            Outcome::Multiple {
+                count: 3,
+                complete: true,
+                ..
+            }
+        ));
         assert_eq!(
             Outcome::from_search(&two, vec![g(1)], true).status(),
             Status::Unknown
@@ -289,6 +305,13 @@ mod tests {
         );
         // Two solutions already prove "multiple", even if a budget then ran out.
         let m = Outcome::from_search(&Limits::count_to(9), vec![g(1), g(2)], true);
-        assert!(matches!(m, Outcome::Multiple { count: 2, complete: false, .. }));
+        assert!(matches!(
+            m,
+            Outcome::Multiple {
+                count: 2,
+                complete: false,
+                ..
+            }
+        ));
     }
 }

@@ -20,7 +20,12 @@ impl Backend for DfsBackend {
         "dfs"
     }
 
-    fn solve(&self, _units: &Units, _puzzle: &Grid, _limits: &Limits) -> Result<Report, SolveError> {
+    fn solve(
+        &self,
+        _units: &Units,
+        _puzzle: &Grid,
+        _limits: &Limits,
+    ) -> Result<Report, SolveError> {
         unimplemented!("native backend: being written")
     }
 }

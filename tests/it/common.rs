@@ -1,11 +1,143 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: fixture paths and planted puzzles.
+//!
+//! Planted puzzles follow the varisat/sudoku-crate idea: build a solved grid from a pattern known to be
+//! valid, shuffle it by symmetries that keep it valid (relabel digits, permute rows inside a band, bands,
+//! columns inside a stack, stacks), then blank cells. The solution is known without any solver.
+#![allow(dead_code)]
 
 use std::path::PathBuf;
 
+use satdoku::{Cell, Grid, Shape};
+
 /// The path of a file under `fixtures/`.
-#[allow(dead_code)]
 pub fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(name)
+}
+
+/// A small seeded generator (SplitMix64), so that every test run sees the same puzzles.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Shuffles `v` in place (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            v.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// The pattern solution: value(r, c) = (C·(r mod R) + ⌊r / R⌋ + c) mod N + 1 for boxes of R rows and C
+/// columns. Every row is a shift of 1..N, the shifts of the N rows are distinct, and a box's R rows have
+/// shifts C·i + q that, with its C consecutive columns, cover N consecutive values.
+pub fn pattern(shape: Shape) -> Grid {
+    let (r_, c_, n) = (shape.box_rows(), shape.box_cols(), shape.n());
+    let values = (0..n * n)
+        .map(|i| {
+            let (r, c) = (i / n, i % n);
+            ((c_ * (r % r_) + r / r_ + c) % n + 1) as u8
+        })
+        .collect();
+    Grid::from_values(shape, values).unwrap()
+}
+
+/// A random solved grid of `shape`: the pattern under random validity-keeping symmetries.
+pub fn solved(shape: Shape, rng: &mut Rng) -> Grid {
+    let (br, bc, n) = (shape.box_rows(), shape.box_cols(), shape.n());
+    let base = pattern(shape);
+    // Digit relabelling.
+    let mut relabel: Vec<u8> = (1..=n as u8).collect();
+    rng.shuffle(&mut relabel);
+    // Rows: bands of `br` rows (there are `bc` bands); permute bands and rows inside each band.
+    let mut bands: Vec<usize> = (0..bc).collect();
+    rng.shuffle(&mut bands);
+    let mut rows = Vec::with_capacity(n);
+    for &b in &bands {
+        let mut inner: Vec<usize> = (0..br).collect();
+        rng.shuffle(&mut inner);
+        rows.extend(inner.iter().map(|i| b * br + i));
+    }
+    // Columns: stacks of `bc` columns (there are `br` stacks).
+    let mut stacks: Vec<usize> = (0..br).collect();
+    rng.shuffle(&mut stacks);
+    let mut cols = Vec::with_capacity(n);
+    for &s in &stacks {
+        let mut inner: Vec<usize> = (0..bc).collect();
+        rng.shuffle(&mut inner);
+        cols.extend(inner.iter().map(|i| s * bc + i));
+    }
+    let transpose = br == bc && rng.below(2) == 1;
+    let values = (0..n * n)
+        .map(|i| {
+            let (mut r, mut c) = (rows[i / n], cols[i % n]);
+            if transpose {
+                std::mem::swap(&mut r, &mut c);
+            }
+            relabel[base.values()[r * n + c] as usize - 1]
+        })
+        .collect();
+    Grid::from_values(shape, values).unwrap()
+}
+
+/// `solution` with each cell kept with probability `keep` (0.0..=1.0), the rest blanked.
+pub fn carve(solution: &Grid, keep: f64, rng: &mut Rng) -> Grid {
+    let mut g = solution.clone();
+    for i in 0..solution.shape().cells() {
+        if (rng.next_u64() as f64 / u64::MAX as f64) >= keep {
+            g.set(Cell::new(i), None);
+        }
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use satdoku::{Units, verify};
+
+    #[test]
+    fn planted_grids_are_valid_for_every_shape() {
+        let mut rng = Rng::new(7);
+        for (r, c) in [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (3, 3),
+            (2, 4),
+            (3, 4),
+            (4, 4),
+            (4, 5),
+            (5, 5),
+            (8, 8),
+        ] {
+            let shape = Shape::new(r, c).unwrap();
+            let units = Units::standard(shape);
+            for _ in 0..5 {
+                let g = solved(shape, &mut rng);
+                verify(&units, &Grid::empty(shape), &g).unwrap();
+                let p = carve(&g, 0.5, &mut rng);
+                verify(&units, &p, &g).unwrap();
+            }
+        }
+    }
 }
