@@ -231,7 +231,7 @@ mod tests {
         // Peers: row 5 + col 5 + box 6 - overlaps = 5 + 5 + 5 - 2 - 1 = ... count directly.
         assert_eq!(u.peers(Cell::new(0)).len(), 5 + 5 + (6 - 1 - 2 - 1));
         // Every cell is in exactly one box.
-        let mut count = vec![0; 36];
+        let mut count = [0; 36];
         for unit in &u.units()[12..] {
             for c in &unit.cells {
                 count[c.index()] += 1;
