@@ -4,6 +4,7 @@
 //! unit list, not a new solver.
 
 use std::fmt;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::grid::{Cell, Digit, Grid, Shape};
 
@@ -65,6 +66,8 @@ pub struct Clash {
 /// The unit list of a grid shape, with each cell's units and peers precomputed.
 #[derive(Clone, Debug)]
 pub struct Units {
+    /// Unique per construction (clones share it): lets backends cache tables derived from this list.
+    id: u64,
     shape: Shape,
     units: Vec<Unit>,
     /// For each cell, the indices (into `units`) of the units that contain it.
@@ -143,12 +146,20 @@ impl Units {
                 p
             })
             .collect();
+        static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         Units {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             shape,
             units,
             units_of,
             peers,
         }
+    }
+
+    /// An identifier unique to this unit list (clones keep it): backends may key caches of derived
+    /// tables on it, so that a batch of puzzles under one list builds them once.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// The grid shape these units are for.
