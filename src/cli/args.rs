@@ -1,0 +1,174 @@
+//! Command-line arguments (clap derive), validated into typed options before any work starts.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use satdoku::Shape;
+use satdoku::format::{Alphabet, Format, ReadOptions};
+
+const EXAMPLES: &str = "\
+Examples:
+  satdoku solve fixtures/pe96.txt                 solve every puzzle, print solutions in the input's layout
+  satdoku solve --unique --output json top95.txt  prove uniqueness, one JSON object per puzzle
+  echo 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... | satdoku solve
+  satdoku solve --box 2x3 six.txt                 a 6x6 grid with boxes of 2 rows x 3 columns
+  satdoku solve --symbols 0-9a-f hex.csv          force an alphabet (0 is then a value, '.' the blank)
+
+Exit status (solve):
+  0  every puzzle solved (and unique, when counting)
+  1  some puzzle has no solution, or several when counting (--unique, --limit), or hit a limit
+  2  bad input or usage (the other puzzles are still solved); takes precedence over 1";
+
+/// Solve Sudoku-family grids of any box shape with a native backend and a SAT backend.
+#[derive(Debug, Parser)]
+#[command(name = "satdoku", version, about, after_help = EXAMPLES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve puzzles: one output record per input puzzle, in input order.
+    #[command(after_help = EXAMPLES)]
+    Solve(SolveArgs),
+}
+
+/// Where puzzles come from and how to read them (shared by every command that reads puzzles).
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Puzzle files; none or `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+
+    /// Input format (auto-detected by default).
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// Symbol alphabet for digits 1..N, as ranges and characters, e.g. `A-P`, `1-9A-G`, `0-9a-f`.
+    #[arg(long, value_name = "S")]
+    pub symbols: Option<String>,
+
+    /// Box shape, rows x columns, e.g. `2x3`; needed when N is not a square (6 and 12 have defaults).
+    #[arg(long = "box", value_name = "RxC")]
+    pub box_shape: Option<String>,
+
+    /// CSV column holding the puzzles (default: found by name or by shape).
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+}
+
+/// The input formats, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// Detect from the input.
+    Auto,
+    /// One puzzle per line, N² symbols.
+    Line,
+    /// N lines of N symbols per puzzle.
+    Block,
+    /// 16 lines of letters A-P, `-` blank.
+    Letters,
+    /// N lines of N whitespace-separated integers.
+    Ints,
+    /// CSV with a header row.
+    Csv,
+}
+
+/// How to print results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum OutputArg {
+    /// Each solution in the layout its puzzle came in (CSV input gives lines).
+    #[default]
+    Same,
+    /// One line per puzzle.
+    Line,
+    /// N lines per puzzle, records separated by a blank line.
+    Block,
+    /// JSON Lines: one object per input puzzle.
+    Json,
+}
+
+/// Which solver answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum BackendArg {
+    /// The native depth-first search.
+    #[default]
+    Dfs,
+}
+
+/// Options of `satdoku solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Count solutions up to 2 and report unique / multiple / none.
+    #[arg(long, conflicts_with = "limit")]
+    pub unique: bool,
+
+    /// Count solutions up to K (K >= 1; 1 = first solution only).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: Option<u64>,
+
+    /// Output layout.
+    #[arg(long, value_enum, default_value_t)]
+    pub output: OutputArg,
+
+    /// Solver backend.
+    #[arg(long, value_enum, default_value_t)]
+    pub backend: BackendArg,
+
+    /// Print a summary (puzzles, statuses, time, puzzles/s) to standard error even when it is not a
+    /// terminal.
+    #[arg(long, conflicts_with = "quiet")]
+    pub summary: bool,
+
+    /// Print no summary.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl InputArgs {
+    /// Validates `--symbols`, `--box` and `--format` into reader options.
+    ///
+    /// # Errors
+    /// A message naming the flag whose value is wrong.
+    pub fn read_options(&self) -> Result<ReadOptions> {
+        let symbols = match &self.symbols {
+            Some(s) => Some(Alphabet::parse(s).with_context(|| format!("--symbols {s:?}"))?),
+            None => None,
+        };
+        let shape = match &self.box_shape {
+            Some(s) => Some(Shape::parse(s).with_context(|| format!("--box {s:?}"))?),
+            None => None,
+        };
+        if let (Some(a), Some(sh)) = (&symbols, shape)
+            && a.len() != sh.n()
+        {
+            bail!(
+                "--symbols has {} symbols but --box {sh} needs {}",
+                a.len(),
+                sh.n()
+            );
+        }
+        let format = match self.format {
+            FormatArg::Auto => None,
+            FormatArg::Line => Some(Format::Line),
+            FormatArg::Block => Some(Format::Block),
+            FormatArg::Letters => Some(Format::Letters),
+            FormatArg::Ints => Some(Format::Ints),
+            FormatArg::Csv => Some(Format::Csv),
+        };
+        Ok(ReadOptions {
+            format,
+            symbols,
+            shape,
+            column: self.column.clone(),
+        })
+    }
+}

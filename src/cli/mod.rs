@@ -1,0 +1,28 @@
+//! The command-line front end: parses arguments, runs a command, turns results into text and exit codes.
+
+mod args;
+mod exit;
+mod input;
+mod solve;
+mod summary;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use args::{Cli, Command};
+
+/// Parses the command line and runs it; usage errors exit with 2 (clap's convention, and ours).
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("satdoku: {e:#}");
+            ExitCode::from(exit::USAGE)
+        }
+    }
+}

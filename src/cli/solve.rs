@@ -1,0 +1,259 @@
+//! `satdoku solve`: one output record per input puzzle, in input order.
+
+use std::io::{self, IsTerminal, Write};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use satdoku::format::{Format, Layout};
+use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, Report, Status};
+
+use super::args::{BackendArg, OutputArg, SolveArgs};
+use super::exit::Tally;
+use super::input::{Item, Items, UnitsCache};
+use super::summary::Summary;
+
+/// What the solve of one item produced, ready to print.
+pub struct Solved {
+    /// The record's text, including its final newline.
+    pub text: String,
+    /// Whether it is a multi-line record (blocks are separated by a blank line).
+    pub multiline: bool,
+    /// The status, or `None` for bad input.
+    pub status: Option<Status>,
+}
+
+/// Settings of one `solve` run.
+pub struct Settings {
+    backend: Box<dyn Backend>,
+    limits: Limits,
+    output: OutputArg,
+}
+
+impl Settings {
+    fn counting(&self) -> bool {
+        self.limits.max_solutions > 1
+    }
+}
+
+/// Runs `satdoku solve`.
+///
+/// # Errors
+/// Bad flag values (exit 2) and write errors other than a closed pipe.
+pub fn run(args: SolveArgs) -> Result<u8> {
+    let options = args.input.read_options()?;
+    let backend: Box<dyn Backend> = match args.backend {
+        BackendArg::Dfs => Box::new(DfsBackend::new()),
+    };
+    let limits = match (args.unique, args.limit) {
+        (true, _) => Limits::unique(),
+        (false, Some(k)) => Limits::count_to(k),
+        (false, None) => Limits::first(),
+    };
+    let settings = Settings {
+        backend,
+        limits,
+        output: args.output,
+    };
+    let show_summary = args.summary || (!args.quiet && io::stderr().is_terminal());
+    let mut summary = Summary::new();
+    let mut tally = Tally::default();
+    let mut units = UnitsCache::default();
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    let mut previous_multiline = false;
+    let mut first = true;
+    for item in Items::new(&args.input.files, &options) {
+        let solved = solve_item(&item, &settings, &mut units);
+        if solved.status.is_none() {
+            // Bad input: also a diagnostic on stderr, in the compilers' shape.
+            if let Err(msg) = &item.puzzle {
+                eprintln!("satdoku: {msg}");
+            }
+            tally.bad_input = true;
+        }
+        if let Some(s) = solved.status {
+            tally.status(s, settings.counting());
+        }
+        summary.add(solved.status);
+        if !first && (previous_multiline || solved.multiline) && settings.output != OutputArg::Json
+        {
+            if let Err(e) = out.write_all(b"\n") {
+                return broken_pipe_or(e);
+            }
+        }
+        if let Err(e) = out.write_all(solved.text.as_bytes()) {
+            return broken_pipe_or(e);
+        }
+        first = false;
+        previous_multiline = solved.multiline;
+    }
+    if let Err(e) = out.flush() {
+        return broken_pipe_or(e);
+    }
+    if show_summary {
+        eprintln!("{}", summary.line(settings.backend.name()));
+    }
+    Ok(tally.code())
+}
+
+/// A closed pipe (`| head`) ends the run quietly with success; other write errors are errors.
+pub fn broken_pipe_or(e: io::Error) -> Result<u8> {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        Ok(0)
+    } else {
+        Err(anyhow::Error::new(e).context("writing to standard output"))
+    }
+}
+
+/// The layout to print a puzzle's solution in.
+fn output_layout(layout: &Layout, output: OutputArg) -> Layout {
+    match output {
+        OutputArg::Line => layout.as_line(),
+        OutputArg::Block => layout.as_block(),
+        OutputArg::Same | OutputArg::Json if layout.format() == Format::Csv => layout.as_line(),
+        OutputArg::Same | OutputArg::Json => layout.clone(),
+    }
+}
+
+/// One JSON Lines record.
+#[derive(Serialize)]
+struct JsonRecord<'a> {
+    index: usize,
+    file: &'a str,
+    line: usize,
+    status: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<[String; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    micros: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    guesses: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+fn json_line(record: &JsonRecord<'_>) -> String {
+    let mut s = serde_json::to_string(record).expect("a record of strings and numbers serialises");
+    s.push('\n');
+    s
+}
+
+/// Solves one item and renders its output record.
+pub fn solve_item(item: &Item, settings: &Settings, units: &mut UnitsCache) -> Solved {
+    let json = settings.output == OutputArg::Json;
+    let puzzle = match &item.puzzle {
+        Ok(p) => p,
+        Err(msg) => return error_record(item, msg, json),
+    };
+    let units = units.get(puzzle.grid.shape());
+    let start = Instant::now();
+    let result = settings
+        .backend
+        .solve(&units, &puzzle.grid, &settings.limits);
+    let micros = start.elapsed().as_micros() as u64;
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => return error_record(item, &format!("{}:{}: {e}", item.source, item.line), json),
+    };
+    let layout = Arc::new(output_layout(&puzzle.layout, settings.output));
+    let status = report.outcome.status();
+    if json {
+        let text = json_line(&json_of(item, &report, &layout, settings, micros));
+        Solved {
+            text,
+            multiline: false,
+            status: Some(status),
+        }
+    } else {
+        match report.outcome.solution() {
+            Some(grid) => {
+                let mut text = String::with_capacity(grid.values().len() * 2 + 8);
+                layout.write(grid, &mut text);
+                Solved {
+                    text,
+                    multiline: layout.is_multiline(),
+                    status: Some(status),
+                }
+            }
+            None => Solved {
+                text: format!("{}\n", status.word()),
+                multiline: false,
+                status: Some(status),
+            },
+        }
+    }
+}
+
+fn json_of<'a>(
+    item: &'a Item,
+    report: &Report,
+    layout: &Layout,
+    settings: &Settings,
+    micros: u64,
+) -> JsonRecord<'a> {
+    let compact = |g: &Grid| layout.compact(g);
+    let (count, complete, solutions) = match &report.outcome {
+        Outcome::Multiple {
+            solutions,
+            count,
+            complete,
+        } => (
+            Some(*count),
+            Some(*complete),
+            Some([compact(&solutions[0]), compact(&solutions[1])]),
+        ),
+        o if settings.counting() => (Some(o.count()), None, None),
+        _ => (None, None, None),
+    };
+    JsonRecord {
+        index: item.index,
+        file: &item.source,
+        line: item.line,
+        status: report.outcome.status().word(),
+        count,
+        complete,
+        solution: report.outcome.solution().map(compact),
+        solutions,
+        micros: Some(micros),
+        nodes: Some(report.stats.nodes),
+        guesses: Some(report.stats.guesses),
+        error: None,
+    }
+}
+
+fn error_record(item: &Item, msg: &str, json: bool) -> Solved {
+    let text = if json {
+        json_line(&JsonRecord {
+            index: item.index,
+            file: &item.source,
+            line: item.line,
+            status: "error",
+            count: None,
+            complete: None,
+            solution: None,
+            solutions: None,
+            micros: None,
+            nodes: None,
+            guesses: None,
+            error: Some(msg.to_string()),
+        })
+    } else {
+        format!("error: {msg}\n")
+    };
+    Solved {
+        text,
+        multiline: false,
+        status: None,
+    }
+}
