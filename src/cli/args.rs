@@ -123,6 +123,10 @@ pub struct SolveArgs {
     #[arg(long, value_enum, default_value_t)]
     pub backend: BackendArg,
 
+    /// Worker threads (default: every core; 1 when reading puzzles typed at a terminal).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
     /// Print a summary (puzzles, statuses, time, puzzles/s) to standard error even when it is not a
     /// terminal.
     #[arg(long, conflicts_with = "quiet")]

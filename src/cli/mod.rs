@@ -1,6 +1,7 @@
 //! The command-line front end: parses arguments, runs a command, turns results into text and exit codes.
 
 mod args;
+mod batch;
 mod exit;
 mod input;
 mod solve;

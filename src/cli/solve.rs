@@ -8,9 +8,10 @@ use anyhow::Result;
 use serde::Serialize;
 
 use satdoku::format::{Format, Layout};
-use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, Report, Status};
+use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, Report, Status, Units};
 
 use super::args::{BackendArg, OutputArg, SolveArgs};
+use super::batch;
 use super::exit::Tally;
 use super::input::{Item, Items, UnitsCache};
 use super::summary::Summary;
@@ -58,54 +59,97 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         output: args.output,
     };
     let show_summary = args.summary || (!args.quiet && io::stderr().is_terminal());
+    let jobs = batch::jobs(args.jobs, &args.input.files);
     let mut summary = Summary::new();
     let mut tally = Tally::default();
-    let mut units = UnitsCache::default();
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
-    let mut previous_multiline = false;
-    let mut first = true;
-    for item in Items::new(&args.input.files, &options) {
-        let solved = solve_item(&item, &settings, &mut units);
-        if solved.status.is_none() {
-            // Bad input: also a diagnostic on stderr, in the compilers' shape.
-            if let Err(msg) = &item.puzzle {
+    let mut out = Output::new(stdout.lock(), settings.output == OutputArg::Json);
+    let (files, counting) = (&args.input.files, settings.counting());
+    batch::ordered_map(
+        jobs,
+        |emit| {
+            let mut units = UnitsCache::default();
+            for item in Items::new(files, &options) {
+                let u = item.puzzle.as_ref().ok().map(|p| units.get(p.grid.shape()));
+                emit((item, u));
+            }
+        },
+        |(item, units)| {
+            let solved = solve_item(&item, units.as_deref(), &settings);
+            (item.puzzle.err(), solved)
+        },
+        |(bad, solved)| {
+            if let Some(msg) = bad {
+                // Bad input: also a diagnostic on stderr, in the compilers' shape.
                 eprintln!("satdoku: {msg}");
             }
-            tally.bad_input = true;
-        }
-        if let Some(s) = solved.status {
-            tally.status(s, settings.counting());
-        }
-        summary.add(solved.status);
-        if !first && (previous_multiline || solved.multiline) && settings.output != OutputArg::Json
-        {
-            if let Err(e) = out.write_all(b"\n") {
-                return broken_pipe_or(e);
+            match solved.status {
+                Some(s) => tally.status(s, counting),
+                None => tally.bad_input = true,
             }
-        }
-        if let Err(e) = out.write_all(solved.text.as_bytes()) {
-            return broken_pipe_or(e);
-        }
-        first = false;
-        previous_multiline = solved.multiline;
-    }
-    if let Err(e) = out.flush() {
-        return broken_pipe_or(e);
-    }
+            summary.add(solved.status);
+            out.record(&solved);
+        },
+    );
+    out.finish();
     if show_summary {
         eprintln!("{}", summary.line(settings.backend.name()));
     }
     Ok(tally.code())
 }
 
-/// A closed pipe (`| head`) ends the run quietly with success; other write errors are errors.
-pub fn broken_pipe_or(e: io::Error) -> Result<u8> {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        Ok(0)
-    } else {
-        Err(anyhow::Error::new(e).context("writing to standard output"))
+/// Writes records to standard output, a blank line between multi-line records.
+///
+/// A closed pipe (`| head`) ends the process at once with success and nothing more printed; any other
+/// write error ends it with status 2.
+pub struct Output<W: Write> {
+    out: io::BufWriter<W>,
+    json: bool,
+    first: bool,
+    previous_multiline: bool,
+}
+
+impl<W: Write> Output<W> {
+    /// Buffered output to `w`.
+    pub fn new(w: W, json: bool) -> Output<W> {
+        Output {
+            out: io::BufWriter::with_capacity(1 << 16, w),
+            json,
+            first: true,
+            previous_multiline: false,
+        }
     }
+
+    /// Writes one record.
+    pub fn record(&mut self, solved: &Solved) {
+        let gap = !self.json && !self.first && (self.previous_multiline || solved.multiline);
+        let result = if gap {
+            self.out.write_all(b"\n")
+        } else {
+            Ok(())
+        };
+        let result = result.and_then(|()| self.out.write_all(solved.text.as_bytes()));
+        if let Err(e) = result {
+            write_failed(e);
+        }
+        self.first = false;
+        self.previous_multiline = solved.multiline;
+    }
+
+    /// Flushes what is buffered.
+    pub fn finish(&mut self) {
+        if let Err(e) = self.out.flush() {
+            write_failed(e);
+        }
+    }
+}
+
+fn write_failed(e: io::Error) -> ! {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    eprintln!("satdoku: writing to standard output: {e}");
+    std::process::exit(2);
 }
 
 /// The layout to print a puzzle's solution in.
@@ -150,17 +194,17 @@ fn json_line(record: &JsonRecord<'_>) -> String {
 }
 
 /// Solves one item and renders its output record.
-pub fn solve_item(item: &Item, settings: &Settings, units: &mut UnitsCache) -> Solved {
+pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> Solved {
     let json = settings.output == OutputArg::Json;
-    let puzzle = match &item.puzzle {
-        Ok(p) => p,
-        Err(msg) => return error_record(item, msg, json),
+    let (puzzle, units) = match (&item.puzzle, units) {
+        (Ok(p), Some(u)) => (p, u),
+        (Err(msg), _) => return error_record(item, msg, json),
+        (Ok(_), None) => return error_record(item, "internal error: no unit list", json),
     };
-    let units = units.get(puzzle.grid.shape());
     let start = Instant::now();
     let result = settings
         .backend
-        .solve(&units, &puzzle.grid, &settings.limits);
+        .solve(units, &puzzle.grid, &settings.limits);
     let micros = start.elapsed().as_micros() as u64;
     let report = match result {
         Ok(r) => r,
