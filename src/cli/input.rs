@@ -35,12 +35,15 @@ fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
     }
 }
 
+/// A streaming reader over one opened input.
+type Reader = PuzzleReader<Box<dyn BufRead>>;
+
 /// Every puzzle of the input files in order (standard input when there are none), each file read as a
 /// stream; a file that cannot be opened gives one error item in its place.
 pub struct Items {
     files: std::vec::IntoIter<PathBuf>,
     options: ReadOptions,
-    current: Option<(Arc<str>, PuzzleReader<Box<dyn BufRead>>)>,
+    current: Option<(Arc<str>, Reader)>,
     next_index: usize,
 }
 
