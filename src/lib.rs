@@ -29,7 +29,7 @@ pub mod sat;
 pub mod solve;
 pub mod units;
 
-pub use check::{Violation, verify};
+pub use check::{Answer, CrossCheck, Problem, Verdict, Violation, cross_check, judge, verify};
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
 pub use solve::{Backend, Limits, Outcome, Report, SolveError, Stats, Status};
