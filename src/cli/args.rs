@@ -19,7 +19,8 @@ Examples:
 Exit status (solve):
   0  every puzzle solved (and unique, when counting)
   1  some puzzle has no solution, or several when counting (--unique, --limit), or hit a limit
-  2  bad input or usage (the other puzzles are still solved); takes precedence over 1";
+  2  bad input or usage (the other puzzles are still solved); takes precedence over 1
+  3  with --backend both: the backends disagree on some puzzle (takes precedence over 2)";
 
 /// Solve Sudoku-family grids of any box shape with a native backend and a SAT backend.
 #[derive(Debug, Parser)]
@@ -36,6 +37,64 @@ pub enum Command {
     /// Solve puzzles: one output record per input puzzle, in input order.
     #[command(after_help = EXAMPLES)]
     Solve(SolveArgs),
+    /// Cross-check: run both backends on every puzzle; they must agree and every grid must verify.
+    #[command(after_help = CHECK_HELP)]
+    Check(CheckArgs),
+}
+
+const CHECK_HELP: &str = "\
+Both backends count solutions up to --limit (default 2). They agree when their statuses match (none,
+unique, multiple), every grid either returns passes the independent verifier, a unique solution is the
+same grid from both, and a backend claiming several solutions gives two different ones.
+
+Examples:
+  satdoku check fixtures/pe96.txt
+  satdoku check --output json --limit 10 puzzles.txt
+
+Exit status (check):
+  0  the backends agree on every puzzle (whatever the number of solutions)
+  1  some puzzle could not be decided (a limit was hit)
+  2  bad input or usage (the other puzzles are still checked)
+  3  the backends disagree on some puzzle, or returned an invalid grid (takes precedence)";
+
+/// How `check` reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum ReportArg {
+    /// A line per puzzle, problems indented below, a summary line at the end.
+    #[default]
+    Text,
+    /// JSON Lines, one object per puzzle; the summary goes to standard error.
+    Json,
+}
+
+/// SAT backend options.
+#[derive(Debug, Args, Clone, Default)]
+pub struct SatArgs {}
+
+/// Options of `satdoku check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Count solutions up to K with each backend (K >= 1).
+    #[arg(long, value_name = "K", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+    pub limit: u64,
+
+    #[command(flatten)]
+    pub sat: SatArgs,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub output: ReportArg,
+
+    /// Worker threads (default: every core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
+    /// With JSON output, print no summary on standard error.
+    #[arg(long)]
+    pub quiet: bool,
 }
 
 /// Where puzzles come from and how to read them (shared by every command that reads puzzles).
@@ -99,6 +158,10 @@ pub enum BackendArg {
     /// The native depth-first search.
     #[default]
     Dfs,
+    /// The SAT encoding solved by varisat.
+    Sat,
+    /// Both, cross-checked: a puzzle is answered only if they agree (exit 3 otherwise).
+    Both,
 }
 
 /// Options of `satdoku solve`.
@@ -122,6 +185,9 @@ pub struct SolveArgs {
     /// Solver backend.
     #[arg(long, value_enum, default_value_t)]
     pub backend: BackendArg,
+
+    #[command(flatten)]
+    pub sat: SatArgs,
 
     /// Worker threads (default: every core; 1 when reading puzzles typed at a terminal).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]

@@ -1,8 +1,11 @@
 //! The command-line front end: parses arguments, runs a command, turns results into text and exit codes.
 
 mod args;
+mod backends;
 mod batch;
+mod check;
 mod exit;
+mod fault;
 mod input;
 mod solve;
 mod summary;
@@ -18,6 +21,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
+        Command::Check(args) => check::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -8,9 +8,12 @@ use anyhow::Result;
 use serde::Serialize;
 
 use satdoku::format::{Format, Layout};
-use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, Report, Status, Units};
+use satdoku::{
+    Backend, Grid, Limits, Outcome, Problem, Report, Status, Units, Verdict, cross_check,
+};
 
 use super::args::{BackendArg, OutputArg, SolveArgs};
+use super::backends;
 use super::batch;
 use super::exit::Tally;
 use super::input::{Item, Items, UnitsCache};
@@ -22,13 +25,32 @@ pub struct Solved {
     pub text: String,
     /// Whether it is a multi-line record (blocks are separated by a blank line).
     pub multiline: bool,
-    /// The status, or `None` for bad input.
+    /// The status, or `None` for bad input or a disagreement.
     pub status: Option<Status>,
+    /// The backends disagreed (`--backend both`).
+    pub disagree: bool,
+}
+
+/// The backend(s) answering.
+pub enum Backends {
+    /// One backend.
+    One(Box<dyn Backend>),
+    /// Both, cross-checked.
+    Both(Box<dyn Backend>, Box<dyn Backend>),
+}
+
+impl Backends {
+    fn name(&self) -> &'static str {
+        match self {
+            Backends::One(b) => b.name(),
+            Backends::Both(..) => "both",
+        }
+    }
 }
 
 /// Settings of one `solve` run.
 pub struct Settings {
-    backend: Box<dyn Backend>,
+    backend: Backends,
     limits: Limits,
     output: OutputArg,
 }
@@ -45,8 +67,10 @@ impl Settings {
 /// Bad flag values (exit 2) and write errors other than a closed pipe.
 pub fn run(args: SolveArgs) -> Result<u8> {
     let options = args.input.read_options()?;
-    let backend: Box<dyn Backend> = match args.backend {
-        BackendArg::Dfs => Box::new(DfsBackend::new()),
+    let backend = match args.backend {
+        BackendArg::Dfs => Backends::One(backends::dfs()),
+        BackendArg::Sat => Backends::One(backends::sat(&args.sat)?),
+        BackendArg::Both => Backends::Both(backends::dfs(), backends::sat(&args.sat)?),
     };
     let limits = match (args.unique, args.limit) {
         (true, _) => Limits::unique(),
@@ -85,9 +109,10 @@ pub fn run(args: SolveArgs) -> Result<u8> {
             }
             match solved.status {
                 Some(s) => tally.status(s, counting),
+                None if solved.disagree => tally.disagree = true,
                 None => tally.bad_input = true,
             }
-            summary.add(solved.status);
+            summary.add(solved.status, solved.disagree);
             out.record(&solved);
         },
     );
@@ -153,7 +178,7 @@ fn write_failed(e: io::Error) -> ! {
 }
 
 /// The layout to print a puzzle's solution in.
-fn output_layout(layout: &Layout, output: OutputArg) -> Layout {
+pub fn output_layout(layout: &Layout, output: OutputArg) -> Layout {
     match output {
         OutputArg::Line => layout.as_line(),
         OutputArg::Block => layout.as_block(),
@@ -202,9 +227,23 @@ pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> So
         (Ok(_), None) => return error_record(item, "internal error: no unit list", json),
     };
     let start = Instant::now();
-    let result = settings
-        .backend
-        .solve(units, &puzzle.grid, &settings.limits);
+    let result = match &settings.backend {
+        Backends::One(b) => b.solve(units, &puzzle.grid, &settings.limits),
+        Backends::Both(a, b) => {
+            let check = cross_check(units, &puzzle.grid, &**a, &**b, &settings.limits);
+            match check.verdict {
+                Verdict::Agree(_) => check.answers[0].report.clone(),
+                Verdict::Inconclusive => Ok(Report {
+                    outcome: Outcome::Unknown {
+                        count: 0,
+                        first: None,
+                    },
+                    stats: Default::default(),
+                }),
+                Verdict::Disagree(problems) => return disagreement(item, &problems, json),
+            }
+        }
+    };
     let micros = start.elapsed().as_micros() as u64;
     let report = match result {
         Ok(r) => r,
@@ -218,6 +257,7 @@ pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> So
             text,
             multiline: false,
             status: Some(status),
+            disagree: false,
         }
     } else {
         match report.outcome.solution() {
@@ -228,12 +268,14 @@ pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> So
                     text,
                     multiline: layout.is_multiline(),
                     status: Some(status),
+                    disagree: false,
                 }
             }
             None => Solved {
                 text: format!("{}\n", status.word()),
                 multiline: false,
                 status: Some(status),
+                disagree: false,
             },
         }
     }
@@ -276,6 +318,30 @@ fn json_of<'a>(
     }
 }
 
+fn disagreement(item: &Item, problems: &[Problem], json: bool) -> Solved {
+    let words: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let text = if json {
+        let mut s = serde_json::json!({
+            "index": item.index,
+            "file": &*item.source,
+            "line": item.line,
+            "status": "disagree",
+            "problems": words,
+        })
+        .to_string();
+        s.push('\n');
+        s
+    } else {
+        format!("disagree: {}\n", words.join("; "))
+    };
+    Solved {
+        text,
+        multiline: false,
+        status: None,
+        disagree: true,
+    }
+}
+
 fn error_record(item: &Item, msg: &str, json: bool) -> Solved {
     let text = if json {
         json_line(&JsonRecord {
@@ -299,5 +365,6 @@ fn error_record(item: &Item, msg: &str, json: bool) -> Solved {
         text,
         multiline: false,
         status: None,
+        disagree: false,
     }
 }

@@ -10,6 +10,7 @@ pub struct Summary {
     /// Puzzles per status, in `Status` order: solved, unique, multiple, none, unknown.
     by_status: [u64; 5],
     errors: u64,
+    disagreements: u64,
 }
 
 impl Summary {
@@ -19,20 +20,22 @@ impl Summary {
             start: Instant::now(),
             by_status: [0; 5],
             errors: 0,
+            disagreements: 0,
         }
     }
 
-    /// Counts one record: a status, or `None` for bad input.
-    pub fn add(&mut self, status: Option<Status>) {
+    /// Counts one record: a status, or `None` for bad input or (`disagree`) a disagreement.
+    pub fn add(&mut self, status: Option<Status>, disagree: bool) {
         match status {
             Some(s) => self.by_status[s as usize] += 1,
+            None if disagree => self.disagreements += 1,
             None => self.errors += 1,
         }
     }
 
     /// Records counted so far.
     pub fn records(&self) -> u64 {
-        self.by_status.iter().sum::<u64>() + self.errors
+        self.by_status.iter().sum::<u64>() + self.errors + self.disagreements
     }
 
     /// `satdoku (dfs): 50 puzzles: 50 solved, 0 errors in 0.012 s (4100 puzzles/s)`.
@@ -54,6 +57,11 @@ impl Summary {
             "none solved".to_string()
         } else {
             parts.join(", ")
+        };
+        let parts = if self.disagreements > 0 {
+            format!("{parts}, {} disagree", self.disagreements)
+        } else {
+            parts
         };
         let n = self.records();
         format!(
