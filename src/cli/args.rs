@@ -40,6 +40,88 @@ pub enum Command {
     /// Cross-check: run both backends on every puzzle; they must agree and every grid must verify.
     #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
+    /// Check solutions produced elsewhere: puzzle i against solution i, any format on either side.
+    #[command(after_help = VERIFY_HELP)]
+    Verify(VerifyArgs),
+}
+
+const VERIFY_HELP: &str = "\
+Each solution must fill every cell with a digit in range, keep every given of its puzzle, and hold each
+digit once in every row, column and box. With --unique, both backends must also prove that the puzzle
+has no other solution.
+
+Examples:
+  satdoku verify --puzzles fixtures/16x16-poj3076-sample.txt --solutions fixtures/16x16-poj3076-sample.solution.txt
+  other-solver < puzzles.txt > answers.txt; satdoku verify --unique --puzzles puzzles.txt --solutions answers.txt
+
+Exit status (verify):
+  0  every pair passes
+  1  some solution is invalid (or, with --unique, not the only one)
+  2  bad input or usage, or the files hold different numbers of grids
+  3  with --unique: the backends disagree on some puzzle (takes precedence)";
+
+/// Options of `satdoku verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The puzzles.
+    #[arg(long, value_name = "FILE")]
+    pub puzzles: PathBuf,
+
+    /// The solutions, in the same order (any supported format).
+    #[arg(long, value_name = "FILE")]
+    pub solutions: PathBuf,
+
+    /// Also prove with both backends that each puzzle has no other solution.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Input format of both files (auto-detected by default, separately for each).
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// Symbol alphabet for both files (see `solve --help`).
+    #[arg(long, value_name = "S")]
+    pub symbols: Option<String>,
+
+    /// Box shape for both files, rows x columns.
+    #[arg(long = "box", value_name = "RxC")]
+    pub box_shape: Option<String>,
+
+    /// CSV column holding the grids in both files.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+
+    #[command(flatten)]
+    pub sat: SatArgs,
+
+    /// Report format.
+    #[arg(long, value_enum, default_value_t)]
+    pub output: ReportArg,
+
+    /// Worker threads (default: every core).
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: Option<u32>,
+
+    /// Print no summary on standard error.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+impl VerifyArgs {
+    /// The reader options for both files.
+    ///
+    /// # Errors
+    /// A message naming the flag whose value is wrong.
+    pub fn read_options(&self) -> Result<ReadOptions> {
+        InputArgs {
+            files: Vec::new(),
+            format: self.format,
+            symbols: self.symbols.clone(),
+            box_shape: self.box_shape.clone(),
+            column: self.column.clone(),
+        }
+        .read_options()
+    }
 }
 
 const CHECK_HELP: &str = "\

@@ -9,6 +9,7 @@ mod fault;
 mod input;
 mod solve;
 mod summary;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -22,6 +23,7 @@ pub fn main() -> ExitCode {
     let result = match cli.command {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
+        Command::Verify(args) => verify::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),
