@@ -166,6 +166,9 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub sat: SatArgs,
 
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     pub output: ReportArg,
@@ -246,6 +249,26 @@ pub enum BackendArg {
     Both,
 }
 
+/// Per-puzzle limits: past them a puzzle gets status `unknown` and the run goes on.
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct LimitArgs {
+    /// Give up on a puzzle after SECS seconds (status `unknown`).
+    #[arg(long, value_name = "SECS", value_parser = parse_secs)]
+    pub timeout: Option<std::time::Duration>,
+
+    /// Give up on a puzzle after N search nodes (the native backend's nodes).
+    #[arg(long, value_name = "N")]
+    pub budget: Option<u64>,
+}
+
+fn parse_secs(s: &str) -> std::result::Result<std::time::Duration, String> {
+    let secs: f64 = s
+        .parse()
+        .map_err(|_| format!("expected seconds, e.g. 2 or 0.5, got {s:?}"))?;
+    std::time::Duration::try_from_secs_f64(secs)
+        .map_err(|_| format!("expected a positive number of seconds, got {s:?}"))
+}
+
 /// Options of `satdoku solve`.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
@@ -271,6 +294,9 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub sat: SatArgs,
 
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
     /// Worker threads (default: every core; 1 when reading puzzles typed at a terminal).
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub jobs: Option<u32>,
@@ -283,6 +309,17 @@ pub struct SolveArgs {
     /// Print no summary.
     #[arg(long)]
     pub quiet: bool,
+}
+
+impl LimitArgs {
+    /// `base` with this budget, and a deadline of now + timeout (call when a puzzle starts).
+    pub fn apply(&self, base: satdoku::Limits) -> satdoku::Limits {
+        satdoku::Limits {
+            budget: self.budget.or(base.budget),
+            deadline: self.timeout.map(|t| std::time::Instant::now() + t),
+            ..base
+        }
+    }
 }
 
 impl InputArgs {

@@ -1,6 +1,6 @@
 //! `satdoku check`: both backends on every puzzle; they must agree, and every grid must verify.
 
-use std::io;
+use std::io::{self, IsTerminal};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,7 +14,8 @@ use satdoku::{Answer, CrossCheck, Limits, Outcome, Units, Verdict, cross_check};
 use super::args::{CheckArgs, ReportArg};
 use super::backends;
 use super::batch;
-use super::input::{Item, Items, UnitsCache};
+use super::input::{self, Item, Items, UnitsCache};
+use super::progress::Progress;
 use super::solve::{Output, Solved, output_layout};
 
 /// Counts for the closing summary.
@@ -47,6 +48,11 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     let limits = Limits::count_to(args.limit);
     let json = args.output == ReportArg::Json;
     let jobs = batch::jobs(args.jobs, &args.input.files);
+    let mut progress = Progress::new(
+        !args.quiet && io::stderr().is_terminal(),
+        input::total_bytes(&args.input.files),
+    );
+    let counter = progress.counter();
     let stdout = io::stdout();
     let mut out = Output::new(stdout.lock(), json);
     let mut totals = Totals::default();
@@ -55,13 +61,14 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         jobs,
         |emit| {
             let mut units = UnitsCache::default();
-            for item in Items::new(files, &options) {
+            for item in Items::new(files, &options).count_bytes(counter) {
                 let u = item.puzzle.as_ref().ok().map(|p| units.get(p.grid.shape()));
                 emit((item, u));
             }
         },
         |(item, units): (Item, Option<Arc<Units>>)| match (&item.puzzle, units) {
             (Ok(puzzle), Some(units)) => {
+                let limits = args.limits.apply(limits);
                 let check = cross_check(&units, &puzzle.grid, &*a, &*b, &limits);
                 let layout = output_layout(&puzzle.layout, super::args::OutputArg::Same);
                 render(&item, &check, &layout, json)
@@ -93,9 +100,11 @@ pub fn run(args: CheckArgs) -> Result<u8> {
             totals.disagreements += checked.disagree as u64;
             totals.time[0] += checked.time[0];
             totals.time[1] += checked.time[1];
+            progress.tick();
             out.record(&checked.solved);
         },
     );
+    progress.finish();
     let summary = summary_line(&totals, [a.name(), b.name()]);
     if json {
         out.finish();

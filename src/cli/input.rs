@@ -2,9 +2,10 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use satdoku::format::{Puzzle, PuzzleReader, ReadOptions};
 use satdoku::{Shape, Units};
@@ -24,15 +25,64 @@ pub struct Item {
 /// The name standard input goes by in messages.
 pub const STDIN: &str = "<stdin>";
 
-fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
-    if path == Path::new("-") {
-        Ok(Box::new(io::stdin().lock()))
+fn open(path: &Path, counter: &Option<Arc<AtomicU64>>) -> io::Result<Box<dyn BufRead>> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(io::stdin().lock())
     } else {
-        Ok(Box::new(BufReader::with_capacity(
-            1 << 16,
-            File::open(path)?,
-        )))
+        Box::new(BufReader::with_capacity(1 << 16, File::open(path)?))
+    };
+    Ok(match counter {
+        Some(c) => Box::new(Counted {
+            inner: reader,
+            counter: c.clone(),
+        }),
+        None => reader,
+    })
+}
+
+/// A reader that adds the bytes consumed to a shared counter (for the progress bar).
+struct Counted<R> {
+    inner: R,
+    counter: Arc<AtomicU64>,
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.counter.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
     }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.counter.fetch_add(amount as u64, Ordering::Relaxed);
+        self.inner.consume(amount);
+    }
+}
+
+/// The total size of `files` in bytes, if every one is a regular file (not standard input).
+pub fn total_bytes(files: &[PathBuf]) -> Option<u64> {
+    if files.is_empty() {
+        return None;
+    }
+    files
+        .iter()
+        .map(|f| {
+            if f == Path::new("-") {
+                None
+            } else {
+                std::fs::metadata(f)
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len())
+            }
+        })
+        .sum()
 }
 
 /// A streaming reader over one opened input.
@@ -45,6 +95,7 @@ pub struct Items {
     options: ReadOptions,
     current: Option<(Arc<str>, Reader)>,
     next_index: usize,
+    counter: Option<Arc<AtomicU64>>,
 }
 
 impl Items {
@@ -60,7 +111,14 @@ impl Items {
             options: options.clone(),
             current: None,
             next_index: 0,
+            counter: None,
         }
+    }
+
+    /// Adds the bytes read to `counter` as reading goes (for a progress bar).
+    pub fn count_bytes(mut self, counter: Arc<AtomicU64>) -> Items {
+        self.counter = Some(counter);
+        self
     }
 
     fn item(&mut self, source: Arc<str>, line: usize, puzzle: Result<Puzzle, String>) -> Item {
@@ -93,7 +151,7 @@ impl Iterator for Items {
             } else {
                 path.display().to_string().into()
             };
-            match open(&path) {
+            match open(&path, &self.counter) {
                 Ok(reader) => {
                     let reader = PuzzleReader::new(reader, name.clone(), self.options.clone());
                     self.current = Some((name, reader));

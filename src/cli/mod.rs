@@ -7,6 +7,7 @@ mod check;
 mod exit;
 mod fault;
 mod input;
+mod progress;
 mod solve;
 mod summary;
 mod verify;

@@ -12,11 +12,12 @@ use satdoku::{
     Backend, Grid, Limits, Outcome, Problem, Report, Status, Units, Verdict, cross_check,
 };
 
-use super::args::{BackendArg, OutputArg, SolveArgs};
+use super::args::{BackendArg, LimitArgs, OutputArg, SolveArgs};
 use super::backends;
 use super::batch;
 use super::exit::Tally;
-use super::input::{Item, Items, UnitsCache};
+use super::input::{self, Item, Items, UnitsCache};
+use super::progress::Progress;
 use super::summary::Summary;
 
 /// What the solve of one item produced, ready to print.
@@ -52,6 +53,7 @@ impl Backends {
 pub struct Settings {
     backend: Backends,
     limits: Limits,
+    per_puzzle: LimitArgs,
     output: OutputArg,
 }
 
@@ -80,10 +82,16 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     let settings = Settings {
         backend,
         limits,
+        per_puzzle: args.limits,
         output: args.output,
     };
     let show_summary = args.summary || (!args.quiet && io::stderr().is_terminal());
     let jobs = batch::jobs(args.jobs, &args.input.files);
+    let mut progress = Progress::new(
+        !args.quiet && io::stderr().is_terminal(),
+        input::total_bytes(&args.input.files),
+    );
+    let counter = progress.counter();
     let mut summary = Summary::new();
     let mut tally = Tally::default();
     let stdout = io::stdout();
@@ -93,7 +101,7 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         jobs,
         |emit| {
             let mut units = UnitsCache::default();
-            for item in Items::new(files, &options) {
+            for item in Items::new(files, &options).count_bytes(counter) {
                 let u = item.puzzle.as_ref().ok().map(|p| units.get(p.grid.shape()));
                 emit((item, u));
             }
@@ -113,9 +121,11 @@ pub fn run(args: SolveArgs) -> Result<u8> {
                 None => tally.bad_input = true,
             }
             summary.add(solved.status, solved.disagree);
+            progress.tick();
             out.record(&solved);
         },
     );
+    progress.finish();
     out.finish();
     if show_summary {
         eprintln!("{}", summary.line(settings.backend.name()));
@@ -227,10 +237,11 @@ pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> So
         (Ok(_), None) => return error_record(item, "internal error: no unit list", json),
     };
     let start = Instant::now();
+    let limits = settings.per_puzzle.apply(settings.limits);
     let result = match &settings.backend {
-        Backends::One(b) => b.solve(units, &puzzle.grid, &settings.limits),
+        Backends::One(b) => b.solve(units, &puzzle.grid, &limits),
         Backends::Both(a, b) => {
-            let check = cross_check(units, &puzzle.grid, &**a, &**b, &settings.limits);
+            let check = cross_check(units, &puzzle.grid, &**a, &**b, &limits);
             match check.verdict {
                 Verdict::Agree(_) => check.answers[0].report.clone(),
                 Verdict::Inconclusive => Ok(Report {
