@@ -8,6 +8,7 @@ use super::alphabet::Alphabet;
 use super::csv;
 use super::error::ParseErrorKind;
 use super::lines::{Kind, OwnedLine, classify, column, first_non_text, trim_start};
+use super::symbols::BLANKS;
 use super::{Format, ReadOptions};
 use crate::grid::Shape;
 
@@ -134,16 +135,19 @@ fn neutral(b: u8) -> bool {
 }
 
 /// Chooses the alphabet for side `n` from the symbols seen in the look-ahead (issue 2's rules): a forced
-/// one; else, when `.` is the blank and `0` occurs, `0` is a value (`0-9a-f`); a 16x16 grid of letters
-/// only is `A-P`; else `1-9` then letters. The first candidate that covers every symbol seen wins; if
-/// none does, the first, and the stray symbols are reported.
-pub(crate) fn choose_alphabet(n: usize, seen: &[bool; 256], options: &ReadOptions) -> Alphabet {
+/// one; else, when `.` is the blank and `0` occurs, `0` is a value (`0-9a-f` for 16x16; for N ≤ 9 only if
+/// `0`-first covers every symbol seen, since `1-9` with both `.` and `0` blank is the only reading of a
+/// 9x9 file holding a `9`); a 16x16 grid of letters only is `A-P`; else `1-9` then letters (lower case
+/// if the file's letters are). The first candidate that covers every symbol seen wins; if none does,
+/// the first, and the stray symbols are reported as errors.
+pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOptions) -> Alphabet {
     if let Some(a) = &options.symbols {
         return a.clone();
     }
     if options.format == Some(Format::Letters) {
         return Alphabet::letters(n);
     }
+    let seen = counts.map(|c| c > 0);
     let any = |r: std::ops::RangeInclusive<u8>| r.into_iter().any(|b| seen[b as usize]);
     let digits = any(b'1'..=b'9');
     let lower = any(b'a'..=b'z');
@@ -151,7 +155,25 @@ pub(crate) fn choose_alphabet(n: usize, seen: &[bool; 256], options: &ReadOption
     let lower_pref = lower && !upper;
     let mut candidates = Vec::with_capacity(4);
     if seen[b'.' as usize] && seen[b'0' as usize] {
-        candidates.push(Alphabet::zero_first(n, lower_pref));
+        let zero = Alphabet::zero_first(n, lower_pref);
+        if n > 9 {
+            // `0` is a value: symbols it does not cover are errors, not a hint that `0` is a blank.
+            return zero;
+        }
+        candidates.push(zero);
+    } else if seen[b'0' as usize] && !BLANKS.iter().any(|&b| seen[b as usize]) {
+        // `0` is the only candidate blank: if it is no more frequent than the commonest other symbol it
+        // behaves as a value (a full `0-9a-f` grid); `0`-first is then tried first, and kept only if it
+        // covers every symbol seen (a `g`, or a `9` in a 9x9 grid, shows `0` is a blank after all).
+        let zeros = counts[b'0' as usize];
+        let most = (0..=255u8)
+            .filter(|&b| b != b'0' && !neutral(b))
+            .map(|b| counts[b as usize])
+            .max()
+            .unwrap_or(0);
+        if zeros <= most {
+            candidates.push(Alphabet::zero_first(n, lower_pref));
+        }
     }
     if n == 16 && !digits && (lower || upper) {
         candidates.push(Alphabet::letters(n));
@@ -177,9 +199,9 @@ pub(crate) fn choose_alphabet(n: usize, seen: &[bool; 256], options: &ReadOption
         .clone()
 }
 
-fn mark(seen: &mut [bool; 256], text: &[u8]) {
+fn mark(counts: &mut [usize; 256], text: &[u8]) {
     for &b in text {
-        seen[b as usize] = true;
+        counts[b as usize] += 1;
     }
 }
 
@@ -236,7 +258,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
         Format::Line => {
             plan.n = data.iter().find_map(|l| square_side(flat_width(&l.text)));
             if let Some(n) = plan.n {
-                let mut seen = [false; 256];
+                let mut seen = [0usize; 256];
                 for l in &data {
                     if l.text.len() <= 64 * 64 * 4 {
                         mark(&mut seen, &l.text);
@@ -253,7 +275,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
             plan.n = Some(n);
             plan.bars = d.text.contains(&b'|');
             plan.spaced = tokens(&d.text).filter(|t| *t != b"|").count() > 1;
-            let mut seen = [false; 256];
+            let mut seen = [0usize; 256];
             for l in &data {
                 if !is_rule(&l.text, n, plan.bars) {
                     mark(&mut seen, &l.text);
@@ -304,7 +326,7 @@ fn guess(
     if toks.len() >= 2 && !bars && toks.iter().all(|t| int_like(t)) {
         return Format::Ints;
     }
-    if toks.len() >= 2 || bars {
+    if toks.len() >= 2 {
         return Format::Block;
     }
     let w = flat_width(&d.text);
@@ -328,12 +350,12 @@ fn guess(
     }
     // 16, 25, 36, 49 or 64 symbols: a row of a block, or a whole small grid on one line.
     let group = run_of(data, d, |l| flat_width(&l.text));
-    let mut seen = [false; 256];
+    let mut seen = [0usize; 256];
     for l in &group {
         mark(&mut seen, &l.text);
     }
     let distinct = (0..=255u8)
-        .filter(|&b| seen[b as usize] && !neutral(b) && b != b'0')
+        .filter(|&b| seen[b as usize] > 0 && !neutral(b) && b != b'0')
         .count();
     if header_hint(content, d, w) || distinct > m || (distinct == 0 && group.len() == w) {
         Format::Block
@@ -465,17 +487,25 @@ fn detect_csv(
     } else {
         format!("{}", column + 1)
     };
-    let mut seen = [false; 256];
+    let mut seen = [0usize; 256];
     let mut n = None;
+    // The alphabet is the file's: every column holding grids of the puzzle column's size counts (a
+    // solutions column written without blanks must not decide it alone).
+    let mut r = Vec::new();
     for l in &rows {
-        let mut r = Vec::new();
-        let _ = csv::fields(&l.text, column, &mut r);
-        if let Some(&(s, e)) = r.get(column) {
-            let f = &l.text[s..e];
-            if n.is_none() {
-                n = square_side(flat_width(f));
+        let _ = csv::fields(&l.text, usize::MAX, &mut r);
+        let Some(&(s, e)) = r.get(column) else {
+            continue;
+        };
+        let f = &l.text[s..e];
+        if n.is_none() {
+            n = square_side(flat_width(f));
+        }
+        mark(&mut seen, f);
+        for (i, &(s2, e2)) in r.iter().enumerate() {
+            if i != column && e2 - s2 == e - s && grid_like(&l.text[s2..e2]) {
+                mark(&mut seen, &l.text[s2..e2]);
             }
-            mark(&mut seen, f);
         }
     }
     plan.n = n;
@@ -546,7 +576,7 @@ mod tests {
         );
         assert_eq!(p.n, Some(16));
         assert_eq!(p.alphabet.unwrap().to_string(), "0-9a-f");
-        let mut seen = [false; 256];
+        let mut seen = [0usize; 256];
         mark(&mut seen, b"0.12");
         assert_eq!(
             choose_alphabet(9, &seen, &ReadOptions::default()).to_string(),

@@ -410,9 +410,9 @@ impl Parser {
     fn set_n(&mut self, n: usize, text: &[u8]) {
         self.n = Some(n);
         if self.format != Format::Ints {
-            let mut seen = [false; 256];
+            let mut seen = [0usize; 256];
             for &b in text {
-                seen[b as usize] = true;
+                seen[b as usize] += 1;
             }
             self.syms = Some(Symbols::new(choose_alphabet(n, &seen, &self.options)));
         }
