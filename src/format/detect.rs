@@ -246,7 +246,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
     let format = match options.format {
         Some(f) => f,
         None if csv_like => Format::Csv,
-        None => match data.first() {
+        None => match typical(&data) {
             None => Format::Line,
             Some(d) => guess(d, &content, &data, options),
         },
@@ -256,7 +256,9 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
     match format {
         Format::Csv => return detect_csv(&content, options, plan),
         Format::Line => {
-            plan.n = data.iter().find_map(|l| square_side(flat_width(&l.text)));
+            plan.n = typical(&data)
+                .and_then(|d| square_side(flat_width(&d.text)))
+                .or_else(|| data.iter().find_map(|l| square_side(flat_width(&l.text))));
             if let Some(n) = plan.n {
                 let mut seen = [0usize; 256];
                 for l in &data {
@@ -268,7 +270,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
             }
         }
         Format::Block | Format::Letters => {
-            let Some(d) = data.first() else {
+            let Some(d) = typical(&data) else {
                 return Ok(plan);
             };
             let n = row_width(&d.text);
@@ -288,7 +290,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
             plan.alphabet = Some(alphabet);
         }
         Format::Ints => {
-            let Some(d) = data.first() else {
+            let Some(d) = typical(&data) else {
                 return Ok(plan);
             };
             let t = tokens(&d.text).count();
@@ -314,7 +316,28 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
     Ok(plan)
 }
 
-/// The format of the first data line `d`, when not forced and not CSV.
+/// The line that shows the file's shape: the first data line of the most common kind (token count, and
+/// width for one-token lines), so that one broken first row does not decide for the whole file.
+fn typical<'a>(data: &[&'a OwnedLine]) -> Option<&'a OwnedLine> {
+    let signature = |l: &OwnedLine| {
+        let t = tokens(&l.text).count();
+        (t, if t == 1 { flat_width(&l.text) } else { 0 })
+    };
+    let sigs: Vec<(usize, usize)> = data.iter().map(|l| signature(l)).collect();
+    let mut best: Option<(usize, usize)> = None;
+    for (i, s) in sigs.iter().enumerate() {
+        if sigs[..i].contains(s) {
+            continue;
+        }
+        let count = sigs.iter().filter(|x| *x == s).count();
+        if best.is_none_or(|(_, c)| count > c) {
+            best = Some((i, count));
+        }
+    }
+    best.map(|(i, _)| data[i])
+}
+
+/// The format of the typical data line `d`, when not forced and not CSV.
 fn guess(
     d: &OwnedLine,
     content: &[&OwnedLine],

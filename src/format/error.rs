@@ -129,9 +129,9 @@ pub enum ParseErrorKind {
         /// The grid's box shape, to name the cells.
         shape: Shape,
     },
-    /// A puzzle whose side differs from the file's first puzzle.
+    /// A puzzle whose side differs from the file's (decided from the look-ahead).
     #[error(
-        "mixed sizes in one file: this puzzle is {found}x{found}, but the file's first puzzle is {expected}x{expected}"
+        "mixed sizes in one file: this puzzle is {found}x{found}, but the file's puzzles are {expected}x{expected}"
     )]
     MixedSizes {
         /// This puzzle's side.

@@ -742,6 +742,33 @@ fn mixed_sizes() {
 }
 
 #[test]
+fn a_broken_first_puzzle_does_not_decide_the_size() {
+    let top = std::fs::read_to_string(fixture("top95.txt")).unwrap();
+    let lines: Vec<&str> = top.lines().take(4).collect();
+    let text = format!("{}\n{}\n", &lines[0][..50], lines.join("\n"));
+    let records = read_str(&text, "b", ReadOptions::default());
+    assert_eq!(records.len(), 5);
+    assert_error(
+        only_error(&records, 0),
+        "b",
+        1,
+        51,
+        &["expected 81", "found 50"],
+    );
+    // Ints: a short first row, then good grids.
+    let text = "1 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n\n1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 2\n";
+    let records = read_str(text, "i", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    assert_error(
+        only_error(&records, 0),
+        "i",
+        1,
+        6,
+        &["expected 4 numbers in row 1, found 3"],
+    );
+}
+
+#[test]
 fn truncated_block() {
     let name = "bad/truncated-block.txt";
     let records = read_fixture(name);
