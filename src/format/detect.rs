@@ -31,6 +31,9 @@ pub(crate) struct Plan {
     pub(crate) spaced: bool,
     /// Block: `|` between boxes.
     pub(crate) bars: bool,
+    /// Multi-line grids: the first grid is followed by a blank or header line (or the end), so every
+    /// grid ends with one and a row beyond N is an error of that grid.
+    pub(crate) separated: bool,
     /// CSV: the header line and the puzzle column.
     pub(crate) csv: Option<CsvPlan>,
 }
@@ -205,12 +208,16 @@ fn mark(counts: &mut [usize; 256], text: &[u8]) {
     }
 }
 
-/// Decides the plan from the look-ahead.
+/// Decides the plan from the look-ahead (`whole`: it holds the entire input).
 ///
 /// # Errors
 /// A whole-input problem: binary data or invalid UTF-8 on the first content line, a CSV without the
 /// named (or any) puzzle column.
-pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan, DetectError> {
+pub(crate) fn detect(
+    sample: &[OwnedLine],
+    whole: bool,
+    options: &ReadOptions,
+) -> Result<Plan, DetectError> {
     let content: Vec<&OwnedLine> = sample
         .iter()
         .filter(|l| !matches!(classify(&l.text), Kind::Blank | Kind::Comment))
@@ -222,6 +229,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
         ints_line: false,
         spaced: false,
         bars: false,
+        separated: false,
         csv: None,
     };
     let Some(first) = content.first() else {
@@ -283,6 +291,9 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
                     mark(&mut seen, &l.text);
                 }
             }
+            plan.separated = separated(sample, whole, d, n, |t| {
+                format == Format::Block && is_rule(t, n, plan.bars)
+            });
             let alphabet = choose_alphabet(n, &seen, options);
             if n == 16 && alphabet == Alphabet::letters(16) {
                 plan.format = Format::Letters;
@@ -311,6 +322,9 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
             };
             plan.ints_line = single;
             plan.n = Some(if single { isqrt(t) } else { t });
+            if !single {
+                plan.separated = separated(sample, whole, d, t, |_| false);
+            }
         }
     }
     Ok(plan)
@@ -385,6 +399,32 @@ fn guess(
     } else {
         Format::Line
     }
+}
+
+/// Whether the grid starting at `d` (N rows, not counting comments and `skip` lines) is followed by a
+/// blank or header line, or ends the input.
+fn separated(
+    sample: &[OwnedLine],
+    whole: bool,
+    d: &OwnedLine,
+    n: usize,
+    skip: impl Fn(&[u8]) -> bool,
+) -> bool {
+    let Some(start) = sample.iter().position(|l| l.number == d.number) else {
+        return false;
+    };
+    let mut rows = 0;
+    for l in &sample[start..] {
+        match classify(&l.text) {
+            Kind::Comment => {}
+            Kind::Data if skip(&l.text) => {}
+            Kind::Data if rows < n => rows += 1,
+            Kind::Data => return false,
+            _ => return rows == n,
+        }
+    }
+    // The look-ahead ended: separated only if it was the end of the input.
+    rows == n && whole
 }
 
 /// The consecutive data lines from `d` on with the same `width` (a block's rows, or one-line grids).
@@ -557,7 +597,7 @@ mod tests {
     }
 
     fn plan(text: &str) -> Plan {
-        detect(&sample(text), &ReadOptions::default()).unwrap()
+        detect(&sample(text), true, &ReadOptions::default()).unwrap()
     }
 
     #[test]
@@ -621,13 +661,13 @@ mod tests {
         let c = p.csv.unwrap();
         assert_eq!((c.column, c.header_line), (4, Some(1)));
         let s = sample("a,b\n1,2\n");
-        let e = detect(&s, &ReadOptions::default()).unwrap_err();
+        let e = detect(&s, true, &ReadOptions::default()).unwrap_err();
         assert!(matches!(e.2, ParseErrorKind::NoPuzzleColumn { .. }));
         let o = ReadOptions {
             column: Some("nope".into()),
             ..ReadOptions::default()
         };
-        let e = detect(&s, &o).unwrap_err();
+        let e = detect(&s, true, &o).unwrap_err();
         assert!(matches!(e.2, ParseErrorKind::MissingColumn { .. }));
     }
 

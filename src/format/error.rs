@@ -158,6 +158,14 @@ pub enum ParseErrorKind {
         /// Whether the input ended (else a blank or header line cut it).
         at_end: bool,
     },
+    /// More than N rows before the blank or header line that ends a grid.
+    #[error(
+        "too many rows: expected {expected} rows, then a blank or header line before the next grid"
+    )]
+    ExtraRows {
+        /// N.
+        expected: usize,
+    },
     /// `--column NAME` names no column of the CSV header.
     #[error("CSV has no column named {name:?} (columns: {columns})")]
     MissingColumn {

@@ -797,6 +797,31 @@ fn truncated_block() {
 }
 
 #[test]
+fn an_extra_row_stays_with_its_grid() {
+    // PE96 grids end with a header line: a 10th row is an error of grid 2 (reported where the 10th
+    // row is), and grid 3 is still read.
+    let pe = std::fs::read_to_string(fixture("pe96.txt")).unwrap();
+    let mut lines: Vec<&str> = pe.lines().take(30).collect();
+    lines.insert(16, "123456789");
+    let records = read_str(&lines.join("\n"), "x", ReadOptions::default());
+    assert_eq!(records.len(), 3);
+    assert_error(
+        only_error(&records, 1),
+        "x",
+        21,
+        1,
+        &["too many rows", "expected 9 rows"],
+    );
+    assert_eq!(records[2].line, 23);
+    // Grids written back to back, without separators, are cut every N rows.
+    let text = "1234\n3412\n2143\n4321\n4321\n2143\n3412\n1234\n";
+    let records = read_str(text, "y", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    assert!(records.iter().all(|r| r.puzzle.is_ok()));
+    assert_eq!(records[1].line, 5);
+}
+
+#[test]
 fn csv_without_the_named_column() {
     let name = "bad/csv-no-column.csv";
     let records = read_fixture(name);
