@@ -333,22 +333,17 @@ pub(crate) fn detect(
 /// The line that shows the file's shape: the first data line of the most common kind (token count, and
 /// width for one-token lines), so that one broken first row does not decide for the whole file.
 fn typical<'a>(data: &[&'a OwnedLine]) -> Option<&'a OwnedLine> {
-    let signature = |l: &OwnedLine| {
+    let mut kinds: std::collections::HashMap<(usize, usize), (usize, usize)> =
+        std::collections::HashMap::new();
+    for (i, l) in data.iter().enumerate() {
         let t = tokens(&l.text).count();
-        (t, if t == 1 { flat_width(&l.text) } else { 0 })
-    };
-    let sigs: Vec<(usize, usize)> = data.iter().map(|l| signature(l)).collect();
-    let mut best: Option<(usize, usize)> = None;
-    for (i, s) in sigs.iter().enumerate() {
-        if sigs[..i].contains(s) {
-            continue;
-        }
-        let count = sigs.iter().filter(|x| *x == s).count();
-        if best.is_none_or(|(_, c)| count > c) {
-            best = Some((i, count));
-        }
+        let key = (t, if t == 1 { flat_width(&l.text) } else { 0 });
+        kinds.entry(key).or_insert((i, 0)).1 += 1;
     }
-    best.map(|(i, _)| data[i])
+    kinds
+        .values()
+        .max_by_key(|&&(first, count)| (count, std::cmp::Reverse(first)))
+        .map(|&(first, _)| data[first])
 }
 
 /// The format of the typical data line `d`, when not forced and not CSV.

@@ -184,7 +184,7 @@ pub enum ParseErrorKind {
         columns: String,
     },
     /// A CSV row too short to have the puzzle column.
-    #[error("CSV row has {found} fields, but the puzzle column {name:?} is field {index}")]
+    #[error("CSV row has {found} field(s), but the puzzle column {name:?} is field {index}")]
     MissingField {
         /// Fields in the row.
         found: usize,

@@ -858,7 +858,7 @@ fn csv_without_the_named_column() {
         "c",
         3,
         2,
-        &["1 field", "\"puzzle\" is field 2"],
+        &["1 field(s)", "\"puzzle\" is field 2"],
     );
     assert_error(
         records[2].puzzle.as_ref().unwrap_err(),
