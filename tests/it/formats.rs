@@ -370,6 +370,29 @@ fn csv_fixtures() {
     assert_eq!(quoted[2].line, 4);
 }
 
+#[test]
+fn csv_without_header_and_numbered_column() {
+    let kaggle = std::fs::read_to_string(fixture("kaggle-style.csv")).unwrap();
+    let body = kaggle.split_once('\n').unwrap().1;
+    let records = read_str(body, "h", ReadOptions::default());
+    let g = grids("headerless", &records);
+    assert_eq!(g.len(), 5);
+    assert_eq!(records[0].line, 1);
+    assert!(
+        g.iter().all(|g| !g.is_full()),
+        "the first grid column is the puzzle"
+    );
+    let records = read_str(
+        body,
+        "h",
+        ReadOptions {
+            column: Some("2".into()),
+            ..ReadOptions::default()
+        },
+    );
+    assert!(grids("column 2", &records).iter().all(Grid::is_full));
+}
+
 // ----- layouts -----
 
 #[test]
