@@ -31,6 +31,9 @@ pub(crate) struct Plan {
     pub(crate) spaced: bool,
     /// Block: `|` between boxes.
     pub(crate) bars: bool,
+    /// Multi-line grids: the first grid is followed by a blank or header line (or the end), so every
+    /// grid ends with one and a row beyond N is an error of that grid.
+    pub(crate) separated: bool,
     /// CSV: the header line and the puzzle column.
     pub(crate) csv: Option<CsvPlan>,
 }
@@ -205,12 +208,16 @@ fn mark(counts: &mut [usize; 256], text: &[u8]) {
     }
 }
 
-/// Decides the plan from the look-ahead.
+/// Decides the plan from the look-ahead (`whole`: it holds the entire input).
 ///
 /// # Errors
 /// A whole-input problem: binary data or invalid UTF-8 on the first content line, a CSV without the
 /// named (or any) puzzle column.
-pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan, DetectError> {
+pub(crate) fn detect(
+    sample: &[OwnedLine],
+    whole: bool,
+    options: &ReadOptions,
+) -> Result<Plan, DetectError> {
     let content: Vec<&OwnedLine> = sample
         .iter()
         .filter(|l| !matches!(classify(&l.text), Kind::Blank | Kind::Comment))
@@ -222,6 +229,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
         ints_line: false,
         spaced: false,
         bars: false,
+        separated: false,
         csv: None,
     };
     let Some(first) = content.first() else {
@@ -246,7 +254,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
     let format = match options.format {
         Some(f) => f,
         None if csv_like => Format::Csv,
-        None => match data.first() {
+        None => match typical(&data) {
             None => Format::Line,
             Some(d) => guess(d, &content, &data, options),
         },
@@ -256,7 +264,9 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
     match format {
         Format::Csv => return detect_csv(&content, options, plan),
         Format::Line => {
-            plan.n = data.iter().find_map(|l| square_side(flat_width(&l.text)));
+            plan.n = typical(&data)
+                .and_then(|d| square_side(flat_width(&d.text)))
+                .or_else(|| data.iter().find_map(|l| square_side(flat_width(&l.text))));
             if let Some(n) = plan.n {
                 let mut seen = [0usize; 256];
                 for l in &data {
@@ -268,7 +278,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
             }
         }
         Format::Block | Format::Letters => {
-            let Some(d) = data.first() else {
+            let Some(d) = typical(&data) else {
                 return Ok(plan);
             };
             let n = row_width(&d.text);
@@ -281,6 +291,9 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
                     mark(&mut seen, &l.text);
                 }
             }
+            plan.separated = separated(sample, whole, d, n, |t| {
+                format == Format::Block && is_rule(t, n, plan.bars)
+            });
             let alphabet = choose_alphabet(n, &seen, options);
             if n == 16 && alphabet == Alphabet::letters(16) {
                 plan.format = Format::Letters;
@@ -288,7 +301,7 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
             plan.alphabet = Some(alphabet);
         }
         Format::Ints => {
-            let Some(d) = data.first() else {
+            let Some(d) = typical(&data) else {
                 return Ok(plan);
             };
             let t = tokens(&d.text).count();
@@ -309,12 +322,31 @@ pub(crate) fn detect(sample: &[OwnedLine], options: &ReadOptions) -> Result<Plan
             };
             plan.ints_line = single;
             plan.n = Some(if single { isqrt(t) } else { t });
+            if !single {
+                plan.separated = separated(sample, whole, d, t, |_| false);
+            }
         }
     }
     Ok(plan)
 }
 
-/// The format of the first data line `d`, when not forced and not CSV.
+/// The line that shows the file's shape: the first data line of the most common kind (token count, and
+/// width for one-token lines), so that one broken first row does not decide for the whole file.
+fn typical<'a>(data: &[&'a OwnedLine]) -> Option<&'a OwnedLine> {
+    let mut kinds: std::collections::HashMap<(usize, usize), (usize, usize)> =
+        std::collections::HashMap::new();
+    for (i, l) in data.iter().enumerate() {
+        let t = tokens(&l.text).count();
+        let key = (t, if t == 1 { flat_width(&l.text) } else { 0 });
+        kinds.entry(key).or_insert((i, 0)).1 += 1;
+    }
+    kinds
+        .values()
+        .max_by_key(|&&(first, count)| (count, std::cmp::Reverse(first)))
+        .map(|&(first, _)| data[first])
+}
+
+/// The format of the typical data line `d`, when not forced and not CSV.
 fn guess(
     d: &OwnedLine,
     content: &[&OwnedLine],
@@ -362,6 +394,32 @@ fn guess(
     } else {
         Format::Line
     }
+}
+
+/// Whether the grid starting at `d` (N rows, not counting comments and `skip` lines) is followed by a
+/// blank or header line, or ends the input.
+fn separated(
+    sample: &[OwnedLine],
+    whole: bool,
+    d: &OwnedLine,
+    n: usize,
+    skip: impl Fn(&[u8]) -> bool,
+) -> bool {
+    let Some(start) = sample.iter().position(|l| l.number == d.number) else {
+        return false;
+    };
+    let mut rows = 0;
+    for l in &sample[start..] {
+        match classify(&l.text) {
+            Kind::Comment => {}
+            Kind::Data if skip(&l.text) => {}
+            Kind::Data if rows < n => rows += 1,
+            Kind::Data => return false,
+            _ => return rows == n,
+        }
+    }
+    // The look-ahead ended: separated only if it was the end of the input.
+    rows == n && whole
 }
 
 /// The consecutive data lines from `d` on with the same `width` (a block's rows, or one-line grids).
@@ -534,7 +592,7 @@ mod tests {
     }
 
     fn plan(text: &str) -> Plan {
-        detect(&sample(text), &ReadOptions::default()).unwrap()
+        detect(&sample(text), true, &ReadOptions::default()).unwrap()
     }
 
     #[test]
@@ -598,13 +656,13 @@ mod tests {
         let c = p.csv.unwrap();
         assert_eq!((c.column, c.header_line), (4, Some(1)));
         let s = sample("a,b\n1,2\n");
-        let e = detect(&s, &ReadOptions::default()).unwrap_err();
+        let e = detect(&s, true, &ReadOptions::default()).unwrap_err();
         assert!(matches!(e.2, ParseErrorKind::NoPuzzleColumn { .. }));
         let o = ReadOptions {
             column: Some("nope".into()),
             ..ReadOptions::default()
         };
-        let e = detect(&s, &o).unwrap_err();
+        let e = detect(&s, true, &o).unwrap_err();
         assert!(matches!(e.2, ParseErrorKind::MissingColumn { .. }));
     }
 

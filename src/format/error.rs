@@ -129,9 +129,9 @@ pub enum ParseErrorKind {
         /// The grid's box shape, to name the cells.
         shape: Shape,
     },
-    /// A puzzle whose side differs from the file's first puzzle.
+    /// A puzzle whose side differs from the file's (decided from the look-ahead).
     #[error(
-        "mixed sizes in one file: this puzzle is {found}x{found}, but the file's first puzzle is {expected}x{expected}"
+        "mixed sizes in one file: this puzzle is {found}x{found}, but the file's puzzles are {expected}x{expected}"
     )]
     MixedSizes {
         /// This puzzle's side.
@@ -158,6 +158,14 @@ pub enum ParseErrorKind {
         /// Whether the input ended (else a blank or header line cut it).
         at_end: bool,
     },
+    /// More than N rows before the blank or header line that ends a grid.
+    #[error(
+        "too many rows: expected {expected} rows, then a blank or header line before the next grid"
+    )]
+    ExtraRows {
+        /// N.
+        expected: usize,
+    },
     /// `--column NAME` names no column of the CSV header.
     #[error("CSV has no column named {name:?} (columns: {columns})")]
     MissingColumn {
@@ -176,7 +184,7 @@ pub enum ParseErrorKind {
         columns: String,
     },
     /// A CSV row too short to have the puzzle column.
-    #[error("CSV row has {found} fields, but the puzzle column {name:?} is field {index}")]
+    #[error("CSV row has {found} field(s), but the puzzle column {name:?} is field {index}")]
     MissingField {
         /// Fields in the row.
         found: usize,

@@ -17,6 +17,31 @@
 //! - **csv**: a header and a puzzle column, chosen with `--column` or by name (`puzzle`, `quizzes`, ...)
 //!   or by content (the first column holding N² symbols).
 //!
+//! # How detection decides
+//! The reader keeps the first 1,000 lines (at most about 1 MiB), decides, replays them and streams the
+//! rest with the decision fixed. Blank lines, `#` comments, lone integers of up to three digits (count
+//! and box-size headers) and title lines (words with spaces, such as `Grid 01`) are not grid data.
+//! - **Format** (unless forced): a first line with commas (followed by another one, or without spaces)
+//!   means CSV. Otherwise the most common kind of data line decides: several integer tokens → ints;
+//!   several tokens, or `|` with spaces → block; one token of w symbols → a row of a block if w is no
+//!   N² of some N ≥ 4 and at most 64, a whole grid on one line if w > 64; for w = 16, 25, 36, 49, 64 a
+//!   block when the rows around it hold more than √w distinct symbols (or header lines or `--box` /
+//!   `--symbols` say N = w), else a line. A 16x16 block of letters `A`-`P` is the letters format.
+//! - **N**: the width of that typical line (its square root for one-line grids). A later grid of
+//!   another size is a "mixed sizes" error; N above 64 is an error for each grid.
+//! - **Box shape**: `--box`, else two header integers (rows and columns, or `n` and `1`), else
+//!   [`Shape::for_side`] (square, or 2x3 for 6, 3x4 for 12); otherwise each grid is an error asking for
+//!   `--box`.
+//! - **Alphabet** (not for ints): `--symbols`; else, when `.` is a blank and `0` occurs, `0` is a value
+//!   (`0-9a-f` for 16x16; for N ≤ 9 only if no symbol beyond `N - 1` occurs); else a 16x16 file whose
+//!   givens are letters only is `A-P`; else `1-9` then `A`, `B`, … (`a`, `b`, … if the file writes
+//!   lower case). A `0` that is the only blank candidate but no more frequent than other symbols (a full
+//!   `0-9a-f` grid) is tried as a value first. CSV files count every grid column (puzzles and
+//!   solutions) for this. Symbols outside the alphabet are errors that suggest `--symbols`.
+//! - **Grid ends** (multi-line formats): if the first grid is followed by a blank or header line, every
+//!   grid must be, and a row beyond N is that grid's error; else grids are cut every N rows. A blank
+//!   or header line inside a grid truncates it.
+//!
 //! Errors carry `FILE:LINE:COLUMN` (see [`ParseError`]); no input makes the reader panic.
 //!
 //! ```

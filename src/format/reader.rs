@@ -95,6 +95,7 @@ impl<R: BufRead> PuzzleReader<R> {
     fn start(&mut self) {
         let mut sample = Vec::new();
         let mut bytes = 0;
+        let mut whole = false;
         while sample.len() < LOOKAHEAD_LINES && bytes < LOOKAHEAD_BYTES {
             match self.lines.next_line() {
                 Ok(true) => {
@@ -105,14 +106,17 @@ impl<R: BufRead> PuzzleReader<R> {
                         length: self.lines.length,
                     });
                 }
-                Ok(false) => break,
+                Ok(false) => {
+                    whole = true;
+                    break;
+                }
                 Err(e) => {
                     self.pending_io = Some(e);
                     break;
                 }
             }
         }
-        match detect::detect(&sample, &self.options) {
+        match detect::detect(&sample, whole, &self.options) {
             Ok(plan) => {
                 self.parser = Some(Parser::new(plan, &self.options, self.source.clone()));
                 self.replay = sample.into();
@@ -314,6 +318,8 @@ pub(crate) struct Parser {
     options: ReadOptions,
     spaced: bool,
     bars: bool,
+    /// Grids end with a blank or header line (learnt from the look-ahead), not just after N rows.
+    separated: bool,
     csv: Option<CsvPlan>,
     source: Arc<str>,
     /// Records emitted so far (the next record's index).
@@ -346,6 +352,7 @@ impl Parser {
             options: options.clone(),
             spaced: plan.spaced,
             bars: plan.bars,
+            separated: plan.separated,
             csv: plan.csv,
             source,
             emitted: 0,
@@ -762,6 +769,20 @@ impl Parser {
         };
         let row = b.seen;
         b.seen += 1;
+        if row >= b.expected {
+            // Grids of this file end with a blank or header line: a row beyond N belongs to this grid.
+            if b.err.is_none() {
+                b.err = Some(self.error(
+                    line.number,
+                    1,
+                    ParseErrorKind::ExtraRows {
+                        expected: b.expected,
+                    },
+                ));
+            }
+            self.block = Some(b);
+            return;
+        }
         if b.err.is_none() {
             let r = if line.too_long() {
                 Err(self.too_long(&line))
@@ -774,7 +795,7 @@ impl Parser {
                 b.err = Some(e);
             }
         }
-        if b.seen == b.expected {
+        if b.seen == b.expected && !self.separated {
             self.complete(b, out);
         } else {
             self.block = Some(b);
@@ -1006,9 +1027,14 @@ impl Parser {
         self.emit(b.start, r, out);
     }
 
-    /// Ends the block being read, if any, as truncated at line `at` (or with its earlier error).
+    /// Ends the block being read, if any: complete if it has its N rows, else truncated at line `at`
+    /// (or with its earlier error).
     fn truncate(&mut self, at: usize, at_end: bool, out: &mut VecDeque<Record>) {
         if let Some(b) = self.block.take() {
+            if b.seen >= b.expected {
+                self.complete(b, out);
+                return;
+            }
             let e = match b.err {
                 Some(e) => e,
                 None => self.error(

@@ -370,6 +370,29 @@ fn csv_fixtures() {
     assert_eq!(quoted[2].line, 4);
 }
 
+#[test]
+fn csv_without_header_and_numbered_column() {
+    let kaggle = std::fs::read_to_string(fixture("kaggle-style.csv")).unwrap();
+    let body = kaggle.split_once('\n').unwrap().1;
+    let records = read_str(body, "h", ReadOptions::default());
+    let g = grids("headerless", &records);
+    assert_eq!(g.len(), 5);
+    assert_eq!(records[0].line, 1);
+    assert!(
+        g.iter().all(|g| !g.is_full()),
+        "the first grid column is the puzzle"
+    );
+    let records = read_str(
+        body,
+        "h",
+        ReadOptions {
+            column: Some("2".into()),
+            ..ReadOptions::default()
+        },
+    );
+    assert!(grids("column 2", &records).iter().all(Grid::is_full));
+}
+
 // ----- layouts -----
 
 #[test]
@@ -742,6 +765,33 @@ fn mixed_sizes() {
 }
 
 #[test]
+fn a_broken_first_puzzle_does_not_decide_the_size() {
+    let top = std::fs::read_to_string(fixture("top95.txt")).unwrap();
+    let lines: Vec<&str> = top.lines().take(4).collect();
+    let text = format!("{}\n{}\n", &lines[0][..50], lines.join("\n"));
+    let records = read_str(&text, "b", ReadOptions::default());
+    assert_eq!(records.len(), 5);
+    assert_error(
+        only_error(&records, 0),
+        "b",
+        1,
+        51,
+        &["expected 81", "found 50"],
+    );
+    // Ints: a short first row, then good grids.
+    let text = "1 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 0\n\n1 0 0 0\n0 0 0 0\n0 0 0 0\n0 0 0 2\n";
+    let records = read_str(text, "i", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    assert_error(
+        only_error(&records, 0),
+        "i",
+        1,
+        6,
+        &["expected 4 numbers in row 1, found 3"],
+    );
+}
+
+#[test]
 fn truncated_block() {
     let name = "bad/truncated-block.txt";
     let records = read_fixture(name);
@@ -767,6 +817,31 @@ fn truncated_block() {
         &["truncated puzzle: expected 9 rows, found 4"],
     );
     assert_eq!(records[1].line, 7);
+}
+
+#[test]
+fn an_extra_row_stays_with_its_grid() {
+    // PE96 grids end with a header line: a 10th row is an error of grid 2 (reported where the 10th
+    // row is), and grid 3 is still read.
+    let pe = std::fs::read_to_string(fixture("pe96.txt")).unwrap();
+    let mut lines: Vec<&str> = pe.lines().take(30).collect();
+    lines.insert(16, "123456789");
+    let records = read_str(&lines.join("\n"), "x", ReadOptions::default());
+    assert_eq!(records.len(), 3);
+    assert_error(
+        only_error(&records, 1),
+        "x",
+        21,
+        1,
+        &["too many rows", "expected 9 rows"],
+    );
+    assert_eq!(records[2].line, 23);
+    // Grids written back to back, without separators, are cut every N rows.
+    let text = "1234\n3412\n2143\n4321\n4321\n2143\n3412\n1234\n";
+    let records = read_str(text, "y", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    assert!(records.iter().all(|r| r.puzzle.is_ok()));
+    assert_eq!(records[1].line, 5);
 }
 
 #[test]
@@ -806,7 +881,7 @@ fn csv_without_the_named_column() {
         "c",
         3,
         2,
-        &["1 field", "\"puzzle\" is field 2"],
+        &["1 field(s)", "\"puzzle\" is field 2"],
     );
     assert_error(
         records[2].puzzle.as_ref().unwrap_err(),
