@@ -358,6 +358,7 @@ impl InputArgs {
             symbols,
             shape,
             column: self.column.clone(),
+            allow_clashes: false,
         })
     }
 }

@@ -1,5 +1,6 @@
 //! The one integration test binary: fixtures, formats, backends, CLI.
 
+mod check_cli;
 mod cli;
 mod common;
 mod formats;
