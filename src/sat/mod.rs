@@ -1,1 +1,11 @@
 //! The SAT backend: CNF encodings of the unit model, solved with `varisat`; DIMACS out, models in.
+
+pub mod encode;
+pub mod sink;
+pub mod vars;
+
+pub use encode::{
+    Amo, EncodeError, Encoded, Encoding, PredictedSize, UnknownName, amo_size, candidates, encode,
+};
+pub use sink::{ClauseSink, Formula, FormulaStats};
+pub use varisat::{Lit, Var};
