@@ -94,6 +94,16 @@ impl Formula {
         })
     }
 
+    /// All literals, clause after clause.
+    pub(crate) fn flat_lits(&self) -> &[Lit] {
+        &self.lits
+    }
+
+    /// The end offset into [`Formula::flat_lits`] of each clause.
+    pub(crate) fn ends(&self) -> &[u32] {
+        &self.ends
+    }
+
     /// Variables, clauses and literals of this formula.
     pub fn stats(&self) -> FormulaStats {
         let mut s = FormulaStats::default();
@@ -177,6 +187,9 @@ mod tests {
         assert_eq!(f.clauses().nth(2).unwrap(), &[l(7)]);
         assert_eq!(f.max_var(), 7);
         let s = f.stats();
-        assert_eq!((s.variables, s.max_var, s.clauses, s.literals), (3, 7, 3, 3));
+        assert_eq!(
+            (s.variables, s.max_var, s.clauses, s.literals),
+            (3, 7, 3, 3)
+        );
     }
 }

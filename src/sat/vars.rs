@@ -123,6 +123,7 @@ impl Compact {
     }
 
     /// The compact variable of a fixed variable, if it was mapped.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn get(&self, var: Var) -> Option<Var> {
         match self.to_compact.get(var.index()) {
             Some(&s) if s != 0 => Some(Var::from_index(s as usize - 1)),
@@ -136,6 +137,7 @@ impl Compact {
     }
 
     /// How many variables are mapped.
+    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn len(&self) -> usize {
         self.to_fixed.len()
     }
@@ -150,7 +152,14 @@ mod tests {
         let s = Shape::new(3, 3).unwrap();
         let n = 9;
         // x(r, c, d) = r·N² + c·N + d.
-        for (r, c, d) in [(0, 0, 1), (0, 0, 9), (0, 1, 1), (1, 0, 1), (8, 8, 9), (4, 7, 3)] {
+        for (r, c, d) in [
+            (0, 0, 1),
+            (0, 0, 9),
+            (0, 1, 1),
+            (1, 0, 1),
+            (8, 8, 9),
+            (4, 7, 3),
+        ] {
             let v = cell_var(n, Cell::at(s, r, c), Digit::new(d).unwrap());
             assert_eq!(v.to_dimacs() as usize, r * 81 + c * 9 + d as usize);
             assert_eq!(
@@ -162,7 +171,10 @@ mod tests {
                 Some((Cell::at(s, r, c), Digit::new(d).unwrap()))
             );
         }
-        assert_eq!(cell_var(n, Cell::new(80), Digit::new(9).unwrap()).to_dimacs(), 729);
+        assert_eq!(
+            cell_var(n, Cell::new(80), Digit::new(9).unwrap()).to_dimacs(),
+            729
+        );
         assert_eq!(var_cell(n, Var::from_dimacs(730)), None);
         assert_eq!(dimacs_cell(s, 0), None);
         assert_eq!(dimacs_cell(s, 730), None);

@@ -48,7 +48,12 @@ fn product_dims(k: usize) -> (usize, usize) {
 }
 
 /// Writes "at most one of `lits` is true" to `sink`, taking auxiliary variables from `aux`.
-pub fn at_most_one<S: ClauseSink + ?Sized>(lits: &[Lit], amo: Amo, aux: &mut AuxVars, sink: &mut S) {
+pub fn at_most_one<S: ClauseSink + ?Sized>(
+    lits: &[Lit],
+    amo: Amo,
+    aux: &mut AuxVars,
+    sink: &mut S,
+) {
     let k = lits.len();
     match amo {
         Amo::Pairwise => pairwise(lits, sink),

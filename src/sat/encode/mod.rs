@@ -342,7 +342,17 @@ mod tests {
     /// encoding × amo on every box shape up to 5x5, with and without givens.
     #[test]
     fn closed_forms_match_the_encoders() {
-        for (r, c) in [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (3, 4), (4, 4), (4, 5), (5, 5)] {
+        for (r, c) in [
+            (2, 2),
+            (2, 3),
+            (3, 2),
+            (2, 4),
+            (3, 3),
+            (3, 4),
+            (4, 4),
+            (4, 5),
+            (5, 5),
+        ] {
             let shape = Shape::new(r, c).unwrap();
             let units = Units::standard(shape);
             let mut puzzle = Grid::empty(shape);

@@ -199,10 +199,7 @@ mod tests {
         assert_eq!(ours_set, simplified_extended(&units, &g));
         // No binary at-most-one clause twice (the pairwise de-duplication). Positive binary clauses
         // may repeat: a digit with two places left in a row, both in one box, has two such clauses.
-        let binary: Vec<&Vec<isize>> = ours
-            .iter()
-            .filter(|c| c.len() == 2 && c[1] < 0)
-            .collect();
+        let binary: Vec<&Vec<isize>> = ours.iter().filter(|c| c.len() == 2 && c[1] < 0).collect();
         let distinct: BTreeSet<&Vec<isize>> = binary.iter().copied().collect();
         assert_eq!(binary.len(), distinct.len());
     }
@@ -286,11 +283,7 @@ mod tests {
         // r1c1 open, its row holds 2, 3, 4 and its column 1: no candidate left.
         let s = Shape::new(2, 2).unwrap();
         let units = Units::standard(s);
-        let g = Grid::from_values(
-            s,
-            vec![0, 2, 3, 4, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0],
-        )
-        .unwrap();
+        let g = Grid::from_values(s, vec![0, 2, 3, 4, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]).unwrap();
         let mut f = Formula::new();
         encode(&units, &g, Encoding::Pruned, Amo::Pairwise, &mut f).unwrap();
         assert!(f.clauses().any(|c| c.is_empty()));

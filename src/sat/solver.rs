@@ -1,0 +1,334 @@
+//! [`SatBackend`]: encode, simplify by our own unit propagation, solve with varisat, decode, and count
+//! solutions with blocking clauses.
+
+use std::time::Instant;
+
+use varisat::{ExtendFormula, Lit, Solver};
+
+use crate::grid::Grid;
+use crate::sat::encode::{Amo, Encoding, encode};
+use crate::sat::propagate::{TRUE, propagate};
+use crate::sat::sink::{Formula, FormulaStats};
+use crate::sat::vars::{Compact, var_cell};
+use crate::solve::{Backend, Limits, Outcome, Report, SolveError, Stats};
+use crate::units::Units;
+
+/// The most clauses the backend builds in memory; larger formulas are refused with
+/// [`SolveError::FormulaTooLarge`] (each clause costs the encoder and varisat together a few dozen
+/// bytes, so this is about a gigabyte).
+pub const CLAUSE_BUDGET: u64 = 20_000_000;
+
+/// The SAT backend: the puzzle as CNF ([`Encoding`] × [`Amo`]) solved by varisat 0.2.2.
+///
+/// Pipeline per puzzle: encode into memory (fixed numbering); unless disabled, run our own unit
+/// propagation over the clauses (a conflict proves there is no solution; a complete assignment is the
+/// unique solution, found without varisat); hand what is left, renumbered compactly, to a fresh varisat
+/// solver; decode each model to a grid and block it (a clause over the cell variables of the cells
+/// varisat decided) to count solutions up to [`Limits::max_solutions`].
+///
+/// Limits: varisat has no conflict limit and no interrupt, so [`Limits::budget`] is not enforced and
+/// [`Limits::deadline`] is checked only between solver calls (before each one). A hard timeout needs
+/// the caller to run the solve on a thread it can abandon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SatBackend {
+    encoding: Encoding,
+    amo: Amo,
+    propagation: bool,
+}
+
+impl Default for SatBackend {
+    /// The fastest configuration measured: pruned encoding, pairwise at-most-one, propagation on.
+    fn default() -> SatBackend {
+        SatBackend::new(Encoding::default(), Amo::default())
+    }
+}
+
+impl SatBackend {
+    /// A backend using `encoding` and `amo`, with our unit propagation before varisat.
+    pub fn new(encoding: Encoding, amo: Amo) -> SatBackend {
+        SatBackend {
+            encoding,
+            amo,
+            propagation: true,
+        }
+    }
+
+    /// The same backend with our unit propagation before varisat switched on or off (off: varisat gets
+    /// the whole encoded formula, givens included; for measuring encodings as they are).
+    pub fn with_propagation(self, on: bool) -> SatBackend {
+        SatBackend {
+            propagation: on,
+            ..self
+        }
+    }
+
+    /// The encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The at-most-one scheme.
+    pub fn amo(&self) -> Amo {
+        self.amo
+    }
+
+    /// Whether our unit propagation runs before varisat.
+    pub fn propagation(&self) -> bool {
+        self.propagation
+    }
+
+    /// Refuses formulas over [`CLAUSE_BUDGET`] clauses.
+    fn check_size(&self, units: &Units, puzzle: &Grid) -> Result<(), SolveError> {
+        let givens = puzzle.filled();
+        // The pruned encoding is never larger than the extended one: count it only when that matters.
+        let bound = match self.encoding {
+            Encoding::Pruned => Encoding::Extended,
+            e => e,
+        };
+        let mut clauses = bound
+            .predicted_size(units, self.amo, givens)
+            .map_or(u64::MAX, |p| p.clauses);
+        if clauses > CLAUSE_BUDGET && self.encoding == Encoding::Pruned {
+            let mut s = FormulaStats::new();
+            if encode(units, puzzle, self.encoding, self.amo, &mut s).is_ok() {
+                clauses = s.clauses;
+            }
+        }
+        if clauses <= CLAUSE_BUDGET {
+            return Ok(());
+        }
+        let n = units.shape().n();
+        Err(SolveError::FormulaTooLarge {
+            encoding: format!("{}/{}", self.encoding, self.amo),
+            n,
+            clauses,
+            budget: CLAUSE_BUDGET,
+            hint: "try --amo sequential or --amo product (linear in N), or the dfs backend".into(),
+        })
+    }
+}
+
+/// Distinct variables occurring in `f`.
+fn distinct_vars(f: &Formula) -> u64 {
+    let mut seen = vec![false; f.max_var()];
+    let mut count = 0;
+    for l in f.flat_lits() {
+        let s = &mut seen[l.var().index()];
+        if !*s {
+            *s = true;
+            count += 1;
+        }
+    }
+    count
+}
+
+impl Backend for SatBackend {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        if puzzle.shape() != units.shape() {
+            return Err(SolveError::ShapeMismatch {
+                puzzle: puzzle.shape(),
+                units: units.shape(),
+            });
+        }
+        self.check_size(units, puzzle)?;
+        let n = units.shape().n();
+
+        let mut formula = Formula::new();
+        encode(units, puzzle, self.encoding, self.amo, &mut formula).map_err(|_| {
+            SolveError::ShapeMismatch {
+                puzzle: puzzle.shape(),
+                units: units.shape(),
+            }
+        })?;
+        let mut stats = Stats {
+            variables: distinct_vars(&formula),
+            clauses: formula.len() as u64,
+            ..Stats::default()
+        };
+
+        // What propagation fixed goes into `base`; what is left goes to varisat.
+        let mut base = puzzle.clone();
+        let rest = if self.propagation {
+            let Some(p) = propagate(&formula) else {
+                return Ok(Report {
+                    outcome: Outcome::NoSolution,
+                    stats,
+                });
+            };
+            for (i, &v) in p.values.iter().enumerate() {
+                if v == TRUE
+                    && let Some((cell, d)) = var_cell(n, varisat::Var::from_index(i))
+                {
+                    base.set(cell, Some(d));
+                }
+            }
+            p.rest
+        } else {
+            formula
+        };
+
+        let mut solutions = Vec::new();
+        let mut gave_up = false;
+        if rest.is_empty() {
+            // Propagation assigned every cell: the only solution (an empty clause set has one model
+            // over the cell variables, and blocking it leaves an empty clause).
+            solutions.push(base);
+        } else {
+            gave_up = search(n, &rest, &base, limits, &mut solutions, &mut stats);
+        }
+        Ok(Report {
+            outcome: Outcome::from_search(limits, solutions, gave_up),
+            stats,
+        })
+    }
+}
+
+/// Solves `rest` with a fresh varisat solver, pushing each solution (over `base`) and blocking it,
+/// until unsatisfiable or `limits` are reached. Returns whether it gave up (deadline or solver error).
+fn search(
+    n: usize,
+    rest: &Formula,
+    base: &Grid,
+    limits: &Limits,
+    solutions: &mut Vec<Grid>,
+    stats: &mut Stats,
+) -> bool {
+    let mut compact = Compact::new(rest.max_var());
+    let mut solver = Solver::new();
+    let mut buf: Vec<Lit> = Vec::new();
+    for c in rest.clauses() {
+        buf.clear();
+        buf.extend(c.iter().map(|&l| compact.map(l)));
+        solver.add_clause(&buf);
+    }
+    loop {
+        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            return true;
+        }
+        stats.nodes += 1;
+        match solver.solve() {
+            Ok(true) => {}
+            Ok(false) => return false,
+            Err(_) => return true,
+        }
+        let Some(model) = solver.model() else {
+            return true;
+        };
+        let mut grid = base.clone();
+        buf.clear();
+        for l in model {
+            if l.is_positive()
+                && let Some((cell, d)) = var_cell(n, compact.fixed(l.var()))
+            {
+                grid.set(cell, Some(d));
+                buf.push(!l);
+            }
+        }
+        solutions.push(grid);
+        if solutions.len() as u64 >= limits.max_solutions {
+            return false;
+        }
+        if buf.is_empty() {
+            // Nothing left to vary: this was the only solution.
+            return false;
+        }
+        solver.add_clause(&buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::verify;
+    use crate::grid::{Cell, Shape};
+    use crate::solve::Status;
+
+    fn all_backends() -> Vec<SatBackend> {
+        let mut v = Vec::new();
+        for e in Encoding::ALL {
+            for a in Amo::ALL {
+                for p in [true, false] {
+                    v.push(SatBackend::new(e, a).with_propagation(p));
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn empty_4x4_has_288_solutions() {
+        let s = Shape::new(2, 2).unwrap();
+        let units = Units::standard(s);
+        for b in all_backends() {
+            let r = b
+                .solve(&units, &Grid::empty(s), &Limits::count_to(1000))
+                .unwrap();
+            assert!(
+                matches!(
+                    r.outcome,
+                    Outcome::Multiple {
+                        count: 288,
+                        complete: true,
+                        ..
+                    }
+                ),
+                "{b:?}: {:?}",
+                r.outcome.count()
+            );
+            for g in r.outcome.grids() {
+                verify(&units, &Grid::empty(s), g).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn clash_and_shape_mismatch() {
+        let s = Shape::new(2, 2).unwrap();
+        let units = Units::standard(s);
+        let mut g = Grid::empty(s);
+        g.set(Cell::new(0), crate::grid::Digit::new(1));
+        g.set(Cell::new(1), crate::grid::Digit::new(1));
+        for b in all_backends() {
+            let r = b.solve(&units, &g, &Limits::unique()).unwrap();
+            assert_eq!(r.outcome.status(), Status::None, "{b:?}");
+        }
+        let other = Grid::empty(Shape::new(2, 3).unwrap());
+        assert!(matches!(
+            SatBackend::default().solve(&units, &other, &Limits::first()),
+            Err(SolveError::ShapeMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn too_large_is_refused_with_a_hint() {
+        let s = Shape::new(8, 8).unwrap();
+        let units = Units::standard(s);
+        let b = SatBackend::new(Encoding::Extended, Amo::Pairwise);
+        let e = b
+            .solve(&units, &Grid::empty(s), &Limits::first())
+            .unwrap_err();
+        assert!(
+            matches!(e, SolveError::FormulaTooLarge { n: 64, .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("sequential"));
+    }
+
+    #[test]
+    fn past_deadline_is_unknown_unless_propagation_decides() {
+        let s = Shape::new(2, 2).unwrap();
+        let units = Units::standard(s);
+        let limits = Limits {
+            deadline: Some(Instant::now()),
+            ..Limits::unique()
+        };
+        let r = SatBackend::default()
+            .solve(&units, &Grid::empty(s), &limits)
+            .unwrap();
+        assert_eq!(r.outcome.status(), Status::Unknown);
+    }
+}
