@@ -32,125 +32,172 @@ pub(crate) fn lit_value(values: &[i8], lit: Lit) -> i8 {
 
 /// Propagates the unit clauses of `formula` to a fixpoint. `None` when that exposes a conflict (the
 /// formula is unsatisfiable; this includes an empty clause).
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn propagate(formula: &Formula) -> Option<Propagated> {
-    let nv = formula.max_var();
-    let lits = formula.flat_lits();
-    let ends = formula.ends();
-    let nc = ends.len();
+    let mut p = Propagator::default();
+    let mut rest = Formula::new();
+    p.run(formula, &mut rest).then(|| Propagated {
+        values: p.values,
+        rest,
+    })
+}
 
-    // Occurrence lists by literal code (2·var + negative), compressed-row layout.
-    let mut start = vec![0u32; 2 * nv + 1];
-    for l in lits {
-        start[l.code() + 1] += 1;
-    }
-    for i in 1..start.len() {
-        start[i] += start[i - 1];
-    }
-    let mut fill = start.clone();
-    let mut occ = vec![0u32; lits.len()];
-    let mut begin = 0usize;
-    for (ci, &end) in ends.iter().enumerate() {
-        for l in &lits[begin..end as usize] {
-            let slot = &mut fill[l.code()];
-            occ[*slot as usize] = ci as u32;
-            *slot += 1;
+/// Unit propagation with buffers kept between runs (so that a batch of puzzles allocates once).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Propagator {
+    /// Occurrence lists by literal code (2·var + negative), compressed-row layout.
+    start: Vec<u32>,
+    occ: Vec<u32>,
+    /// Per clause: literals not yet processed as false.
+    left: Vec<u32>,
+    /// Per clause: satisfied.
+    sat: Vec<bool>,
+    trail: Vec<Lit>,
+    /// After [`Propagator::run`]: per variable index, [`UNSET`], [`TRUE`] or [`FALSE`].
+    pub(crate) values: Vec<i8>,
+    /// After [`Propagator::run`]: distinct variables occurring in the formula.
+    pub(crate) distinct_vars: u64,
+}
+
+impl Propagator {
+    /// Propagates the unit clauses of `formula` to a fixpoint. Returns `false` on a conflict (the
+    /// formula is unsatisfiable; this includes an empty clause). Otherwise [`Propagator::values`]
+    /// holds the assignment and `rest` (cleared first) the clauses not yet satisfied, without their
+    /// false literals; each has at least two literals.
+    pub(crate) fn run(&mut self, formula: &Formula, rest: &mut Formula) -> bool {
+        rest.clear();
+        let nv = formula.max_var();
+        let lits = formula.flat_lits();
+        let ends = formula.ends();
+        let nc = ends.len();
+
+        let start = &mut self.start;
+        start.clear();
+        start.resize(2 * nv + 1, 0);
+        for l in lits {
+            start[l.code() + 1] += 1;
         }
-        begin = end as usize;
-    }
-    drop(fill);
-
-    let clause = |ci: usize| -> &[Lit] {
-        let b = if ci == 0 { 0 } else { ends[ci - 1] as usize };
-        &lits[b..ends[ci] as usize]
-    };
-
-    let mut values = vec![UNSET; nv];
-    let mut left: Vec<u32> = Vec::with_capacity(nc);
-    let mut sat = vec![false; nc];
-    let mut trail: Vec<Lit> = Vec::new();
-
-    // Sets `l` true; false on conflict.
-    fn assign(values: &mut [i8], trail: &mut Vec<Lit>, l: Lit) -> bool {
-        match lit_value(values, l) {
-            TRUE => true,
-            FALSE => false,
-            _ => {
-                values[l.var().index()] = if l.is_positive() { TRUE } else { FALSE };
-                trail.push(l);
-                true
+        self.distinct_vars = start[1..]
+            .chunks(2)
+            .filter(|c| c[0] != 0 || c.get(1).is_some_and(|&x| x != 0))
+            .count() as u64;
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        // Fill each list from its end, leaving `start` as the list starts.
+        let occ = &mut self.occ;
+        occ.clear();
+        occ.resize(lits.len(), 0);
+        for ci in (0..nc).rev() {
+            let b = if ci == 0 { 0 } else { ends[ci - 1] as usize };
+            for l in &lits[b..ends[ci] as usize] {
+                let slot = &mut start[l.code() + 1];
+                *slot -= 1;
+                occ[*slot as usize] = ci as u32;
             }
         }
-    }
+        // Now start[code + 1] is the start of code's list; shift so start[code] is.
+        start.remove(0);
+        start.push(lits.len() as u32);
 
-    for ci in 0..nc {
-        let c = clause(ci);
-        left.push(c.len() as u32);
-        match c {
-            [] => return None,
-            [l] if !assign(&mut values, &mut trail, *l) => return None,
-            _ => {}
-        }
-    }
+        let clause = |ci: usize| -> &[Lit] {
+            let b = if ci == 0 { 0 } else { ends[ci - 1] as usize };
+            &lits[b..ends[ci] as usize]
+        };
 
-    let mut head = 0;
-    while head < trail.len() {
-        let l = trail[head];
-        head += 1;
-        let code = l.code();
-        for &ci in &occ[start[code] as usize..start[code + 1] as usize] {
-            sat[ci as usize] = true;
-        }
-        let neg = (!l).code();
-        for &ci in &occ[start[neg] as usize..start[neg + 1] as usize] {
-            let ci = ci as usize;
-            if sat[ci] {
-                continue;
-            }
-            left[ci] -= 1;
-            if left[ci] > 1 {
-                continue;
-            }
-            // At most one literal not yet processed as false: look at the current values.
-            let mut unit = None;
-            let mut open = 0;
-            for &m in clause(ci) {
-                match lit_value(&values, m) {
-                    TRUE => {
-                        open = usize::MAX;
-                        break;
-                    }
-                    UNSET => {
-                        open += 1;
-                        unit = Some(m);
-                    }
-                    _ => {}
+        let values = &mut self.values;
+        values.clear();
+        values.resize(nv, UNSET);
+        let left = &mut self.left;
+        left.clear();
+        let sat = &mut self.sat;
+        sat.clear();
+        sat.resize(nc, false);
+        let trail = &mut self.trail;
+        trail.clear();
+
+        // Sets `l` true; false on conflict.
+        fn assign(values: &mut [i8], trail: &mut Vec<Lit>, l: Lit) -> bool {
+            match lit_value(values, l) {
+                TRUE => true,
+                FALSE => false,
+                _ => {
+                    values[l.var().index()] = if l.is_positive() { TRUE } else { FALSE };
+                    trail.push(l);
+                    true
                 }
             }
-            match (open, unit) {
-                (usize::MAX, _) => sat[ci] = true,
-                (0, _) => return None,
-                (1, Some(m)) if !assign(&mut values, &mut trail, m) => return None,
+        }
+
+        for ci in 0..nc {
+            let c = clause(ci);
+            left.push(c.len() as u32);
+            match c {
+                [] => return false,
+                [l] if !assign(values, trail, *l) => return false,
                 _ => {}
             }
         }
-    }
 
-    let mut rest = Formula::with_capacity(nc / 2, lits.len() / 2);
-    let mut buf: Vec<Lit> = Vec::new();
-    for (ci, &done) in sat.iter().enumerate() {
-        if done {
-            continue;
+        let mut head = 0;
+        while head < trail.len() {
+            let l = trail[head];
+            head += 1;
+            let code = l.code();
+            for &ci in &occ[start[code] as usize..start[code + 1] as usize] {
+                sat[ci as usize] = true;
+            }
+            let neg = (!l).code();
+            for &ci in &occ[start[neg] as usize..start[neg + 1] as usize] {
+                let ci = ci as usize;
+                if sat[ci] {
+                    continue;
+                }
+                left[ci] -= 1;
+                if left[ci] > 1 {
+                    continue;
+                }
+                // At most one literal not yet processed as false: look at the current values.
+                let mut unit = None;
+                let mut open = 0;
+                for &m in clause(ci) {
+                    match lit_value(values, m) {
+                        TRUE => {
+                            open = usize::MAX;
+                            break;
+                        }
+                        UNSET => {
+                            open += 1;
+                            unit = Some(m);
+                        }
+                        _ => {}
+                    }
+                }
+                match (open, unit) {
+                    (usize::MAX, _) => sat[ci] = true,
+                    (0, _) => return false,
+                    (1, Some(m)) if !assign(values, trail, m) => return false,
+                    _ => {}
+                }
+            }
         }
-        buf.clear();
-        buf.extend(
-            clause(ci)
-                .iter()
-                .copied()
-                .filter(|&m| lit_value(&values, m) == UNSET),
-        );
-        rest.add_clause(&buf);
+
+        let mut buf: Vec<Lit> = Vec::new();
+        for (ci, &done) in sat.iter().enumerate() {
+            if done {
+                continue;
+            }
+            buf.clear();
+            buf.extend(
+                clause(ci)
+                    .iter()
+                    .copied()
+                    .filter(|&m| lit_value(values, m) == UNSET),
+            );
+            rest.add_clause(&buf);
+        }
+        true
     }
-    Some(Propagated { values, rest })
 }
 
 #[cfg(test)]

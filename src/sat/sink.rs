@@ -55,6 +55,13 @@ impl Formula {
         }
     }
 
+    /// Removes every clause, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.lits.clear();
+        self.ends.clear();
+        self.var_bound = 0;
+    }
+
     /// The number of clauses.
     pub fn len(&self) -> usize {
         self.ends.len()

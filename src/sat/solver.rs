@@ -1,15 +1,16 @@
 //! [`SatBackend`]: encode, simplify by our own unit propagation, solve with varisat, decode, and count
 //! solutions with blocking clauses.
 
+use std::cell::RefCell;
 use std::time::Instant;
 
 use varisat::{ExtendFormula, Lit, Solver};
 
-use crate::grid::Grid;
+use crate::grid::{Cell, Digit, Grid};
 use crate::sat::encode::{Amo, Encoding, encode};
-use crate::sat::propagate::{TRUE, propagate};
+use crate::sat::propagate::{Propagator, TRUE};
 use crate::sat::sink::{Formula, FormulaStats};
-use crate::sat::vars::{Compact, var_cell};
+use crate::sat::vars::{Compact, cell_var_count, var_cell};
 use crate::solve::{Backend, Limits, Outcome, Report, SolveError, Stats};
 use crate::units::Units;
 
@@ -122,6 +123,18 @@ fn distinct_vars(f: &Formula) -> u64 {
     count
 }
 
+/// Buffers kept per thread between puzzles, so that a batch allocates once.
+#[derive(Default)]
+struct Scratch {
+    formula: Formula,
+    rest: Formula,
+    propagator: Propagator,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
 impl Backend for SatBackend {
     fn name(&self) -> &'static str {
         "sat"
@@ -135,39 +148,58 @@ impl Backend for SatBackend {
             });
         }
         self.check_size(units, puzzle)?;
-        let n = units.shape().n();
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => Ok(self.solve_with(units, puzzle, limits, &mut scratch)),
+            // Re-entered on this thread (cannot happen today): use fresh buffers.
+            Err(_) => Ok(self.solve_with(units, puzzle, limits, &mut Scratch::default())),
+        })
+    }
+}
 
-        let mut formula = Formula::new();
-        encode(units, puzzle, self.encoding, self.amo, &mut formula).map_err(|_| {
-            SolveError::ShapeMismatch {
-                puzzle: puzzle.shape(),
-                units: units.shape(),
-            }
-        })?;
+impl SatBackend {
+    fn solve_with(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        scratch: &mut Scratch,
+    ) -> Report {
+        let n = units.shape().n();
+        let Scratch {
+            formula,
+            rest,
+            propagator,
+        } = scratch;
+        formula.clear();
+        // The shapes were checked by the caller, so encoding cannot fail.
+        let _ = encode(units, puzzle, self.encoding, self.amo, formula);
         let mut stats = Stats {
-            variables: distinct_vars(&formula),
             clauses: formula.len() as u64,
             ..Stats::default()
         };
 
         // What propagation fixed goes into `base`; what is left goes to varisat.
         let mut base = puzzle.clone();
-        let rest = if self.propagation {
-            let Some(p) = propagate(&formula) else {
-                return Ok(Report {
+        let rest: &Formula = if self.propagation {
+            let consistent = propagator.run(formula, rest);
+            stats.variables = propagator.distinct_vars;
+            if !consistent {
+                return Report {
                     outcome: Outcome::NoSolution,
                     stats,
-                });
-            };
-            for (i, &v) in p.values.iter().enumerate() {
-                if v == TRUE
-                    && let Some((cell, d)) = var_cell(n, varisat::Var::from_index(i))
-                {
-                    base.set(cell, Some(d));
+                };
+            }
+            // Cell variables are the first N³: a true one puts its digit in its cell.
+            let cell_vars = cell_var_count(n).min(propagator.values.len());
+            for (i, &v) in propagator.values[..cell_vars].iter().enumerate() {
+                if v == TRUE {
+                    let (cell, d) = (i / n, i % n + 1);
+                    base.set(Cell::new(cell), Digit::new(d as u8));
                 }
             }
-            p.rest
+            rest
         } else {
+            stats.variables = distinct_vars(formula);
             formula
         };
 
@@ -178,12 +210,12 @@ impl Backend for SatBackend {
             // over the cell variables, and blocking it leaves an empty clause).
             solutions.push(base);
         } else {
-            gave_up = search(n, &rest, &base, limits, &mut solutions, &mut stats);
+            gave_up = search(n, rest, &base, limits, &mut solutions, &mut stats);
         }
-        Ok(Report {
+        Report {
             outcome: Outcome::from_search(limits, solutions, gave_up),
             stats,
-        })
+        }
     }
 }
 
@@ -197,7 +229,7 @@ fn search(
     solutions: &mut Vec<Grid>,
     stats: &mut Stats,
 ) -> bool {
-    let mut compact = Compact::new(rest.max_var());
+    let mut compact = Compact::flipping_cells(rest.max_var(), cell_var_count(n));
     let mut solver = Solver::new();
     let mut buf: Vec<Lit> = Vec::new();
     for c in rest.clauses() {
@@ -221,8 +253,9 @@ fn search(
         let mut grid = base.clone();
         buf.clear();
         for l in model {
-            if l.is_positive()
-                && let Some((cell, d)) = var_cell(n, compact.fixed(l.var()))
+            let fixed = compact.unmap(l);
+            if fixed.is_positive()
+                && let Some((cell, d)) = var_cell(n, fixed.var())
             {
                 grid.set(cell, Some(d));
                 buf.push(!l);
@@ -244,7 +277,7 @@ fn search(
 mod tests {
     use super::*;
     use crate::check::verify;
-    use crate::grid::{Cell, Shape};
+    use crate::grid::Shape;
     use crate::solve::Status;
 
     fn all_backends() -> Vec<SatBackend> {

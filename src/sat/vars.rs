@@ -90,13 +90,20 @@ impl AuxVars {
     }
 }
 
-/// A dense renumbering of some fixed-numbering variables, from 0, in order of first [`Compact::map`].
+/// A dense renumbering of some fixed-numbering variables, from 0, in order of first [`Compact::map`],
+/// optionally with the polarity of cell variables flipped.
+///
+/// Flipping is a pure renaming (compact yᵢ = ¬x): it matters because varisat decides a fresh variable
+/// false first. With cell variables flipped, its first guess about a (cell, digit) pair is "the cell
+/// holds the digit", which propagates far more than "it does not".
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Compact {
     /// Fixed variable index -> compact index + 1 (0 = not mapped).
     to_compact: Vec<u32>,
     /// Compact index -> fixed variable.
     to_fixed: Vec<Var>,
+    /// Fixed variables at or below this DIMACS number (the cell variables) are flipped.
+    flip_upto: usize,
 }
 
 impl Compact {
@@ -105,7 +112,20 @@ impl Compact {
         Compact {
             to_compact: vec![0; fixed_vars],
             to_fixed: Vec::new(),
+            flip_upto: 0,
         }
+    }
+
+    /// The same, flipping the polarity of the cell variables (DIMACS 1..=`cell_vars`).
+    pub(crate) fn flipping_cells(fixed_vars: usize, cell_vars: usize) -> Compact {
+        Compact {
+            flip_upto: cell_vars,
+            ..Compact::new(fixed_vars)
+        }
+    }
+
+    fn flipped(&self, fixed: Var) -> bool {
+        fixed.index() < self.flip_upto
     }
 
     /// The compact literal of a fixed-numbering literal, creating the compact variable if needed.
@@ -119,7 +139,14 @@ impl Compact {
             self.to_fixed.push(lit.var());
             *slot = self.to_fixed.len() as u32;
         }
-        Lit::from_index(*slot as usize - 1, lit.is_positive())
+        let index = *slot as usize - 1;
+        Lit::from_index(index, lit.is_positive() != self.flipped(lit.var()))
+    }
+
+    /// The fixed-numbering literal of a compact literal (undoing any flip).
+    pub(crate) fn unmap(&self, lit: Lit) -> Lit {
+        let fixed = self.to_fixed[lit.var().index()];
+        fixed.lit(lit.is_positive() != self.flipped(fixed))
     }
 
     /// The compact variable of a fixed variable, if it was mapped.
@@ -198,6 +225,15 @@ mod tests {
         assert_eq!(c.get(Var::from_index(3)), Some(b.var()));
         assert_eq!(c.get(Var::from_index(4)), None);
         assert_eq!(c.get(Var::from_index(400)), None);
+        assert_eq!(c.unmap(a), Var::from_index(7).negative());
+        assert_eq!(c.unmap(!b), Var::from_index(3).negative());
+        // Flipping cell variables: the compact literal has the other sign, unmap restores it.
+        let mut f = Compact::flipping_cells(10, 5);
+        let x = f.map(Var::from_index(2).positive());
+        let aux = f.map(Var::from_index(6).positive());
+        assert!(x.is_negative() && aux.is_positive());
+        assert_eq!(f.unmap(x), Var::from_index(2).positive());
+        assert_eq!(f.unmap(aux), Var::from_index(6).positive());
         // Growing past the initial size works.
         let z = c.map(Var::from_index(20).positive());
         assert_eq!(c.fixed(z.var()), Var::from_index(20));

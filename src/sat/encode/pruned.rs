@@ -17,9 +17,9 @@
 use varisat::Lit;
 
 use super::{Amo, at_most_one};
-use crate::grid::{Cell, Digit, DigitSet, Grid};
+use crate::grid::{Cell, DigitSet, Grid};
 use crate::sat::sink::ClauseSink;
-use crate::sat::vars::{AuxVars, cell_lit};
+use crate::sat::vars::AuxVars;
 use crate::units::Units;
 
 /// The digits each cell may hold given the givens alone: a given cell its given; an open cell every
@@ -27,22 +27,29 @@ use crate::units::Units;
 ///
 /// These are the (cell, digit) pairs that have a variable in the pruned encoding (open cells only).
 pub fn candidates(units: &Units, puzzle: &Grid) -> Vec<DigitSet> {
-    let shape = units.shape();
-    let all = DigitSet::all(shape.n());
-    let mut cand = vec![all; shape.cells()];
-    for (i, slot) in cand.iter_mut().enumerate() {
-        if let Some(d) = puzzle.get(Cell::new(i)) {
-            *slot = DigitSet::EMPTY;
-            slot.insert(d);
-        }
-    }
-    for i in 0..shape.cells() {
-        let cell = Cell::new(i);
-        if let Some(d) = puzzle.get(cell) {
-            for &p in units.peers(cell) {
-                if puzzle.get(p).is_none() {
-                    cand[p.index()].remove(d);
-                }
+    let values = puzzle.values();
+    open_candidates(units, values)
+        .into_iter()
+        .zip(values)
+        .map(|(bits, &v)| match v {
+            0 => DigitSet::from_bits(bits),
+            v => DigitSet::from_bits(1 << (v - 1)),
+        })
+        .collect()
+}
+
+/// Candidate bits (bit d − 1 for digit d) of the open cells; 0 for given cells.
+fn open_candidates(units: &Units, values: &[u8]) -> Vec<u64> {
+    let all = DigitSet::all(units.shape().n()).bits();
+    let mut cand: Vec<u64> = values
+        .iter()
+        .map(|&v| if v == 0 { all } else { 0 })
+        .collect();
+    for (i, &v) in values.iter().enumerate() {
+        if v != 0 {
+            let bit = !(1u64 << (v - 1));
+            for &p in units.peers(Cell::new(i)) {
+                cand[p.index()] &= bit;
             }
         }
     }
@@ -52,9 +59,13 @@ pub fn candidates(units: &Units, puzzle: &Grid) -> Vec<DigitSet> {
 /// Whether cells `a` and `b` share a unit listed before unit `u`. `units_of` lists are ascending.
 fn share_earlier_unit(units: &Units, a: Cell, b: Cell, u: u32) -> bool {
     let (ua, ub) = (units.units_of(a), units.units_of(b));
-    ua.iter()
-        .take_while(|&&x| x < u)
-        .any(|x| ub.binary_search(x).is_ok())
+    ua.iter().take_while(|&&x| x < u).any(|x| ub.contains(x))
+}
+
+/// The literal "cell `i` holds the digit of bit `bit`" (fixed numbering).
+#[inline]
+fn lit(n: usize, i: usize, bit: usize) -> Lit {
+    Lit::from_index(i * n + bit, true)
 }
 
 pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
@@ -64,35 +75,38 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
     aux: &mut AuxVars,
     sink: &mut S,
 ) {
-    let shape = units.shape();
-    let n = shape.n();
+    let n = units.shape().n();
     if units.find_clash(puzzle).is_some() {
         sink.add_clause(&[]);
         return;
     }
-    let cand = candidates(units, puzzle);
+    let values = puzzle.values();
+    let cand = open_candidates(units, values);
     let mut lits: Vec<Lit> = Vec::with_capacity(n);
-    for (i, &set) in cand.iter().enumerate() {
-        let cell = Cell::new(i);
-        if puzzle.get(cell).is_some() {
+    for (i, &bits) in cand.iter().enumerate() {
+        if values[i] != 0 {
             continue;
         }
         lits.clear();
-        lits.extend(set.iter().map(|d| cell_lit(n, cell, d)));
+        let mut b = bits;
+        while b != 0 {
+            lits.push(lit(n, i, b.trailing_zeros() as usize));
+            b &= b - 1;
+        }
         sink.add_clause(&lits);
         at_most_one(&lits, amo, aux, sink);
     }
     let mut cells: Vec<Cell> = Vec::with_capacity(n);
     for (u, unit) in units.units().iter().enumerate() {
-        let mut given = DigitSet::EMPTY;
+        let mut given = 0u64;
         for &c in &unit.cells {
-            if let Some(d) = puzzle.get(c) {
-                given.insert(d);
+            let v = values[c.index()];
+            if v != 0 {
+                given |= 1 << (v - 1);
             }
         }
-        for v in 1..=n as u8 {
-            let Some(d) = Digit::new(v) else { continue };
-            if given.contains(d) {
+        for bit in 0..n {
+            if given >> bit & 1 == 1 {
                 continue;
             }
             cells.clear();
@@ -100,16 +114,16 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
                 unit.cells
                     .iter()
                     .copied()
-                    .filter(|c| puzzle.get(*c).is_none() && cand[c.index()].contains(d)),
+                    .filter(|c| cand[c.index()] >> bit & 1 == 1),
             );
             lits.clear();
-            lits.extend(cells.iter().map(|&c| cell_lit(n, c, d)));
+            lits.extend(cells.iter().map(|c| lit(n, c.index(), bit)));
             sink.add_clause(&lits);
             if amo == Amo::Pairwise {
                 for (i, &a) in cells.iter().enumerate() {
-                    for &b in &cells[i + 1..] {
+                    for (j, &b) in cells.iter().enumerate().skip(i + 1) {
                         if !share_earlier_unit(units, a, b, u as u32) {
-                            sink.add_clause(&[!cell_lit(n, a, d), !cell_lit(n, b, d)]);
+                            sink.add_clause(&[!lits[i], !lits[j]]);
                         }
                     }
                 }
@@ -125,7 +139,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::grid::Shape;
+    use crate::grid::{Digit, Shape};
     use crate::sat::encode::{Encoding, encode};
     use crate::sat::sink::{Formula, FormulaStats};
     use crate::sat::vars::var_cell;
