@@ -1,7 +1,7 @@
 //! The SAT backend: CNF encodings of the unit model, solved with `varisat`; DIMACS out, models in.
 
 pub mod encode;
-mod propagate;
+mod simplify;
 pub mod sink;
 mod solver;
 pub mod vars;
@@ -10,5 +10,5 @@ pub use encode::{
     Amo, EncodeError, Encoded, Encoding, PredictedSize, UnknownName, amo_size, candidates, encode,
 };
 pub use sink::{ClauseSink, Formula, FormulaStats};
-pub use solver::{CLAUSE_BUDGET, SatBackend};
+pub use solver::{CLAUSE_BUDGET, SatBackend, Simplify};
 pub use varisat::{Lit, Var};

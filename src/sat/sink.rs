@@ -106,11 +106,6 @@ impl Formula {
         &self.lits
     }
 
-    /// The end offset into [`Formula::flat_lits`] of each clause.
-    pub(crate) fn ends(&self) -> &[u32] {
-        &self.ends
-    }
-
     /// Variables, clauses and literals of this formula.
     pub fn stats(&self) -> FormulaStats {
         let mut s = FormulaStats::default();

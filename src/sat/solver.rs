@@ -1,14 +1,16 @@
-//! [`SatBackend`]: encode, simplify by our own unit propagation, solve with varisat, decode, and count
+//! [`SatBackend`]: encode, simplify with our own clause-level code, solve with varisat, decode, and count
 //! solutions with blocking clauses.
 
 use std::cell::RefCell;
+use std::fmt;
+use std::str::FromStr;
 use std::time::Instant;
 
 use varisat::{ExtendFormula, Lit, Solver};
 
 use crate::grid::{Cell, Digit, Grid};
-use crate::sat::encode::{Amo, Encoding, encode};
-use crate::sat::propagate::{Propagator, TRUE};
+use crate::sat::encode::{Amo, Encoding, UnknownName, encode};
+use crate::sat::simplify::{Simplifier, TRUE, Verdict};
 use crate::sat::sink::{Formula, FormulaStats};
 use crate::sat::vars::{Compact, cell_var_count, var_cell};
 use crate::solve::{Backend, Limits, Outcome, Report, SolveError, Stats};
@@ -19,11 +21,61 @@ use crate::units::Units;
 /// bytes, so this is about a gigabyte).
 pub const CLAUSE_BUDGET: u64 = 20_000_000;
 
+/// What our own code does to the formula before varisat sees it (see `simplify.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Simplify {
+    /// Nothing: varisat gets the whole encoded formula, givens included (to measure encodings as
+    /// they are).
+    None,
+    /// Unit propagation over the clauses; a conflict proves there is no solution, a complete
+    /// assignment is the only solution.
+    Propagate,
+    /// Unit propagation, then failed-literal probing of the cell variables (Lynce & Marques-Silva
+    /// 2003): each open (cell, digit) literal is set true and propagated; a conflict fixes it false.
+    #[default]
+    Probe,
+}
+
+impl Simplify {
+    /// Every choice.
+    pub const ALL: [Simplify; 3] = [Simplify::None, Simplify::Propagate, Simplify::Probe];
+
+    /// The name: `none`, `propagate`, `probe`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Simplify::None => "none",
+            Simplify::Propagate => "propagate",
+            Simplify::Probe => "probe",
+        }
+    }
+}
+
+impl fmt::Display for Simplify {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Simplify {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Simplify, UnknownName> {
+        Simplify::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownName {
+                what: "simplification",
+                given: s.to_string(),
+                expected: "none, propagate, probe",
+            })
+    }
+}
+
 /// The SAT backend: the puzzle as CNF ([`Encoding`] × [`Amo`]) solved by varisat 0.2.2.
 ///
-/// Pipeline per puzzle: encode into memory (fixed numbering); unless disabled, run our own unit
-/// propagation over the clauses (a conflict proves there is no solution; a complete assignment is the
-/// unique solution, found without varisat); hand what is left, renumbered compactly, to a fresh varisat
+/// Pipeline per puzzle: encode into memory (fixed numbering); simplify with our own clause-level code
+/// ([`Simplify`]: a conflict proves there is no solution; a complete assignment is the only
+/// solution, found without varisat); hand what is left, renumbered compactly, to a fresh varisat
 /// solver; decode each model to a grid and block it (a clause over the cell variables of the cells
 /// varisat decided) to count solutions up to [`Limits::max_solutions`].
 ///
@@ -34,33 +86,29 @@ pub const CLAUSE_BUDGET: u64 = 20_000_000;
 pub struct SatBackend {
     encoding: Encoding,
     amo: Amo,
-    propagation: bool,
+    simplify: Simplify,
 }
 
 impl Default for SatBackend {
-    /// The fastest configuration measured: pruned encoding, pairwise at-most-one, propagation on.
+    /// The fastest configuration measured: pruned encoding, pairwise at-most-one, probing.
     fn default() -> SatBackend {
         SatBackend::new(Encoding::default(), Amo::default())
     }
 }
 
 impl SatBackend {
-    /// A backend using `encoding` and `amo`, with our unit propagation before varisat.
+    /// A backend using `encoding` and `amo`, with the default simplification ([`Simplify::Probe`]).
     pub fn new(encoding: Encoding, amo: Amo) -> SatBackend {
         SatBackend {
             encoding,
             amo,
-            propagation: true,
+            simplify: Simplify::default(),
         }
     }
 
-    /// The same backend with our unit propagation before varisat switched on or off (off: varisat gets
-    /// the whole encoded formula, givens included; for measuring encodings as they are).
-    pub fn with_propagation(self, on: bool) -> SatBackend {
-        SatBackend {
-            propagation: on,
-            ..self
-        }
+    /// The same backend with another simplification before varisat.
+    pub fn with_simplify(self, simplify: Simplify) -> SatBackend {
+        SatBackend { simplify, ..self }
     }
 
     /// The encoding.
@@ -73,9 +121,9 @@ impl SatBackend {
         self.amo
     }
 
-    /// Whether our unit propagation runs before varisat.
-    pub fn propagation(&self) -> bool {
-        self.propagation
+    /// What our own code does before varisat.
+    pub fn simplify(&self) -> Simplify {
+        self.simplify
     }
 
     /// Refuses formulas over [`CLAUSE_BUDGET`] clauses.
@@ -128,7 +176,7 @@ fn distinct_vars(f: &Formula) -> u64 {
 struct Scratch {
     formula: Formula,
     rest: Formula,
-    propagator: Propagator,
+    simplifier: Simplifier,
 }
 
 thread_local! {
@@ -168,7 +216,7 @@ impl SatBackend {
         let Scratch {
             formula,
             rest,
-            propagator,
+            simplifier,
         } = scratch;
         formula.clear();
         // The shapes were checked by the caller, so encoding cannot fail.
@@ -180,18 +228,23 @@ impl SatBackend {
 
         // What propagation fixed goes into `base`; what is left goes to varisat.
         let mut base = puzzle.clone();
-        let rest: &Formula = if self.propagation {
-            let consistent = propagator.run(formula, rest);
-            stats.variables = propagator.distinct_vars;
-            if !consistent {
+        let rest: &Formula = if self.simplify != Simplify::None {
+            let probe = match self.simplify {
+                Simplify::Probe => cell_var_count(n),
+                _ => 0,
+            };
+            let verdict = simplifier.run(formula, probe, rest);
+            stats.variables = simplifier.distinct_vars;
+            stats.guesses = simplifier.probes;
+            if verdict == Verdict::Conflict {
                 return Report {
                     outcome: Outcome::NoSolution,
                     stats,
                 };
             }
             // Cell variables are the first N³: a true one puts its digit in its cell.
-            let cell_vars = cell_var_count(n).min(propagator.values.len());
-            for (i, &v) in propagator.values[..cell_vars].iter().enumerate() {
+            let cell_vars = cell_var_count(n).min(simplifier.values.len());
+            for (i, &v) in simplifier.values[..cell_vars].iter().enumerate() {
                 if v == TRUE {
                     let (cell, d) = (i / n, i % n + 1);
                     base.set(Cell::new(cell), Digit::new(d as u8));
@@ -284,8 +337,8 @@ mod tests {
         let mut v = Vec::new();
         for e in Encoding::ALL {
             for a in Amo::ALL {
-                for p in [true, false] {
-                    v.push(SatBackend::new(e, a).with_propagation(p));
+                for p in Simplify::ALL {
+                    v.push(SatBackend::new(e, a).with_simplify(p));
                 }
             }
         }

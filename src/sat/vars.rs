@@ -158,11 +158,6 @@ impl Compact {
         }
     }
 
-    /// The fixed variable of a compact variable.
-    pub(crate) fn fixed(&self, compact: Var) -> Var {
-        self.to_fixed[compact.index()]
-    }
-
     /// How many variables are mapped.
     #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn len(&self) -> usize {
@@ -221,7 +216,7 @@ mod tests {
         assert!(a.is_negative() && a2.is_positive());
         assert_eq!(a.var().index(), 0);
         assert_eq!(b.var().index(), 1);
-        assert_eq!(c.fixed(b.var()), Var::from_index(3));
+        assert_eq!(c.unmap(b), Var::from_index(3).positive());
         assert_eq!(c.get(Var::from_index(3)), Some(b.var()));
         assert_eq!(c.get(Var::from_index(4)), None);
         assert_eq!(c.get(Var::from_index(400)), None);
@@ -236,7 +231,7 @@ mod tests {
         assert_eq!(f.unmap(aux), Var::from_index(6).positive());
         // Growing past the initial size works.
         let z = c.map(Var::from_index(20).positive());
-        assert_eq!(c.fixed(z.var()), Var::from_index(20));
+        assert_eq!(c.unmap(z), Var::from_index(20).positive());
         assert_eq!(c.len(), 3);
     }
 }

@@ -14,6 +14,9 @@
 //! unsatisfiable at sight. The size depends on the givens: it is pinned for specific puzzles in the
 //! tests.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use varisat::Lit;
 
 use super::{Amo, at_most_one};
@@ -56,10 +59,45 @@ fn open_candidates(units: &Units, values: &[u8]) -> Vec<u64> {
     cand
 }
 
-/// Whether cells `a` and `b` share a unit listed before unit `u`. `units_of` lists are ascending.
-fn share_earlier_unit(units: &Units, a: Cell, b: Cell, u: u32) -> bool {
-    let (ua, ub) = (units.units_of(a), units.units_of(b));
-    ua.iter().take_while(|&&x| x < u).any(|x| ub.contains(x))
+/// For unit `u` and position `i` in it, `masks[u·N + i]` has bit `j` set when the cells at positions
+/// `i` and `j` of unit `u` also share a unit listed before `u` (so their pairwise clause was already
+/// written there).
+fn earlier_pair_masks(units: &Units) -> Vec<u64> {
+    let n = units.shape().n();
+    let mut masks = vec![0u64; units.units().len() * n];
+    for (u, unit) in units.units().iter().enumerate() {
+        for (i, &a) in unit.cells.iter().enumerate() {
+            let ua = units.units_of(a);
+            for (j, &b) in unit.cells.iter().enumerate() {
+                let ub = units.units_of(b);
+                if i != j
+                    && ua
+                        .iter()
+                        .take_while(|&&x| (x as usize) < u)
+                        .any(|x| ub.contains(x))
+                {
+                    masks[u * n + i] |= 1 << j;
+                }
+            }
+        }
+    }
+    masks
+}
+
+thread_local! {
+    /// The pair masks of the last unit list seen on this thread, by [`Units::id`].
+    static PAIR_MASKS: RefCell<(u64, Rc<Vec<u64>>)> = RefCell::new((0, Rc::new(Vec::new())));
+}
+
+/// [`earlier_pair_masks`], cached per unit list.
+fn cached_pair_masks(units: &Units) -> Rc<Vec<u64>> {
+    PAIR_MASKS.with(|cell| {
+        let mut c = cell.borrow_mut();
+        if c.0 != units.id() || c.1.is_empty() {
+            *c = (units.id(), Rc::new(earlier_pair_masks(units)));
+        }
+        Rc::clone(&c.1)
+    })
 }
 
 /// The literal "cell `i` holds the digit of bit `bit`" (fixed numbering).
@@ -96,34 +134,48 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
         sink.add_clause(&lits);
         at_most_one(&lits, amo, aux, sink);
     }
-    let mut cells: Vec<Cell> = Vec::with_capacity(n);
+    let masks = if amo == Amo::Pairwise {
+        cached_pair_masks(units)
+    } else {
+        Rc::new(Vec::new())
+    };
+    // Per digit bit: the positions (in the current unit) of the open cells that may hold it.
+    let mut places = vec![0u64; n];
+    let mut positions: Vec<usize> = Vec::with_capacity(n);
     for (u, unit) in units.units().iter().enumerate() {
         let mut given = 0u64;
-        for &c in &unit.cells {
+        places.iter_mut().for_each(|p| *p = 0);
+        for (pos, &c) in unit.cells.iter().enumerate() {
             let v = values[c.index()];
             if v != 0 {
                 given |= 1 << (v - 1);
             }
+            let mut b = cand[c.index()];
+            while b != 0 {
+                places[b.trailing_zeros() as usize] |= 1 << pos;
+                b &= b - 1;
+            }
         }
-        for bit in 0..n {
+        for (bit, &at) in places.iter().enumerate() {
             if given >> bit & 1 == 1 {
                 continue;
             }
-            cells.clear();
-            cells.extend(
-                unit.cells
-                    .iter()
-                    .copied()
-                    .filter(|c| cand[c.index()] >> bit & 1 == 1),
-            );
             lits.clear();
-            lits.extend(cells.iter().map(|c| lit(n, c.index(), bit)));
+            positions.clear();
+            let mut m = at;
+            while m != 0 {
+                let pos = m.trailing_zeros() as usize;
+                lits.push(lit(n, unit.cells[pos].index(), bit));
+                positions.push(pos);
+                m &= m - 1;
+            }
             sink.add_clause(&lits);
             if amo == Amo::Pairwise {
-                for (i, &a) in cells.iter().enumerate() {
-                    for (j, &b) in cells.iter().enumerate().skip(i + 1) {
-                        if !share_earlier_unit(units, a, b, u as u32) {
-                            sink.add_clause(&[!lits[i], !lits[j]]);
+                for (a, &pa) in positions.iter().enumerate() {
+                    let earlier = masks[u * n + pa];
+                    for (b, &pb) in positions.iter().enumerate().skip(a + 1) {
+                        if earlier >> pb & 1 == 0 {
+                            sink.add_clause(&[!lits[a], !lits[b]]);
                         }
                     }
                 }
