@@ -41,6 +41,10 @@ fn set(values: &mut [i8], trail: &mut [Lit], len: &mut usize, l: Lit) {
 /// 9x9 sets: top1465 loses almost nothing, the hardest sets stop wasting time).
 pub(crate) const PROBE_PATIENCE: u64 = 60;
 
+/// The same when lifting found nothing: such puzzles rarely have failed literals either (none of
+/// the forum-hardest sample has), but a few easy ones do.
+pub(crate) const PROBE_PATIENCE_AFTER_IDLE_LIFT: u64 = 20;
+
 /// What simplification concluded.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Verdict {
@@ -360,13 +364,14 @@ impl Simplifier {
     }
 
     /// Probing over the positive literals of variables `0..vars`: first one lifting pass over the
-    /// binary clauses ([`Simplifier::lift_binary`]); if that fixed anything, failed-literal probing
-    /// in rounds until a round fixes nothing or [`PROBE_PATIENCE`] probes in a row fix nothing. False
-    /// if the formula turns out unsatisfiable.
+    /// binary clauses ([`Simplifier::lift_binary`]), then failed-literal probing in rounds until a
+    /// round fixes nothing or [`PROBE_PATIENCE`] probes in a row fix nothing
+    /// ([`PROBE_PATIENCE_AFTER_IDLE_LIFT`] if lifting fixed nothing). False if the formula turns out
+    /// unsatisfiable.
     ///
-    /// Stopping early is always sound (the formula is just simplified less). Measured on the 9x9
-    /// sets: where lifting finds nothing, failed literals are not found either (the hardest puzzles
-    /// resist both), so the time is better spent in varisat.
+    /// Stopping early is always sound (the formula is just simplified less); the limits were
+    /// measured on the 9x9 sets so that the hardest puzzles, which resist probing, go to varisat
+    /// without much time lost.
     ///
     /// A literal implied by a probe that succeeded need not be probed while nothing new is fixed:
     /// its own propagation is part of the probe's, which had no conflict. `stamp` marks such
@@ -376,15 +381,18 @@ impl Simplifier {
         if !self.lift_binary(vars) {
             return false;
         }
-        if self.trail_len == before {
-            return true;
-        }
-        self.failed_literals(vars)
+        let patience = if self.trail_len == before {
+            PROBE_PATIENCE_AFTER_IDLE_LIFT
+        } else {
+            PROBE_PATIENCE
+        };
+        self.failed_literals(vars, patience)
     }
 
     /// Failed-literal probing of the positive literals of variables `0..vars` (see
-    /// [`Simplifier::probe`]). False if the formula turns out unsatisfiable.
-    fn failed_literals(&mut self, vars: usize) -> bool {
+    /// [`Simplifier::probe`]), stopping after `patience` probes in a row without a failure. False if
+    /// the formula turns out unsatisfiable.
+    fn failed_literals(&mut self, vars: usize, patience: u64) -> bool {
         let vars = vars.min(self.values.len());
         self.stamp.clear();
         self.stamp.resize(vars, 0);
@@ -399,7 +407,7 @@ impl Simplifier {
                 if self.values[v] != UNSET || self.stamp[v] == epoch {
                     continue;
                 }
-                if idle >= PROBE_PATIENCE {
+                if idle >= patience {
                     return true;
                 }
                 let x = Lit::from_index(v, true);
@@ -620,7 +628,7 @@ mod tests {
         let formula = f(&[&[-1, 2], &[-1, 3], &[-2, -3], &[1, 4, 5], &[1, 4]]);
         let v = with_step(&formula, |_| true).unwrap();
         assert_eq!(v[0], UNSET);
-        let v = with_step(&formula, |s| s.failed_literals(5)).unwrap();
+        let v = with_step(&formula, |s| s.failed_literals(5, u64::MAX)).unwrap();
         assert_eq!(v[0], FALSE);
         assert_eq!(v[3], TRUE);
         // Both polarities failing is a conflict: 1 → 2 ∧ ¬2, and then ¬6 leaves 3 ∧ ¬3.
@@ -633,7 +641,7 @@ mod tests {
             &[-6, -7],
         ]);
         assert!(with_step(&formula, |_| true).is_some());
-        assert!(with_step(&formula, |s| s.failed_literals(7)).is_none());
+        assert!(with_step(&formula, |s| s.failed_literals(7, u64::MAX)).is_none());
     }
 
     #[test]
@@ -693,7 +701,7 @@ mod tests {
             // Each probing step alone keeps exactly the models' implications.
             for step in 0..2 {
                 let v = with_step(&formula, |s| match step {
-                    0 => s.failed_literals(nv as usize),
+                    0 => s.failed_literals(nv as usize, u64::MAX),
                     _ => s.lift_binary(nv as usize),
                 });
                 // A conflict only for an unsatisfiable formula.
