@@ -9,7 +9,7 @@
 //!
 //! # The compact numbering
 //! The pruned encoding leaves gaps (no variable for a pair ruled out by a given), and our own unit
-//! propagation fixes many variables before varisat sees the formula. [`Compact`] renumbers the
+//! propagation fixes many variables before varisat sees the formula. `Compact` renumbers the
 //! variables varisat actually sees densely from 0 and maps them back to the fixed numbering.
 
 use varisat::{Lit, Var};

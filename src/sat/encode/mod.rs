@@ -18,7 +18,7 @@
 //! For the standard rules (|U| = 3N) and pairwise: minimal N² + 3N³(N−1)/2, efficient
 //! N² + 2N³(N−1), extended 4N² + 2N³(N−1); for 9x9: 8829, 11745 and 11988 clauses over 729
 //! variables, the published figures. Each given adds one unit clause. The pruned encoding's size
-//! depends on the givens (see [`pruned`]).
+//! depends on the givens (see [`Encoding::Pruned`]).
 
 mod amo;
 mod efficient;
