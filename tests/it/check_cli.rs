@@ -186,8 +186,7 @@ fn solve_with_both_backends() {
 
 #[test]
 fn check_reports_bad_input_per_puzzle() {
-    let input =
-        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n12345678\n";
+    let input = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n12345678\n";
     let out = satdoku()
         .args(["check", "--output", "json"])
         .write_stdin(input)

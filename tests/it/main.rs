@@ -3,4 +3,5 @@
 mod check_cli;
 mod cli;
 mod common;
+mod differential;
 mod formats;
