@@ -4,4 +4,5 @@ mod check_cli;
 mod cli;
 mod common;
 mod differential;
+mod encode_cli;
 mod formats;
