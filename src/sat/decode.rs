@@ -62,29 +62,21 @@ pub enum DecodeError {
         /// Its variable.
         variable: u64,
     },
-    /// The model makes a given false.
-    #[error("cell {cell}: the model says it does not hold its given {given}")]
-    GivenFalse {
-        /// The cell.
-        cell: String,
-        /// The given.
-        given: u8,
-    },
 }
 
 /// Decodes `model` into the solution grid of `puzzle` under `units`, using the fixed numbering
 /// x(r, c, d) = r·N² + c·N + d.
 ///
-/// Given cells keep their givens (the model must not make them false). For an open cell only the
-/// digits no peer holds as a given are read: the pruned encoding has no clause on the other
-/// variables, and solvers give such free variables any value (CaDiCaL sets them true). Exactly one
-/// of the cell's candidates must be true. Auxiliary variables are ignored. The grid is not checked
+/// Given cells keep their givens and their variables are not read; for an open cell only the digits
+/// no peer holds as a given are read. The pruned encoding has no clause on those variables, and
+/// solvers give such free variables any value (MiniSat false, CaDiCaL true). Exactly one of an open
+/// cell's candidates must be true. Auxiliary variables are ignored. The grid is not checked
 /// against the rules here: pass it to [`crate::verify`].
 ///
 /// # Errors
 /// A [`DecodeError`] for a literal out of range, a variable both true and false, an open cell with
-/// two digits, with none, or with none and a candidate the model leaves out, a given made false, or a
-/// shape mismatch. Never panics.
+/// two digits, with none, or with none and a candidate the model leaves out, or a shape mismatch.
+/// Never panics.
 pub fn decode_model(units: &Units, puzzle: &Grid, model: &Model) -> Result<Grid, DecodeError> {
     let shape = units.shape();
     if puzzle.shape() != shape {
@@ -118,13 +110,7 @@ pub fn decode_model(units: &Units, puzzle: &Grid, model: &Model) -> Result<Grid,
     let mut grid = puzzle.clone();
     for i in 0..shape.cells() {
         let cell = Cell::new(i);
-        if let Some(g) = puzzle.get(cell) {
-            if value[var_of(i, g.get()) as usize] == -1 {
-                return Err(DecodeError::GivenFalse {
-                    cell: cell.name(shape),
-                    given: g.get(),
-                });
-            }
+        if puzzle.get(cell).is_some() {
             continue;
         }
         let mut found: Option<Digit> = None;
@@ -283,16 +269,14 @@ mod tests {
         let mut both = full.clone();
         both.push(-1);
         assert_eq!(dec(both), Err(DecodeError::Contradictory { variable: 1 }));
-        // A given made false.
-        let mut puzzle = empty.clone();
-        puzzle.set(Cell::new(0), Digit::new(1));
-        let m = Model::from_literals([-1]);
+        // Variables of given cells are not read (the pruned formula has none: MiniSat says false).
+        let mut puzzle = s.clone();
+        puzzle.set(Cell::new(5), None);
+        let mut lits = full.clone();
+        lits[0] = -1;
         assert_eq!(
-            decode_model(&units, &puzzle, &m),
-            Err(DecodeError::GivenFalse {
-                cell: "r1c1".into(),
-                given: 1
-            })
+            decode_model(&units, &puzzle, &Model::from_literals(lits)),
+            Ok(s.clone())
         );
         // Shape mismatch.
         let other = Grid::empty(Shape::new(2, 3).unwrap());

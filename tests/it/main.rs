@@ -6,3 +6,4 @@ mod common;
 mod differential;
 mod encode_cli;
 mod formats;
+mod sat;
