@@ -4,6 +4,7 @@ mod args;
 mod backends;
 mod batch;
 mod check;
+mod encode;
 mod exit;
 mod fault;
 mod input;
@@ -25,6 +26,8 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Encode(args) => encode::run_encode(args),
+        Command::Decode(args) => encode::run_decode(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -1,5 +1,9 @@
 //! The one integration test binary: fixtures, formats, backends, CLI.
 
+mod check_cli;
 mod cli;
 mod common;
+mod differential;
+mod encode_cli;
 mod formats;
+mod sat;
