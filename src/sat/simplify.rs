@@ -52,6 +52,8 @@ pub(crate) enum Verdict {
     Conflict,
     /// [`Simplifier::values`] is implied by the formula, and `rest` holds what is left.
     Simplified,
+    /// Nothing could be fixed: the formula stands as it is (`rest` is left empty, not copied).
+    Unchanged,
 }
 
 /// Simplification with buffers kept between runs (so that a batch of puzzles allocates once).
@@ -108,6 +110,9 @@ impl Simplifier {
         }
         if probe_vars > 0 && !self.probe(probe_vars.min(self.values.len())) {
             return Verdict::Conflict;
+        }
+        if self.trail_len == 0 {
+            return Verdict::Unchanged;
         }
         if self.trail_len as u64 == self.distinct_vars {
             // Every variable is assigned without conflict: every clause is satisfied.
@@ -577,6 +582,13 @@ mod tests {
         let mut rest = Formula::new();
         match s.run(formula, probe, &mut rest) {
             Verdict::Conflict => None,
+            Verdict::Unchanged => Some((
+                s.values.clone(),
+                formula
+                    .clauses()
+                    .map(|c| c.iter().map(|l| l.to_dimacs()).collect())
+                    .collect(),
+            )),
             Verdict::Simplified => Some((
                 s.values.clone(),
                 rest.clauses()
@@ -723,9 +735,14 @@ mod tests {
                 let mut simp = Simplifier::default();
                 let mut rest = Formula::new();
                 let verdict = simp.run(&formula, probe, &mut rest);
-                let sat_rest = verdict == Verdict::Simplified && {
+                let left = if verdict == Verdict::Unchanged {
+                    &formula
+                } else {
+                    &rest
+                };
+                let sat_rest = verdict != Verdict::Conflict && {
                     let mut s = Solver::new();
-                    for c in rest.clauses() {
+                    for c in left.clauses() {
                         ExtendFormula::add_clause(&mut s, c);
                     }
                     s.solve().unwrap()

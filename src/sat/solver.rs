@@ -235,22 +235,26 @@ impl SatBackend {
             };
             let verdict = simplifier.run(formula, probe, rest);
             stats.variables = simplifier.distinct_vars;
-            stats.guesses = simplifier.probes;
-            if verdict == Verdict::Conflict {
-                return Report {
-                    outcome: Outcome::NoSolution,
-                    stats,
-                };
-            }
-            // Cell variables are the first N³: a true one puts its digit in its cell.
-            let cell_vars = cell_var_count(n).min(simplifier.values.len());
-            for (i, &v) in simplifier.values[..cell_vars].iter().enumerate() {
-                if v == TRUE {
-                    let (cell, d) = (i / n, i % n + 1);
-                    base.set(Cell::new(cell), Digit::new(d as u8));
+            match verdict {
+                Verdict::Conflict => {
+                    return Report {
+                        outcome: Outcome::NoSolution,
+                        stats,
+                    };
+                }
+                Verdict::Unchanged => formula,
+                Verdict::Simplified => {
+                    // Cell variables are the first N³: a true one puts its digit in its cell.
+                    let cell_vars = cell_var_count(n).min(simplifier.values.len());
+                    for (i, &v) in simplifier.values[..cell_vars].iter().enumerate() {
+                        if v == TRUE {
+                            let (cell, d) = (i / n, i % n + 1);
+                            base.set(Cell::new(cell), Digit::new(d as u8));
+                        }
+                    }
+                    rest
                 }
             }
-            rest
         } else {
             stats.variables = distinct_vars(formula);
             formula
