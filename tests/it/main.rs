@@ -1,3 +1,4 @@
 //! The one integration test binary: fixtures, formats, backends, CLI.
 
 mod common;
+mod dfs;
