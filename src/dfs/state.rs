@@ -83,17 +83,33 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
         for &u in t.units_of(c) {
             self.placed[u as usize] |= b;
         }
+        // One branch per peer, rarely taken: "the peer had the digit and is left with at most one
+        // candidate" is folded into a single test, since whether a peer had the digit is unpredictable.
+        let keep = !b;
         for &p in t.peers(c) {
             let m = self.cand[p as usize];
-            if m & b != M::ZERO {
-                let m = m ^ b;
-                self.cand[p as usize] = m;
-                if m.at_most_one() {
-                    if m == M::ZERO {
-                        return Err(Contradiction);
-                    }
-                    queue.push(p);
+            let left = m & keep;
+            self.cand[p as usize] = left;
+            if left.without_lowest() | ((m & b) ^ b) == M::ZERO {
+                if left == M::ZERO {
+                    return Err(Contradiction);
                 }
+                queue.push(p);
+            }
+        }
+        Ok(())
+    }
+
+    /// Places the queued naked singles (and those they create in turn).
+    ///
+    /// # Errors
+    /// When a cell is left without a candidate.
+    #[inline]
+    fn drain(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Step<()> {
+        while let Some(c) = queue.pop() {
+            let m = self.cand[c as usize];
+            if m != M::ZERO {
+                self.place(t, queue, c as usize, m.lowest())?;
             }
         }
         Ok(())
@@ -102,41 +118,33 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
     /// Applies naked singles (the queued cells) and hidden singles (a digit with one place in a unit)
     /// until neither applies. Returns whether the grid is full.
     ///
-    /// Hidden singles use the "at least once / at least twice" fold over each unit's candidates.
+    /// Hidden singles use the "at least once / at least twice" fold over each unit's candidates. Units
+    /// are visited round-robin, placing what a unit yields (and the naked singles that follow) at once,
+    /// until a whole round of units yields nothing: no unit is folded twice without a change between.
     ///
     /// # Errors
     /// On a cell without candidate or a digit without a place in some unit.
     pub fn propagate(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Step<bool> {
         let all = M::all(t.n);
-        loop {
-            while let Some(c) = queue.pop() {
+        self.drain(t, queue)?;
+        // Units folded in a row without finding anything.
+        let mut quiet = 0;
+        let mut u = 0;
+        while self.open != 0 && quiet < t.units {
+            let cells = t.unit(u);
+            let (mut once, mut twice) = (M::ZERO, M::ZERO);
+            for &c in cells {
                 let m = self.cand[c as usize];
-                if m != M::ZERO {
-                    self.place(t, queue, c as usize, m.lowest())?;
-                }
+                twice |= once & m;
+                once |= m;
             }
-            if self.open == 0 {
-                // Eager eliminations keep placed digits distinct inside a unit, so a full unit holds all
-                // N digits unless the unit list names a cell twice in one unit.
-                return if self.placed[..t.units].iter().all(|&p| p == all) {
-                    Ok(true)
-                } else {
-                    Err(Contradiction)
-                };
+            if once | self.placed[u] != all {
+                return Err(Contradiction);
             }
-            let mut found = false;
-            for u in 0..t.units {
-                let cells = t.unit(u);
-                let (mut once, mut twice) = (M::ZERO, M::ZERO);
-                for &c in cells {
-                    let m = self.cand[c as usize];
-                    twice |= once & m;
-                    once |= m;
-                }
-                if once | self.placed[u] != all {
-                    return Err(Contradiction);
-                }
-                let mut hidden = once & !twice;
+            let mut hidden = once & !twice;
+            if hidden == M::ZERO {
+                quiet += 1;
+            } else {
                 while hidden != M::ZERO {
                     let d = hidden.lowest();
                     hidden = hidden.without_lowest();
@@ -147,12 +155,24 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
                         .find(|&&c| self.cand[c as usize] & b != M::ZERO)
                         .ok_or(Contradiction)?;
                     self.place(t, queue, *c as usize, d)?;
-                    found = true;
                 }
+                self.drain(t, queue)?;
+                quiet = 0;
             }
-            if !found {
-                return Ok(false);
+            u += 1;
+            if u == t.units {
+                u = 0;
             }
+        }
+        if self.open != 0 {
+            return Ok(false);
+        }
+        // Eager eliminations keep placed digits distinct inside a unit, so a full unit holds all N
+        // digits unless the unit list names a cell twice in one unit.
+        if self.placed[..t.units].iter().all(|&p| p == all) {
+            Ok(true)
+        } else {
+            Err(Contradiction)
         }
     }
 
@@ -162,18 +182,17 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
         let mut best = 0;
         let mut best_count = u32::MAX;
         for (c, &m) in self.cand[..t.cells].iter().enumerate() {
-            if m != M::ZERO {
-                let k = m.count();
-                if k < best_count {
-                    best = c;
-                    best_count = k;
-                    if k <= 2 {
-                        break;
-                    }
+            // Filled cells (no candidates) rank last, without a branch on whether a cell is filled.
+            let k = m.count() | (u32::from(m == M::ZERO) << 8);
+            if k < best_count {
+                best = c;
+                best_count = k;
+                if k <= 2 {
+                    break;
                 }
             }
         }
-        debug_assert!(best_count != u32::MAX, "pick on a full grid");
+        debug_assert!(best_count < 1 << 8, "pick on a full grid");
         best
     }
 }
