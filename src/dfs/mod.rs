@@ -1,7 +1,7 @@
 //! The native backend: bitmask candidates, naked and hidden singles, MRV branching, backtracking.
 //!
 //! # Design
-//! - **State** ([`state::State`]): per cell a candidate mask (bit `d − 1` for digit `d`), per unit the
+//! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the
 //!   mask of digits placed, per cell its value. It has a fixed size and is copied by value at each guess
 //!   into an explicit stack; backtracking returns to the parent copy, which holds the alternatives not
 //!   yet tried. Nothing is allocated inside the search except when the stack first reaches a new depth.
@@ -15,7 +15,7 @@
 //!   (contradiction); a digit seen exactly once is a hidden single. When singles run out, locked
 //!   candidates (pointing and claiming) are applied over every pair of units sharing two or more
 //!   cells — a row and a box, but equally a diagonal and a box — then singles again. Dead ends are
-//!   values ([`state::Contradiction`]) propagated with `?`.
+//!   values (`Contradiction`) propagated with `?`.
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first.
 //! - **Tables**: the unit list is flattened once into `u16` index arrays (unit cells, peers, units of
 //!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
