@@ -248,13 +248,11 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
             let (out_a, out_b) = (outside[2 * p], outside[2 * p + 1]);
             let lock_a = m & !out_a;
             if lock_a & out_b != M::ZERO {
-                self.strip(t, queue, pair.b_rest, lock_a)?;
-                changed = true;
+                changed |= self.strip(t, queue, pair.b_rest, lock_a)?;
             }
             let lock_b = m & !out_b;
             if lock_b & out_a != M::ZERO {
-                self.strip(t, queue, pair.a_rest, lock_b)?;
-                changed = true;
+                changed |= self.strip(t, queue, pair.a_rest, lock_b)?;
             }
         }
         Ok(changed)
@@ -268,13 +266,15 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
             .fold(M::ZERO, |acc, &c| acc | self.cand[c as usize])
     }
 
-    /// Removes `digits` from the cells of a pair range.
-    fn strip(&mut self, t: &Tables, queue: &mut Vec<u16>, r: (u32, u32), digits: M) -> Step<()> {
+    /// Removes `digits` from the cells of a pair range. Returns whether a candidate was removed.
+    fn strip(&mut self, t: &Tables, queue: &mut Vec<u16>, r: (u32, u32), digits: M) -> Step<bool> {
         let keep = !digits;
+        let mut changed = false;
         for &c in t.pair_cells(r) {
             let m = self.cand[c as usize];
             let left = m & keep;
             if left != m {
+                changed = true;
                 self.cand[c as usize] = left;
                 if left.at_most_one() {
                     if left == M::ZERO {
@@ -284,7 +284,7 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
                 }
             }
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// The open cell with the fewest candidates (first such in cell order), for branching (MRV).

@@ -127,37 +127,63 @@ fn empty_grids_count_and_stop_at_the_limit() {
     );
 }
 
-/// Solutions of a 4x4 puzzle by plain enumeration, cell by cell, checking every unit (no propagation):
-/// a count that owes nothing to the backend.
-fn brute_force_count(units: &Units, puzzle: &Grid) -> u64 {
+/// Solutions of a puzzle by plain enumeration, cell by cell, checking each value against the peers
+/// (no propagation), stopping at `cap`: a count that owes nothing to the backend.
+fn brute_force_count(units: &Units, puzzle: &Grid, cap: u64) -> u64 {
     fn ok(units: &Units, values: &[u8], cell: usize) -> bool {
         units
             .peers(Cell::new(cell))
             .iter()
             .all(|p| values[p.index()] != values[cell])
     }
-    fn go(units: &Units, values: &mut Vec<u8>, cell: usize) -> u64 {
+    fn go(units: &Units, n: u8, values: &mut Vec<u8>, cell: usize, left: u64) -> u64 {
         if cell == values.len() {
             return 1;
         }
         if values[cell] != 0 {
             return if ok(units, values, cell) {
-                go(units, values, cell + 1)
+                go(units, n, values, cell + 1, left)
             } else {
                 0
             };
         }
         let mut total = 0;
-        for d in 1..=4 {
+        for d in 1..=n {
             values[cell] = d;
             if ok(units, values, cell) {
-                total += go(units, values, cell + 1);
+                total += go(units, n, values, cell + 1, left - total);
+                if total >= left {
+                    break;
+                }
             }
         }
         values[cell] = 0;
         total
     }
-    go(units, &mut puzzle.values().to_vec(), 0)
+    let n = puzzle.n() as u8;
+    go(units, n, &mut puzzle.values().to_vec(), 0, cap)
+}
+
+/// Counts to `cap` with the backend and by brute force; they must agree, and so must the status,
+/// which is returned.
+fn check_count(units: &Units, puzzle: &Grid, cap: u64, what: &str) -> Status {
+    let expect = brute_force_count(units, puzzle, cap);
+    let outcome = solve(units, puzzle, &Limits::count_to(cap));
+    assert_eq!(outcome.count(), expect, "{what} {:?}", puzzle.values());
+    let status = match expect {
+        0 => Status::None,
+        1 => Status::Unique,
+        _ => Status::Multiple,
+    };
+    assert_eq!(outcome.status(), status, "{what}");
+    status
+}
+
+/// Asserts that a random test met every count class: none, unique, several.
+fn assert_all_statuses(seen: &[Status]) {
+    for s in [Status::None, Status::Unique, Status::Multiple] {
+        assert!(seen.contains(&s), "no puzzle with status {}", s.word());
+    }
 }
 
 #[test]
@@ -165,6 +191,7 @@ fn counts_match_brute_force_on_4x4() {
     let shape = Shape::new(2, 2).unwrap();
     let units = Units::standard(shape);
     let mut rng = Rng::new(44);
+    let mut seen = Vec::new();
     for i in 0..300 {
         // Random givens, not always consistent: covers none, unique and many.
         let mut puzzle = Grid::empty(shape);
@@ -172,16 +199,32 @@ fn counts_match_brute_force_on_4x4() {
             let d = satdoku::Digit::new(1 + rng.below(4) as u8);
             puzzle.set(Cell::new(rng.below(16)), d);
         }
-        let expect = brute_force_count(&units, &puzzle);
-        let outcome = solve(&units, &puzzle, &Limits::count_to(1000));
-        assert_eq!(outcome.count(), expect, "#{i} {:?}", puzzle.values());
-        let status = match expect {
-            0 => Status::None,
-            1 => Status::Unique,
-            _ => Status::Multiple,
-        };
-        assert_eq!(outcome.status(), status, "#{i}");
+        seen.push(check_count(&units, &puzzle, 1000, &format!("#{i}")));
     }
+    assert_all_statuses(&seen);
+}
+
+#[test]
+fn counts_match_brute_force_on_rectangular_boxes() {
+    // 6x6 grids with 2x3 and 3x2 boxes: intersections of 3 and of 2 cells (locked candidates).
+    let mut rng = Rng::new(66);
+    let mut seen = Vec::new();
+    for (r, c) in [(2, 3), (3, 2)] {
+        let shape = Shape::new(r, c).unwrap();
+        let units = Units::standard(shape);
+        for i in 0..60 {
+            let planted = solved(shape, &mut rng);
+            let keep = 0.3 + 0.3 * rng.below(100) as f64 / 100.0;
+            let mut puzzle = carve(&planted, keep, &mut rng);
+            // Now and then a wrong given, so that some puzzles have no solution.
+            if i % 4 == 3 {
+                let d = satdoku::Digit::new(1 + rng.below(6) as u8);
+                puzzle.set(Cell::new(rng.below(36)), d);
+            }
+            seen.push(check_count(&units, &puzzle, 50, &format!("{shape} #{i}")));
+        }
+    }
+    assert_all_statuses(&seen);
 }
 
 #[test]
@@ -433,6 +476,41 @@ fn other_unit_lists_work_unchanged() {
         Status::Solved
     );
     assert_eq!(solve(&units, &p, &Limits::first()), Outcome::NoSolution);
+}
+
+#[test]
+fn diagonal_4x4_counts_match_brute_force() {
+    // 4x4 with both diagonals: each diagonal meets two boxes in two cells (locked candidates apply).
+    let shape = Shape::new(2, 2).unwrap();
+    let mut units = Units::standard(shape).units().to_vec();
+    for (index, cells) in [
+        (0..4).map(|i| Cell::at(shape, i, i)).collect::<Vec<_>>(),
+        (0..4).map(|i| Cell::at(shape, i, 3 - i)).collect(),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        units.push(Unit {
+            name: UnitName {
+                kind: UnitKind::Row,
+                index: 4 + index,
+            },
+            cells,
+        });
+    }
+    let units = Units::from_units(shape, units);
+    let mut rng = Rng::new(4);
+    check_count(&units, &Grid::empty(shape), 1000, "empty");
+    let mut seen = Vec::new();
+    for i in 0..300 {
+        let mut puzzle = Grid::empty(shape);
+        for _ in 0..rng.below(6) {
+            let d = satdoku::Digit::new(1 + rng.below(4) as u8);
+            puzzle.set(Cell::new(rng.below(16)), d);
+        }
+        seen.push(check_count(&units, &puzzle, 1000, &format!("#{i}")));
+    }
+    assert_all_statuses(&seen);
 }
 
 #[test]
