@@ -133,6 +133,11 @@ impl Backend for DfsBackend {
                 max: MAX_N,
             });
         }
+        // `max_solutions` is public: 0 would make "stop at the limit" claim uniqueness too early.
+        let limits = &Limits {
+            max_solutions: limits.max_solutions.max(1),
+            ..*limits
+        };
         let t = tables_for(units);
         let found = if n <= 9 && cells <= 81 && count <= 32 {
             run_in(&S9, &t, puzzle, limits)

@@ -1,5 +1,5 @@
 //! The search state (candidates per cell, digits placed per unit, values), copied by value at each guess,
-//! and its propagation: naked singles, hidden singles, fail-fast checks.
+//! and its propagation: naked singles, hidden singles, locked candidates, fail-fast checks.
 
 use super::mask::Mask;
 use super::tables::Tables;
@@ -145,8 +145,33 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
         Ok(())
     }
 
+    /// Propagates to a fixpoint: singles (see [`singles`](State::singles)), then, when they run out,
+    /// one pass of locked candidates, and singles again while that pass removes something. Returns
+    /// whether the grid is full.
+    ///
+    /// # Errors
+    /// On a cell without candidate or a digit without a place in some unit.
+    pub fn propagate(&mut self, t: &Tables, work: &mut Work<M>) -> Step<bool> {
+        loop {
+            self.singles(t, &mut work.queue)?;
+            if self.open == 0 {
+                // Eager eliminations keep placed digits distinct inside a unit, so a full unit holds
+                // all N digits unless the unit list names a cell twice in one unit.
+                let all = M::all(t.n);
+                return if self.placed[..t.units].iter().all(|&p| p == all) {
+                    Ok(true)
+                } else {
+                    Err(Contradiction)
+                };
+            }
+            if !self.locked(t, work)? {
+                return Ok(false);
+            }
+        }
+    }
+
     /// Applies naked singles (the queued cells) and hidden singles (a digit with one place in a unit)
-    /// until neither applies. Returns whether the grid is full.
+    /// until neither applies or the grid is full.
     ///
     /// Hidden singles use the "at least once / at least twice" fold over each unit's candidates. Units
     /// are visited round-robin, placing what a unit yields (and the naked singles that follow) at once,
@@ -154,63 +179,47 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
     ///
     /// # Errors
     /// On a cell without candidate or a digit without a place in some unit.
-    pub fn propagate(&mut self, t: &Tables, work: &mut Work<M>) -> Step<bool> {
+    fn singles(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Step<()> {
         let all = M::all(t.n);
-        loop {
-            let queue = &mut work.queue;
-            self.drain(t, queue)?;
-            // Units folded in a row without finding anything.
-            let mut quiet = 0;
-            let mut u = 0;
-            while self.open != 0 && quiet < t.units {
-                let cells = t.unit(u);
-                let (mut once, mut twice) = (M::ZERO, M::ZERO);
-                for &c in cells {
-                    let m = self.cand[c as usize];
-                    twice |= once & m;
-                    once |= m;
-                }
-                if once | self.placed[u] != all {
-                    return Err(Contradiction);
-                }
-                let mut hidden = once & !twice;
-                if hidden == M::ZERO {
-                    quiet += 1;
-                } else {
-                    while hidden != M::ZERO {
-                        let d = hidden.lowest();
-                        hidden = hidden.without_lowest();
-                        let b = M::bit(d);
-                        // Gone if another hidden single of this unit took its only cell.
-                        let c = cells
-                            .iter()
-                            .find(|&&c| self.cand[c as usize] & b != M::ZERO)
-                            .ok_or(Contradiction)?;
-                        self.place(t, queue, *c as usize, d)?;
-                    }
-                    self.drain(t, queue)?;
-                    quiet = 0;
-                }
-                u += 1;
-                if u == t.units {
-                    u = 0;
-                }
+        self.drain(t, queue)?;
+        // Units folded in a row without finding anything.
+        let mut quiet = 0;
+        let mut u = 0;
+        while self.open != 0 && quiet < t.units {
+            let cells = t.unit(u);
+            let (mut once, mut twice) = (M::ZERO, M::ZERO);
+            for &c in cells {
+                let m = self.cand[c as usize];
+                twice |= once & m;
+                once |= m;
             }
-            if self.open != 0 {
-                if self.locked(t, work)? {
-                    continue;
-                }
-                return Ok(false);
+            if once | self.placed[u] != all {
+                return Err(Contradiction);
             }
-            break;
+            let mut hidden = once & !twice;
+            if hidden == M::ZERO {
+                quiet += 1;
+            } else {
+                while hidden != M::ZERO {
+                    let d = hidden.lowest();
+                    hidden = hidden.without_lowest();
+                    let b = M::bit(d);
+                    // Gone if another hidden single of this unit took its only cell.
+                    let c = cells
+                        .iter()
+                        .find(|&&c| self.cand[c as usize] & b != M::ZERO)
+                        .ok_or(Contradiction)?;
+                    self.place(t, queue, *c as usize, d)?;
+                }
+                self.drain(t, queue)?;
+                quiet = 0;
+            }
+            u += 1;
+            if u == t.units {
+                u = 0;
+            }
         }
-        // Eager eliminations keep placed digits distinct inside a unit, so a full unit holds all N
-        // digits unless the unit list names a cell twice in one unit.
-        if self.placed[..t.units].iter().all(|&p| p == all) {
-            Ok(true)
-        } else {
-            Err(Contradiction)
-        }
+        Ok(())
     }
 
     /// One pass of locked candidates (pointing and claiming) over every pair of units A, B sharing

@@ -584,3 +584,44 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn shared_across_threads() {
+    fn send_sync<T: Send + Sync>(_: &T) {}
+    let dfs = DfsBackend::new();
+    send_sync(&dfs);
+    // Two threads, one backend and one unit list, different shapes interleaved: each thread keeps its
+    // own cached tables and buffers; every answer verified.
+    let units = [
+        Units::standard(Shape::new(3, 3).unwrap()),
+        Units::standard(Shape::new(2, 3).unwrap()),
+    ];
+    std::thread::scope(|scope| {
+        for t in 0..2u64 {
+            let (dfs, units) = (&dfs, &units);
+            scope.spawn(move || {
+                let mut rng = Rng::new(100 + t);
+                for i in 0..200 {
+                    let u = &units[i % 2];
+                    let planted = solved(u.shape(), &mut rng);
+                    let puzzle = carve(&planted, 0.4, &mut rng);
+                    let r = dfs.solve(u, &puzzle, &Limits::first()).unwrap();
+                    verify(u, &puzzle, r.outcome.solution().unwrap()).unwrap();
+                }
+            });
+        }
+    });
+}
+
+#[test]
+fn a_zero_solution_limit_counts_as_one() {
+    let s9 = Shape::new(3, 3).unwrap();
+    let limits = Limits {
+        max_solutions: 0,
+        ..Limits::first()
+    };
+    assert_eq!(
+        solve(&std9(), &Grid::empty(s9), &limits).status(),
+        Status::Solved
+    );
+}
