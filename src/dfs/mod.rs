@@ -12,8 +12,8 @@
 //!   bitmasks): placing a digit removes it from every peer at once; a peer left with one candidate is
 //!   queued (naked single), one left with none is a contradiction. Then each unit is folded into
 //!   "digits seen at least once" and "at least twice" masks: a digit neither placed nor seen has no place
-//!   (contradiction); a digit seen exactly once is a hidden single. When singles run out, locked
-//!   candidates (pointing and claiming) are applied over every pair of units sharing two or more
+//!   (contradiction); a digit seen exactly once is a hidden single. When singles run out, one pass
+//!   of locked candidates (pointing and claiming) runs over every pair of units sharing two or more
 //!   cells — a row and a box, but equally a diagonal and a box — then singles again. Dead ends are
 //!   values (`Contradiction`) propagated with `?`.
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first.
