@@ -122,7 +122,8 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
         };
         match step {
             Ok(false) => {
-                // Branch: the child takes the smallest candidate of the MRV cell, the parent keeps the rest.
+                // Branch: the child takes the smallest candidate of the MRV cell, the parent keeps
+                // the rest for when the child's subtree is done.
                 let c = state.pick(t);
                 let d = state.cand(c).lowest();
                 found.stats.guesses += 1;
