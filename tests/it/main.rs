@@ -3,6 +3,7 @@
 mod check_cli;
 mod cli;
 mod common;
+mod dfs;
 mod differential;
 mod encode_cli;
 mod formats;
