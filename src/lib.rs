@@ -27,6 +27,7 @@ pub mod format;
 pub mod grid;
 pub mod sat;
 pub mod solve;
+pub mod study;
 pub mod units;
 
 pub use check::{Answer, CrossCheck, Problem, Verdict, Violation, cross_check, judge, verify};

@@ -49,6 +49,69 @@ pub enum Command {
     /// Read an external SAT solver's answer to an encoded puzzle and print the grid (verified).
     #[command(after_help = DECODE_HELP)]
     Decode(DecodeArgs),
+    /// Measure backends and encodings on puzzle files: sizes, times, propagation; a table per file.
+    #[command(after_help = STUDY_HELP)]
+    Study(StudyArgs),
+}
+
+const STUDY_HELP: &str = "\
+Per file and per backend/encoding: variables, clauses and literals (mean per puzzle), encode time,
+solve time (median, p90, max; thread CPU time, one thread), puzzles/s, the share of puzzles that unit
+propagation over the CNF alone solves, and how many answers failed verification (every answer is
+checked).
+
+Examples:
+  satdoku study fixtures/top95.txt fixtures/pe96.txt
+  satdoku study --backends sat --encodings extended,pruned --amo sequential --table csv big.txt";
+
+/// Backends the study can measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StudyBackendArg {
+    /// The native backend.
+    Dfs,
+    /// The SAT backend, once per encoding.
+    Sat,
+}
+
+/// Table formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum TableArg {
+    /// A Markdown table per file.
+    #[default]
+    Markdown,
+    /// One CSV table, a row per file and configuration.
+    Csv,
+}
+
+/// Options of `satdoku study`.
+#[derive(Debug, Args)]
+pub struct StudyArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Backends to measure.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [StudyBackendArg::Dfs, StudyBackendArg::Sat])]
+    pub backends: Vec<StudyBackendArg>,
+
+    /// Encodings to measure with the SAT backend.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [EncodingArg::Minimal, EncodingArg::Efficient, EncodingArg::Extended, EncodingArg::Pruned])]
+    pub encodings: Vec<EncodingArg>,
+
+    /// At-most-one encodings to measure with the SAT backend.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AmoArg::Pairwise])]
+    pub amo: Vec<AmoArg>,
+
+    /// Count to 2 (uniqueness) instead of stopping at the first solution.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Measure at most the first N puzzles of each file.
+    #[arg(long, value_name = "N")]
+    pub max: Option<usize>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub table: TableArg,
 }
 
 const DECODE_HELP: &str = "\

@@ -10,6 +10,7 @@ mod fault;
 mod input;
 mod progress;
 mod solve;
+mod study;
 mod summary;
 mod verify;
 
@@ -28,6 +29,7 @@ pub fn main() -> ExitCode {
         Command::Verify(args) => verify::run(args),
         Command::Encode(args) => encode::run_encode(args),
         Command::Decode(args) => encode::run_decode(args),
+        Command::Study(args) => study::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

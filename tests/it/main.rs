@@ -8,3 +8,4 @@ mod differential;
 mod encode_cli;
 mod formats;
 mod sat;
+mod study_cli;
