@@ -420,5 +420,13 @@ mod tests {
             .solve(&units, &Grid::empty(s), &limits)
             .unwrap();
         assert_eq!(r.outcome.status(), Status::Unknown);
+        assert_eq!(r.stats.nodes, 0);
+        // One blank cell: propagation settles it before any deadline check.
+        let mut g =
+            Grid::from_values(s, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+        let full = g.clone();
+        g.set(crate::grid::Cell::new(5), None);
+        let r = SatBackend::default().solve(&units, &g, &limits).unwrap();
+        assert_eq!(r.outcome, Outcome::Unique(full));
     }
 }
