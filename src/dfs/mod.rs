@@ -1,10 +1,62 @@
 //! The native backend: bitmask candidates, naked and hidden singles, MRV branching, backtracking.
+//!
+//! # Design
+//! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the
+//!   mask of digits placed, per cell its value. It has a fixed size and is copied by value at each guess
+//!   into an explicit stack; backtracking returns to the parent copy, which holds the alternatives not
+//!   yet tried. Nothing is allocated inside the search except when the stack first reaches a new depth.
+//! - **Size classes**: the state is generic over the mask type and the cell and unit capacities, chosen
+//!   per puzzle: N ≤ 9 (81 cells, `u16`), N ≤ 16 (256 cells, `u16`), N ≤ 32 (1024 cells, `u32`),
+//!   N ≤ 64 (4096 cells, `u64`), plus one class for unit lists with unusually many units.
+//! - **Propagation** (the classic scheme of Norvig's "Solving Every Sudoku Puzzle", 2006, done with
+//!   bitmasks): placing a digit removes it from every peer at once; a peer left with one candidate is
+//!   queued (naked single), one left with none is a contradiction. Then each unit is folded into
+//!   "digits seen at least once" and "at least twice" masks: a digit neither placed nor seen has no place
+//!   (contradiction); a digit seen exactly once is a hidden single. When singles run out, one pass
+//!   of locked candidates (pointing and claiming) runs over every pair of units sharing two or more
+//!   cells — a row and a box, but equally a diagonal and a box — then singles again. Dead ends are
+//!   values (`Contradiction`) propagated with `?`.
+//! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first.
+//! - **Tables**: the unit list is flattened once into `u16` index arrays (unit cells, peers, units of
+//!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
+//!   search reads units only through them, so other unit lists (diagonals, regions) work unchanged.
+//! - **Limits**: the node budget is checked at every node, the deadline on the first node and then
+//!   every 16 to 1024 nodes (fewer on larger grids).
 
-use crate::grid::Grid;
-use crate::solve::{Backend, Limits, Report, SolveError};
+mod mask;
+mod search;
+mod state;
+mod tables;
+
+use std::cell::Cell;
+use std::thread::LocalKey;
+
+use crate::grid::{Grid, MAX_N};
+use crate::solve::{Backend, Limits, Outcome, Report, SolveError};
 use crate::units::Units;
 
+use mask::Mask;
+use search::{Found, Scratch};
+use tables::{MAX_UNITS, Tables, tables_for};
+
 /// The native depth-first-search backend.
+///
+/// Stateless: per-thread caches hold the tables derived from each unit list and the search buffers, so
+/// one value may be shared by many threads.
+///
+/// # Examples
+/// ```
+/// use satdoku::{Backend, DfsBackend, Grid, Limits, Shape, Status, Units};
+///
+/// let shape = Shape::new(2, 2).unwrap();
+/// let units = Units::standard(shape);
+/// // The empty 4x4 grid has 288 solutions.
+/// let report = DfsBackend::new()
+///     .solve(&units, &Grid::empty(shape), &Limits::count_to(1000))
+///     .unwrap();
+/// assert_eq!(report.outcome.status(), Status::Multiple);
+/// assert_eq!(report.outcome.count(), 288);
+/// ```
 #[derive(Clone, Copy, Debug, Default)]
 pub struct DfsBackend;
 
@@ -15,17 +67,173 @@ impl DfsBackend {
     }
 }
 
+/// The largest unit count the widest size class holds.
+const WIDE_UNITS: usize = 4096;
+
+thread_local! {
+    static S9: Cell<Scratch<u16, 81, 32>> = const { Cell::new(Scratch::new()) };
+    static S16: Cell<Scratch<u16, 256, 64>> = const { Cell::new(Scratch::new()) };
+    static S32: Cell<Scratch<u32, 1024, 128>> = const { Cell::new(Scratch::new()) };
+    static S64: Cell<Scratch<u64, 4096, 256>> = const { Cell::new(Scratch::new()) };
+    static WIDE: Cell<Scratch<u64, 4096, WIDE_UNITS>> = const { Cell::new(Scratch::new()) };
+}
+
+/// Runs the search in one size class, with this thread's buffers for it.
+fn run_in<M: Mask, const C: usize, const U: usize>(
+    buffers: &'static LocalKey<Cell<Scratch<M, C, U>>>,
+    t: &Tables,
+    puzzle: &Grid,
+    limits: &Limits,
+) -> Found {
+    // Taken out (not borrowed), so a nested solve on this thread simply gets fresh buffers.
+    let mut scratch = buffers.take();
+    let found = search::run(t, puzzle.shape(), puzzle, limits, &mut scratch);
+    scratch.trim();
+    buffers.set(scratch);
+    found
+}
+
+/// The outcome of a search, statuses mapped by [`Outcome::from_search`] from the first two solutions;
+/// the count (which may exceed two) is then filled in.
+fn outcome(limits: &Limits, found: Found) -> Outcome {
+    let mut outcome = Outcome::from_search(limits, found.solutions, found.gave_up);
+    if let Outcome::Multiple {
+        count, complete, ..
+    } = &mut outcome
+    {
+        *count = found.count;
+        *complete = !found.gave_up && found.count < limits.max_solutions;
+    }
+    outcome
+}
+
 impl Backend for DfsBackend {
     fn name(&self) -> &'static str {
         "dfs"
     }
 
-    fn solve(
-        &self,
-        _units: &Units,
-        _puzzle: &Grid,
-        _limits: &Limits,
-    ) -> Result<Report, SolveError> {
-        unimplemented!("native backend: being written")
+    /// Solves by depth-first search; see the [module docs](self) for the algorithm.
+    ///
+    /// # Errors
+    /// [`SolveError::ShapeMismatch`] when the puzzle is not of the unit list's shape;
+    /// [`SolveError::TooLarge`] for a unit list with more than 4096 units.
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        let shape = units.shape();
+        if puzzle.shape() != shape {
+            return Err(SolveError::ShapeMismatch {
+                puzzle: puzzle.shape(),
+                units: shape,
+            });
+        }
+        let (n, cells, count) = (shape.n(), shape.cells(), units.units().len());
+        if count > WIDE_UNITS.min(MAX_UNITS) {
+            return Err(SolveError::TooLarge {
+                backend: "dfs",
+                n,
+                max: MAX_N,
+            });
+        }
+        // `max_solutions` is public: 0 would make "stop at the limit" claim uniqueness too early.
+        let limits = &Limits {
+            max_solutions: limits.max_solutions.max(1),
+            ..*limits
+        };
+        let t = tables_for(units);
+        let found = if n <= 9 && cells <= 81 && count <= 32 {
+            run_in(&S9, &t, puzzle, limits)
+        } else if n <= 16 && cells <= 256 && count <= 64 {
+            run_in(&S16, &t, puzzle, limits)
+        } else if n <= 32 && cells <= 1024 && count <= 128 {
+            run_in(&S32, &t, puzzle, limits)
+        } else if count <= 256 {
+            run_in(&S64, &t, puzzle, limits)
+        } else {
+            run_in(&WIDE, &t, puzzle, limits)
+        };
+        let stats = found.stats;
+        Ok(Report {
+            outcome: outcome(limits, found),
+            stats,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Shape;
+    use crate::solve::Status;
+
+    fn grid(shape: Shape, rows: &str) -> Grid {
+        let values = rows
+            .chars()
+            .filter(|c| !c.is_whitespace())
+            .map(|c| c.to_digit(10).unwrap() as u8)
+            .collect();
+        Grid::from_values(shape, values).unwrap()
+    }
+
+    #[test]
+    fn shape_mismatch_is_an_error() {
+        let units = Units::standard(Shape::new(2, 2).unwrap());
+        let puzzle = Grid::empty(Shape::new(2, 3).unwrap());
+        assert!(matches!(
+            DfsBackend::new().solve(&units, &puzzle, &Limits::first()),
+            Err(SolveError::ShapeMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn counts_beyond_two_and_completeness() {
+        let shape = Shape::new(2, 2).unwrap();
+        let units = Units::standard(shape);
+        let empty = Grid::empty(shape);
+        let dfs = DfsBackend::new();
+        let r = dfs.solve(&units, &empty, &Limits::count_to(288)).unwrap();
+        assert!(matches!(
+            r.outcome,
+            Outcome::Multiple {
+                count: 288,
+                complete: false,
+                ..
+            }
+        ));
+        let r = dfs.solve(&units, &empty, &Limits::count_to(289)).unwrap();
+        assert!(matches!(
+            r.outcome,
+            Outcome::Multiple {
+                count: 288,
+                complete: true,
+                ..
+            }
+        ));
+        assert!(r.stats.guesses > 0 && r.stats.nodes > r.stats.guesses);
+    }
+
+    #[test]
+    fn full_and_clashing_grids() {
+        let shape = Shape::new(2, 2).unwrap();
+        let units = Units::standard(shape);
+        let dfs = DfsBackend::new();
+        let full = grid(shape, "1234 3412 2143 4321");
+        let r = dfs.solve(&units, &full, &Limits::unique()).unwrap();
+        assert_eq!(r.outcome, Outcome::Unique(full));
+        let clash = grid(shape, "1001 0000 0000 0000");
+        let r = dfs.solve(&units, &clash, &Limits::unique()).unwrap();
+        assert_eq!(r.outcome.status(), Status::None);
+    }
+
+    #[test]
+    fn every_size_class_is_used() {
+        let dfs = DfsBackend::new();
+        for (r, c) in [(3, 3), (4, 4), (4, 5), (6, 6)] {
+            let shape = Shape::new(r, c).unwrap();
+            let units = Units::standard(shape);
+            let r = dfs
+                .solve(&units, &Grid::empty(shape), &Limits::first())
+                .unwrap();
+            let g = r.outcome.solution().unwrap();
+            crate::check::verify(&units, &Grid::empty(shape), g).unwrap();
+        }
     }
 }

@@ -1,0 +1,180 @@
+//! Puzzles from every input file (or standard input), numbered across the run, one item per puzzle.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use satdoku::format::{Puzzle, PuzzleReader, ReadOptions};
+use satdoku::{Shape, Units};
+
+/// One input puzzle, or the reason it could not be read.
+pub struct Item {
+    /// 0-based index across all inputs of the run.
+    pub index: usize,
+    /// The file name as given (`<stdin>` for standard input).
+    pub source: Arc<str>,
+    /// 1-based line where the puzzle starts (0 when the file could not be opened).
+    pub line: usize,
+    /// The puzzle, or the full error message (`FILE:LINE:COLUMN: message`).
+    pub puzzle: Result<Puzzle, String>,
+}
+
+/// The name standard input goes by in messages.
+pub const STDIN: &str = "<stdin>";
+
+fn open(path: &Path, counter: &Option<Arc<AtomicU64>>) -> io::Result<Box<dyn BufRead>> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(BufReader::with_capacity(1 << 16, File::open(path)?))
+    };
+    Ok(match counter {
+        Some(c) => Box::new(Counted {
+            inner: reader,
+            counter: c.clone(),
+        }),
+        None => reader,
+    })
+}
+
+/// A reader that adds the bytes consumed to a shared counter (for the progress bar).
+struct Counted<R> {
+    inner: R,
+    counter: Arc<AtomicU64>,
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.counter.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, amount: usize) {
+        self.counter.fetch_add(amount as u64, Ordering::Relaxed);
+        self.inner.consume(amount);
+    }
+}
+
+/// The total size of `files` in bytes, if every one is a regular file (not standard input).
+pub fn total_bytes(files: &[PathBuf]) -> Option<u64> {
+    if files.is_empty() {
+        return None;
+    }
+    files
+        .iter()
+        .map(|f| {
+            if f == Path::new("-") {
+                None
+            } else {
+                std::fs::metadata(f)
+                    .ok()
+                    .filter(|m| m.is_file())
+                    .map(|m| m.len())
+            }
+        })
+        .sum()
+}
+
+/// A streaming reader over one opened input.
+type Reader = PuzzleReader<Box<dyn BufRead>>;
+
+/// Every puzzle of the input files in order (standard input when there are none), each file read as a
+/// stream; a file that cannot be opened gives one error item in its place.
+pub struct Items {
+    files: std::vec::IntoIter<PathBuf>,
+    options: ReadOptions,
+    current: Option<(Arc<str>, Reader)>,
+    next_index: usize,
+    counter: Option<Arc<AtomicU64>>,
+}
+
+impl Items {
+    /// The puzzles of `files` (standard input when empty), read with `options`.
+    pub fn new(files: &[PathBuf], options: &ReadOptions) -> Items {
+        let files = if files.is_empty() {
+            vec![PathBuf::from("-")]
+        } else {
+            files.to_vec()
+        };
+        Items {
+            files: files.into_iter(),
+            options: options.clone(),
+            current: None,
+            next_index: 0,
+            counter: None,
+        }
+    }
+
+    /// Adds the bytes read to `counter` as reading goes (for a progress bar).
+    pub fn count_bytes(mut self, counter: Arc<AtomicU64>) -> Items {
+        self.counter = Some(counter);
+        self
+    }
+
+    fn item(&mut self, source: Arc<str>, line: usize, puzzle: Result<Puzzle, String>) -> Item {
+        let index = self.next_index;
+        self.next_index += 1;
+        Item {
+            index,
+            source,
+            line,
+            puzzle,
+        }
+    }
+}
+
+impl Iterator for Items {
+    type Item = Item;
+
+    fn next(&mut self) -> Option<Item> {
+        loop {
+            if let Some((name, reader)) = &mut self.current {
+                if let Some(r) = reader.next() {
+                    let name = name.clone();
+                    return Some(self.item(name, r.line, r.puzzle.map_err(|e| e.to_string())));
+                }
+                self.current = None;
+            }
+            let path = self.files.next()?;
+            let name: Arc<str> = if path == Path::new("-") {
+                STDIN.into()
+            } else {
+                path.display().to_string().into()
+            };
+            match open(&path, &self.counter) {
+                Ok(reader) => {
+                    let reader = PuzzleReader::new(reader, name.clone(), self.options.clone());
+                    self.current = Some((name, reader));
+                }
+                Err(e) => {
+                    let msg = format!("{name}: cannot read: {e}");
+                    return Some(self.item(name, 0, Err(msg)));
+                }
+            }
+        }
+    }
+}
+
+/// Units for each shape met in a run, built once per shape.
+#[derive(Default)]
+pub struct UnitsCache(HashMap<Shape, Arc<Units>>);
+
+impl UnitsCache {
+    /// The standard units of `shape`.
+    pub fn get(&mut self, shape: Shape) -> Arc<Units> {
+        self.0
+            .entry(shape)
+            .or_insert_with(|| Arc::new(Units::standard(shape)))
+            .clone()
+    }
+}

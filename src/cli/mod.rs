@@ -1,0 +1,41 @@
+//! The command-line front end: parses arguments, runs a command, turns results into text and exit codes.
+
+mod args;
+mod backends;
+mod batch;
+mod check;
+mod encode;
+mod exit;
+mod fault;
+mod input;
+mod progress;
+mod solve;
+mod study;
+mod summary;
+mod verify;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+pub use args::{Cli, Command};
+
+/// Parses the command line and runs it; usage errors exit with 2 (clap's convention, and ours).
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Solve(args) => solve::run(args),
+        Command::Check(args) => check::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Encode(args) => encode::run_encode(args),
+        Command::Decode(args) => encode::run_decode(args),
+        Command::Study(args) => study::run(args),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("satdoku: {e:#}");
+            ExitCode::from(exit::USAGE)
+        }
+    }
+}

@@ -1,0 +1,332 @@
+//! Flat lookup tables derived from a unit list (unit cells, peers, units of each cell), cached per thread
+//! by [`Units::id`] so a batch of puzzles under one list builds them once.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::units::Units;
+
+/// A unit list flattened into arrays of `u16` indices, as the search reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Tables {
+    /// Grid side: digits per unit, cells per unit.
+    pub n: usize,
+    /// Cells in the grid (N²).
+    pub cells: usize,
+    /// Number of units.
+    pub units: usize,
+    /// The cells of unit `u` are `unit_cells[u * n .. (u + 1) * n]`.
+    pub unit_cells: Box<[u16]>,
+    /// The peers of cell `c` are `peers[peer_start[c] .. peer_start[c + 1]]`.
+    peer_start: Box<[u32]>,
+    peers: Box<[u16]>,
+    /// The units of cell `c` are `units_of[unit_start[c] .. unit_start[c + 1]]`.
+    unit_start: Box<[u32]>,
+    units_of: Box<[u16]>,
+    /// Pairs of units sharing two or more cells, for locked candidates.
+    pub pairs: Box<[Pair]>,
+    /// Groups of pair sides whose shared cells are disjoint inside one unit (see [`Group`]).
+    pub groups: Box<[Group]>,
+    /// The sides the groups point into: `2 · pair + 0` for the pair's unit A, `+ 1` for B.
+    pub sides: Box<[u32]>,
+    /// The cell lists the pairs and groups point into.
+    pub pair_cells: Box<[u16]>,
+}
+
+/// Some pairs of one unit U whose shared cells are pairwise disjoint, plus the cells of U they leave
+/// out (none, for a row and the boxes it crosses). The candidates of U outside one pair's shared cells
+/// are then the union of the other pairs' shared cells and the rest: a few ORs instead of a pass over U.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub(crate) struct Group {
+    /// A range of `sides`.
+    pub sides: (u32, u32),
+    /// The cells of U outside every pair of the group, as a range of `pair_cells`.
+    pub rest: (u32, u32),
+}
+
+/// Two units A and B sharing the cells I (at least two): a digit that A can hold only in I cannot be
+/// elsewhere in B, and conversely (locked candidates: pointing and claiming).
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub(crate) struct Pair {
+    /// I = A ∩ B, as a range of `pair_cells`.
+    pub inter: (u32, u32),
+    /// A \ I.
+    pub a_rest: (u32, u32),
+    /// B \ I.
+    pub b_rest: (u32, u32),
+}
+
+/// The largest number of units a unit list may have for these tables (indices are `u16`).
+pub(crate) const MAX_UNITS: usize = u16::MAX as usize;
+
+impl Tables {
+    /// Flattens `units` (which must have at most [`MAX_UNITS`] units; cells always fit a `u16`).
+    pub fn build(units: &Units) -> Tables {
+        let shape = units.shape();
+        let (n, cells) = (shape.n(), shape.cells());
+        let list = units.units();
+        debug_assert!(list.len() <= MAX_UNITS);
+        let unit_cells = unit_cells(units);
+        let mut peer_start = Vec::with_capacity(cells + 1);
+        let mut peers = Vec::new();
+        let mut unit_start = Vec::with_capacity(cells + 1);
+        let mut units_of = Vec::new();
+        for c in 0..cells {
+            let cell = crate::grid::Cell::new(c);
+            peer_start.push(peers.len() as u32);
+            peers.extend(units.peers(cell).iter().map(|p| p.index() as u16));
+            unit_start.push(units_of.len() as u32);
+            units_of.extend(units.units_of(cell).iter().map(|&u| u as u16));
+        }
+        peer_start.push(peers.len() as u32);
+        unit_start.push(units_of.len() as u32);
+        let Pairs {
+            pairs,
+            groups,
+            sides,
+            cells: pair_cells,
+        } = pairs(units);
+        Tables {
+            n,
+            cells,
+            units: list.len(),
+            unit_cells,
+            peer_start: peer_start.into(),
+            peers: peers.into(),
+            unit_start: unit_start.into(),
+            units_of: units_of.into(),
+            pairs: pairs.into(),
+            groups: groups.into(),
+            sides: sides.into(),
+            pair_cells: pair_cells.into(),
+        }
+    }
+
+    /// The cells of a range of `pair_cells`.
+    #[inline(always)]
+    pub fn pair_cells(&self, range: (u32, u32)) -> &[u16] {
+        &self.pair_cells[range.0 as usize..range.1 as usize]
+    }
+
+    /// The sides of a group.
+    #[inline(always)]
+    pub fn group_sides(&self, g: &Group) -> &[u32] {
+        &self.sides[g.sides.0 as usize..g.sides.1 as usize]
+    }
+
+    /// The cells sharing a unit with cell `c`.
+    #[inline(always)]
+    pub fn peers(&self, c: usize) -> &[u16] {
+        &self.peers[self.peer_start[c] as usize..self.peer_start[c + 1] as usize]
+    }
+
+    /// The units containing cell `c`.
+    #[inline(always)]
+    pub fn units_of(&self, c: usize) -> &[u16] {
+        &self.units_of[self.unit_start[c] as usize..self.unit_start[c + 1] as usize]
+    }
+
+    /// The N cells of unit `u`.
+    #[inline(always)]
+    pub fn unit(&self, u: usize) -> &[u16] {
+        &self.unit_cells[u * self.n..(u + 1) * self.n]
+    }
+}
+
+/// Appends `cells` to `flat`, returning their range.
+fn push(flat: &mut Vec<u16>, cells: &mut dyn Iterator<Item = usize>) -> (u32, u32) {
+    let start = flat.len() as u32;
+    flat.extend(cells.map(|c| c as u16));
+    (start, flat.len() as u32)
+}
+
+/// The locked-candidate tables of a unit list.
+struct Pairs {
+    pairs: Vec<Pair>,
+    groups: Vec<Group>,
+    sides: Vec<u32>,
+    cells: Vec<u16>,
+}
+
+/// The pairs of units sharing at least two cells, grouped per unit into sets of disjoint
+/// intersections (greedily, first fit: a row's boxes form one group; a box's rows one, its columns
+/// another).
+fn pairs(units: &Units) -> Pairs {
+    let list = units.units();
+    let cells = units.shape().cells();
+    let mut out = Pairs {
+        pairs: Vec::new(),
+        groups: Vec::new(),
+        sides: Vec::new(),
+        cells: Vec::new(),
+    };
+    let flat = &mut out.cells;
+    // For each unit, the sides it takes part in.
+    let mut sides_of: Vec<Vec<u32>> = vec![Vec::new(); list.len()];
+    let mut shared = vec![0u32; list.len()];
+    let mut in_a = vec![false; cells];
+    let mut in_b = vec![false; cells];
+    for (a, unit_a) in list.iter().enumerate() {
+        shared.iter_mut().for_each(|s| *s = 0);
+        for cell in &unit_a.cells {
+            for &b in units.units_of(*cell) {
+                if b as usize > a {
+                    shared[b as usize] += 1;
+                }
+            }
+        }
+        unit_a.cells.iter().for_each(|c| in_a[c.index()] = true);
+        for (b, unit_b) in list.iter().enumerate().skip(a + 1) {
+            if shared[b] < 2 {
+                continue;
+            }
+            unit_b.cells.iter().for_each(|c| in_b[c.index()] = true);
+            let cells_a = unit_a.cells.iter().map(|c| c.index());
+            let cells_b = unit_b.cells.iter().map(|c| c.index());
+            let inter = push(flat, &mut cells_b.clone().filter(|&c| in_a[c]));
+            let a_rest = push(flat, &mut cells_a.filter(|&c| !in_b[c]));
+            let b_rest = push(flat, &mut cells_b.filter(|&c| !in_a[c]));
+            unit_b.cells.iter().for_each(|c| in_b[c.index()] = false);
+            let p = out.pairs.len() as u32;
+            out.pairs.push(Pair {
+                inter,
+                a_rest,
+                b_rest,
+            });
+            sides_of[a].push(2 * p);
+            sides_of[b].push(2 * p + 1);
+        }
+        unit_a.cells.iter().for_each(|c| in_a[c.index()] = false);
+    }
+    // Group each unit's sides: first fit by disjoint shared cells.
+    for (u, unit) in list.iter().enumerate() {
+        let mut groups: Vec<(Vec<u32>, Vec<bool>)> = Vec::new();
+        for &side in &sides_of[u] {
+            let pair = out.pairs[(side / 2) as usize];
+            let shared: Vec<usize> = out.cells[pair.inter.0 as usize..pair.inter.1 as usize]
+                .iter()
+                .map(|&c| c as usize)
+                .collect();
+            let fit = groups
+                .iter()
+                .position(|(_, used)| shared.iter().all(|&c| !used[c]));
+            let g = match fit {
+                Some(g) => g,
+                None => {
+                    groups.push((Vec::new(), vec![false; cells]));
+                    groups.len() - 1
+                }
+            };
+            groups[g].0.push(side);
+            shared.iter().for_each(|&c| groups[g].1[c] = true);
+        }
+        for (members, used) in groups {
+            let start = out.sides.len() as u32;
+            out.sides.extend(&members);
+            let sides = (start, out.sides.len() as u32);
+            let rest = push(
+                &mut out.cells,
+                &mut unit.cells.iter().map(|c| c.index()).filter(|&c| !used[c]),
+            );
+            out.groups.push(Group { sides, rest });
+        }
+    }
+    out
+}
+
+/// Every unit's cells, concatenated (each unit has exactly N cells).
+fn unit_cells(units: &Units) -> Box<[u16]> {
+    units
+        .units()
+        .iter()
+        .flat_map(|u| u.cells.iter().map(|c| c.index() as u16))
+        .collect()
+}
+
+/// Unit lists remembered per thread.
+const CACHE_SIZE: usize = 8;
+
+thread_local! {
+    /// Recently used tables, most recent first, each with the unit-list ids it serves.
+    static CACHE: RefCell<Vec<(Vec<u64>, Rc<Tables>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The tables of `units`, from this thread's cache or built now.
+///
+/// Looked up by [`Units::id`]; on a miss, an entry with the same shape and the same unit cells (a list
+/// rebuilt per puzzle by a careless caller) is reused rather than rebuilt.
+pub(crate) fn tables_for(units: &Units) -> Rc<Tables> {
+    let id = units.id();
+    CACHE.with(|cache| {
+        let mut cache = cache.borrow_mut();
+        if let Some(i) = cache.iter().position(|(ids, _)| ids.contains(&id)) {
+            let entry = cache.remove(i);
+            let tables = Rc::clone(&entry.1);
+            cache.insert(0, entry);
+            return tables;
+        }
+        let shape = units.shape();
+        let cells = unit_cells(units);
+        if let Some(i) = cache.iter().position(|(_, t)| {
+            t.n == shape.n() && t.cells == shape.cells() && t.unit_cells == cells
+        }) {
+            let mut entry = cache.remove(i);
+            if entry.0.len() < 16 {
+                entry.0.push(id);
+            } else {
+                entry.0 = vec![id];
+            }
+            let tables = Rc::clone(&entry.1);
+            cache.insert(0, entry);
+            return tables;
+        }
+        let tables = Rc::new(Tables::build(units));
+        cache.insert(0, (vec![id], Rc::clone(&tables)));
+        cache.truncate(CACHE_SIZE);
+        tables
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Shape;
+
+    #[test]
+    fn flat_tables_match_the_unit_list() {
+        let units = Units::standard(Shape::new(2, 3).unwrap());
+        let t = Tables::build(&units);
+        assert_eq!((t.n, t.cells, t.units), (6, 36, 18));
+        // 2x3 boxes: each row crosses 2 boxes in 3 cells, each column 3 boxes in 2 cells.
+        assert_eq!(t.pairs.len(), 6 * 2 + 6 * 3);
+        // Rows: one group each; columns: one; boxes: their rows, their columns.
+        assert_eq!(t.groups.len(), 6 + 6 + 2 * 6);
+        assert!(t.groups.iter().all(|g| g.rest.0 == g.rest.1));
+        for c in 0..36 {
+            let cell = crate::grid::Cell::new(c);
+            let peers: Vec<usize> = t.peers(c).iter().map(|&p| p as usize).collect();
+            let expect: Vec<usize> = units.peers(cell).iter().map(|p| p.index()).collect();
+            assert_eq!(peers, expect);
+            assert_eq!(t.units_of(c).len(), 3);
+            for &u in t.units_of(c) {
+                assert!(t.unit(u as usize).contains(&(c as u16)));
+            }
+        }
+    }
+
+    #[test]
+    fn cache_reuses_by_id_and_by_content() {
+        let shape = Shape::new(3, 3).unwrap();
+        let a = Units::standard(shape);
+        let t1 = tables_for(&a);
+        let t2 = tables_for(&a.clone());
+        assert!(Rc::ptr_eq(&t1, &t2));
+        // A separately built but identical list reuses the same tables.
+        let b = Units::standard(shape);
+        assert_ne!(a.id(), b.id());
+        assert!(Rc::ptr_eq(&t1, &tables_for(&b)));
+        // A different shape does not.
+        let c = Units::standard(Shape::new(2, 2).unwrap());
+        assert!(!Rc::ptr_eq(&t1, &tables_for(&c)));
+    }
+}

@@ -1,0 +1,677 @@
+//! Auto-detection from a bounded look-ahead: the format, the grid side N and the symbol alphabet.
+//!
+//! The reader keeps the first lines of its input (at most [`LOOKAHEAD_LINES`] lines and
+//! [`LOOKAHEAD_BYTES`] bytes), decides here, then replays them and streams the rest with the decision
+//! fixed: memory does not grow with the file.
+
+use super::alphabet::Alphabet;
+use super::csv;
+use super::error::ParseErrorKind;
+use super::lines::{Kind, OwnedLine, classify, column, first_non_text, trim_start};
+use super::symbols::BLANKS;
+use super::{Format, ReadOptions};
+use crate::grid::Shape;
+
+/// At most this many lines are looked at before deciding.
+pub(crate) const LOOKAHEAD_LINES: usize = 1000;
+/// At most about this many bytes are looked at before deciding.
+pub(crate) const LOOKAHEAD_BYTES: usize = 1 << 20;
+
+/// What the look-ahead decided.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    pub(crate) format: Format,
+    /// The file's grid side, if any puzzle-like line was seen.
+    pub(crate) n: Option<usize>,
+    /// The alphabet (not for ints; `None` when N is not known yet).
+    pub(crate) alphabet: Option<Alphabet>,
+    /// Ints: the whole grid on one line.
+    pub(crate) ints_line: bool,
+    /// Block: spaces between cells.
+    pub(crate) spaced: bool,
+    /// Block: `|` between boxes.
+    pub(crate) bars: bool,
+    /// Multi-line grids: the first grid is followed by a blank or header line (or the end), so every
+    /// grid ends with one and a row beyond N is an error of that grid.
+    pub(crate) separated: bool,
+    /// CSV: the header line and the puzzle column.
+    pub(crate) csv: Option<CsvPlan>,
+}
+
+/// The CSV puzzle column.
+#[derive(Clone, Debug)]
+pub(crate) struct CsvPlan {
+    /// The header's line number, if the file has a header.
+    pub(crate) header_line: Option<usize>,
+    /// 0-based field index.
+    pub(crate) column: usize,
+    /// Its name, for messages.
+    pub(crate) name: String,
+}
+
+/// A whole-input error found while detecting: `(line, column, kind)`.
+pub(crate) type DetectError = (usize, usize, ParseErrorKind);
+
+pub(crate) fn isqrt(x: usize) -> usize {
+    let mut r = (x as f64).sqrt() as usize;
+    while r * r > x {
+        r -= 1;
+    }
+    while (r + 1) * (r + 1) <= x {
+        r += 1;
+    }
+    r
+}
+
+/// `Some(m)` if `count` = m² with m ≥ 4 (a possible one-line grid).
+pub(crate) fn square_side(count: usize) -> Option<usize> {
+    let m = isqrt(count);
+    (m >= 4 && m * m == count).then_some(m)
+}
+
+/// The box shape two header integers give for a grid of side `n`: `R`, `C` (uio files) or `n`, `1`
+/// (sudoku_acs files: box size, then a `1`).
+pub(crate) fn shape_hint(a: u32, b: u32, n: usize) -> Option<Shape> {
+    let (a, b) = (a as usize, b as usize);
+    if a * b == n {
+        Shape::new(a, b).ok()
+    } else if b == 1 && a * a == n {
+        Shape::new(a, a).ok()
+    } else {
+        None
+    }
+}
+
+/// Characters of a one-line grid (`|` does not count).
+pub(crate) fn flat_width(text: &[u8]) -> usize {
+    text.iter()
+        .filter(|&&b| b != b'|' && b & 0xC0 != 0x80)
+        .count()
+}
+
+/// Cells of a block row: characters other than spaces, tabs and `|`.
+pub(crate) fn row_width(text: &[u8]) -> usize {
+    text.iter()
+        .filter(|&&b| !matches!(b, b' ' | b'\t' | b'|') && b & 0xC0 != 0x80)
+        .count()
+}
+
+fn tokens(text: &[u8]) -> impl Iterator<Item = &[u8]> {
+    text.split(|&b| b == b' ' || b == b'\t')
+        .filter(|t| !t.is_empty())
+}
+
+/// An ints token: an integer, or `.` (blank).
+fn int_like(t: &[u8]) -> bool {
+    t == b"."
+        || (!t.is_empty() && t.iter().all(u8::is_ascii_digit))
+        || (t.len() >= 2 && t[0] == b'-' && t[1..].iter().all(u8::is_ascii_digit))
+}
+
+fn int_value(t: &[u8]) -> usize {
+    if t.iter().all(u8::is_ascii_digit) && !t.is_empty() {
+        t.iter().fold(0usize, |a, &b| {
+            (a * 10 + usize::from(b - b'0')).min(1 << 20)
+        })
+    } else {
+        0
+    }
+}
+
+/// A box-rule line of a block grid (`------+-------+------`, `---|---`), as opposed to a row of blanks
+/// written with `-`.
+pub(crate) fn is_rule(text: &[u8], n: usize, bars: bool) -> bool {
+    let t = trim_start(text);
+    if t.is_empty() || !t.iter().all(|b| b"-+=| \t".contains(b)) {
+        return false;
+    }
+    let dashes = t.iter().filter(|&&b| b == b'-').count();
+    if dashes == 0 && !t.contains(&b'=') {
+        return false;
+    }
+    t.contains(&b'+') || t.contains(&b'=') || t.contains(&b'|') || bars || dashes != n
+}
+
+/// Bytes that never decide the alphabet: blanks other than `0`, separators, whitespace.
+fn neutral(b: u8) -> bool {
+    matches!(b, b'.' | b'-' | b'_' | b'|' | b'+' | b'=' | b' ' | b'\t')
+}
+
+/// Chooses the alphabet for side `n` from the symbols seen in the look-ahead (issue 2's rules): a forced
+/// one; else, when `.` is the blank and `0` occurs, `0` is a value (`0-9a-f` for 16x16; for N ≤ 9 only if
+/// `0`-first covers every symbol seen, since `1-9` with both `.` and `0` blank is the only reading of a
+/// 9x9 file holding a `9`); a 16x16 grid of letters only is `A-P`; else `1-9` then letters (lower case
+/// if the file's letters are). The first candidate that covers every symbol seen wins; if none does,
+/// the first, and the stray symbols are reported as errors.
+pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOptions) -> Alphabet {
+    if let Some(a) = &options.symbols {
+        return a.clone();
+    }
+    if options.format == Some(Format::Letters) {
+        return Alphabet::letters(n);
+    }
+    let seen = counts.map(|c| c > 0);
+    let any = |r: std::ops::RangeInclusive<u8>| r.into_iter().any(|b| seen[b as usize]);
+    let digits = any(b'1'..=b'9');
+    let lower = any(b'a'..=b'z');
+    let upper = any(b'A'..=b'Z');
+    let lower_pref = lower && !upper;
+    let mut candidates = Vec::with_capacity(4);
+    if seen[b'.' as usize] && seen[b'0' as usize] {
+        let zero = Alphabet::zero_first(n, lower_pref);
+        if n > 9 {
+            // `0` is a value: symbols it does not cover are errors, not a hint that `0` is a blank.
+            return zero;
+        }
+        candidates.push(zero);
+    } else if seen[b'0' as usize] && !BLANKS.iter().any(|&b| seen[b as usize]) {
+        // `0` is the only candidate blank: if it is no more frequent than the commonest other symbol it
+        // behaves as a value (a full `0-9a-f` grid); `0`-first is then tried first, and kept only if it
+        // covers every symbol seen (a `g`, or a `9` in a 9x9 grid, shows `0` is a blank after all).
+        let zeros = counts[b'0' as usize];
+        let most = (0..=255u8)
+            .filter(|&b| b != b'0' && !neutral(b))
+            .map(|b| counts[b as usize])
+            .max()
+            .unwrap_or(0);
+        if zeros <= most {
+            candidates.push(Alphabet::zero_first(n, lower_pref));
+        }
+    }
+    if n == 16 && !digits && (lower || upper) {
+        candidates.push(Alphabet::letters(n));
+    }
+    candidates.push(if lower_pref {
+        Alphabet::default_lower(n)
+    } else {
+        Alphabet::default_for(n)
+    });
+    candidates.push(Alphabet::zero_first(n, lower_pref));
+    let covers = |a: &Alphabet| {
+        (0..=255u8).all(|b| {
+            !seen[b as usize]
+                || neutral(b)
+                || (b == b'0' && !a.has_zero())
+                || a.digit(b as char).is_some()
+        })
+    };
+    candidates
+        .iter()
+        .find(|a| covers(a))
+        .unwrap_or(&candidates[0])
+        .clone()
+}
+
+fn mark(counts: &mut [usize; 256], text: &[u8]) {
+    for &b in text {
+        counts[b as usize] += 1;
+    }
+}
+
+/// Decides the plan from the look-ahead (`whole`: it holds the entire input).
+///
+/// # Errors
+/// A whole-input problem: binary data or invalid UTF-8 on the first content line, a CSV without the
+/// named (or any) puzzle column.
+pub(crate) fn detect(
+    sample: &[OwnedLine],
+    whole: bool,
+    options: &ReadOptions,
+) -> Result<Plan, DetectError> {
+    let content: Vec<&OwnedLine> = sample
+        .iter()
+        .filter(|l| !matches!(classify(&l.text), Kind::Blank | Kind::Comment))
+        .collect();
+    let mut plan = Plan {
+        format: options.format.unwrap_or(Format::Line),
+        n: None,
+        alphabet: None,
+        ints_line: false,
+        spaced: false,
+        bars: false,
+        separated: false,
+        csv: None,
+    };
+    let Some(first) = content.first() else {
+        return Ok(plan);
+    };
+    if let Some((offset, byte, utf8)) = first_non_text(&first.text) {
+        let kind = if utf8 {
+            ParseErrorKind::InvalidUtf8 { byte }
+        } else {
+            ParseErrorKind::Binary { byte }
+        };
+        return Err((first.number, column(&first.text, offset), kind));
+    }
+    let has_ws = |t: &[u8]| trim_start(t).iter().any(|&b| b == b' ' || b == b'\t');
+    let csv_like = first.text.contains(&b',')
+        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| l.text.contains(&b',')));
+    let data: Vec<&OwnedLine> = content
+        .iter()
+        .copied()
+        .filter(|l| classify(&l.text) == Kind::Data)
+        .collect();
+    let format = match options.format {
+        Some(f) => f,
+        None if csv_like => Format::Csv,
+        None => match typical(&data) {
+            None => Format::Line,
+            Some(d) => guess(d, &content, &data, options),
+        },
+    };
+    plan.format = format;
+    let forced_n = options.shape.map(Shape::n);
+    match format {
+        Format::Csv => return detect_csv(&content, options, plan),
+        Format::Line => {
+            plan.n = typical(&data)
+                .and_then(|d| square_side(flat_width(&d.text)))
+                .or_else(|| data.iter().find_map(|l| square_side(flat_width(&l.text))));
+            if let Some(n) = plan.n {
+                let mut seen = [0usize; 256];
+                for l in &data {
+                    if l.text.len() <= 64 * 64 * 4 {
+                        mark(&mut seen, &l.text);
+                    }
+                }
+                plan.alphabet = Some(choose_alphabet(n, &seen, options));
+            }
+        }
+        Format::Block | Format::Letters => {
+            let Some(d) = typical(&data) else {
+                return Ok(plan);
+            };
+            let n = row_width(&d.text);
+            plan.n = Some(n);
+            plan.bars = d.text.contains(&b'|');
+            plan.spaced = tokens(&d.text).filter(|t| *t != b"|").count() > 1;
+            let mut seen = [0usize; 256];
+            for l in &data {
+                if !is_rule(&l.text, n, plan.bars) {
+                    mark(&mut seen, &l.text);
+                }
+            }
+            plan.separated = separated(sample, whole, d, n, |t| {
+                format == Format::Block && is_rule(t, n, plan.bars)
+            });
+            let alphabet = choose_alphabet(n, &seen, options);
+            if n == 16 && alphabet == Alphabet::letters(16) {
+                plan.format = Format::Letters;
+            }
+            plan.alphabet = Some(alphabet);
+        }
+        Format::Ints => {
+            let Some(d) = typical(&data) else {
+                return Ok(plan);
+            };
+            let t = tokens(&d.text).count();
+            let single = match (forced_n, square_side(t)) {
+                (Some(n), _) => t == n * n && t != n,
+                (None, None) => false,
+                (None, Some(m)) => {
+                    let group = run_of(&data, d, |l| tokens(&l.text).count());
+                    let max = group
+                        .iter()
+                        .flat_map(|l| tokens(&l.text))
+                        .map(int_value)
+                        .max()
+                        .unwrap_or(0);
+                    let hinted = header_hint(&content, d, t);
+                    !(hinted || max > m || (max == 0 && group.len() == t))
+                }
+            };
+            plan.ints_line = single;
+            plan.n = Some(if single { isqrt(t) } else { t });
+            if !single {
+                plan.separated = separated(sample, whole, d, t, |_| false);
+            }
+        }
+    }
+    Ok(plan)
+}
+
+/// The line that shows the file's shape: the first data line of the most common kind (token count, and
+/// width for one-token lines), so that one broken first row does not decide for the whole file.
+fn typical<'a>(data: &[&'a OwnedLine]) -> Option<&'a OwnedLine> {
+    let mut kinds: std::collections::HashMap<(usize, usize), (usize, usize)> =
+        std::collections::HashMap::new();
+    for (i, l) in data.iter().enumerate() {
+        let t = tokens(&l.text).count();
+        let key = (t, if t == 1 { flat_width(&l.text) } else { 0 });
+        kinds.entry(key).or_insert((i, 0)).1 += 1;
+    }
+    kinds
+        .values()
+        .max_by_key(|&&(first, count)| (count, std::cmp::Reverse(first)))
+        .map(|&(first, _)| data[first])
+}
+
+/// The format of the typical data line `d`, when not forced and not CSV.
+fn guess(
+    d: &OwnedLine,
+    content: &[&OwnedLine],
+    data: &[&OwnedLine],
+    options: &ReadOptions,
+) -> Format {
+    let toks: Vec<&[u8]> = tokens(&d.text).collect();
+    let bars = d.text.contains(&b'|');
+    if toks.len() >= 2 && !bars && toks.iter().all(|t| int_like(t)) {
+        return Format::Ints;
+    }
+    if toks.len() >= 2 {
+        return Format::Block;
+    }
+    let w = flat_width(&d.text);
+    let known_n = options
+        .shape
+        .map(Shape::n)
+        .or(options.symbols.as_ref().map(Alphabet::len));
+    if let Some(n) = known_n {
+        if w == n {
+            return Format::Block;
+        }
+        if w == n * n {
+            return Format::Line;
+        }
+    }
+    let Some(m) = square_side(w) else {
+        return if w <= 64 { Format::Block } else { Format::Line };
+    };
+    if w > 64 {
+        return Format::Line;
+    }
+    // 16, 25, 36, 49 or 64 symbols: a row of a block, or a whole small grid on one line.
+    let group = run_of(data, d, |l| flat_width(&l.text));
+    let mut seen = [0usize; 256];
+    for l in &group {
+        mark(&mut seen, &l.text);
+    }
+    let distinct = (0..=255u8)
+        .filter(|&b| seen[b as usize] > 0 && !neutral(b) && b != b'0')
+        .count();
+    if header_hint(content, d, w) || distinct > m || (distinct == 0 && group.len() == w) {
+        Format::Block
+    } else {
+        Format::Line
+    }
+}
+
+/// Whether the grid starting at `d` (N rows, not counting comments and `skip` lines) is followed by a
+/// blank or header line, or ends the input.
+fn separated(
+    sample: &[OwnedLine],
+    whole: bool,
+    d: &OwnedLine,
+    n: usize,
+    skip: impl Fn(&[u8]) -> bool,
+) -> bool {
+    let Some(start) = sample.iter().position(|l| l.number == d.number) else {
+        return false;
+    };
+    let mut rows = 0;
+    for l in &sample[start..] {
+        match classify(&l.text) {
+            Kind::Comment => {}
+            Kind::Data if skip(&l.text) => {}
+            Kind::Data if rows < n => rows += 1,
+            Kind::Data => return false,
+            _ => return rows == n,
+        }
+    }
+    // The look-ahead ended: separated only if it was the end of the input.
+    rows == n && whole
+}
+
+/// The consecutive data lines from `d` on with the same `width` (a block's rows, or one-line grids).
+fn run_of<'a>(
+    data: &[&'a OwnedLine],
+    d: &OwnedLine,
+    width: impl Fn(&OwnedLine) -> usize,
+) -> Vec<&'a OwnedLine> {
+    let w = width(d);
+    let start = data.iter().position(|l| l.number == d.number).unwrap_or(0);
+    let mut run: Vec<&OwnedLine> = Vec::new();
+    for l in &data[start..] {
+        if let Some(prev) = run.last() {
+            if l.number != prev.number + 1 {
+                break;
+            }
+        }
+        if width(l) != w {
+            break;
+        }
+        run.push(l);
+    }
+    run
+}
+
+/// Whether the two header integers just before `d` give a box shape for side `n`.
+fn header_hint(content: &[&OwnedLine], d: &OwnedLine, n: usize) -> bool {
+    let pos = content
+        .iter()
+        .position(|l| l.number == d.number)
+        .unwrap_or(0);
+    let ints: Vec<u32> = content[..pos]
+        .iter()
+        .rev()
+        .map_while(|l| match classify(&l.text) {
+            Kind::HeaderInt(v) => Some(v),
+            _ => None,
+        })
+        .take(2)
+        .collect();
+    matches!(ints[..], [b, a] if shape_hint(a, b, n).is_some())
+}
+
+/// Names a puzzle column goes by, in order of preference.
+const PUZZLE_NAMES: &[&str] = &[
+    "puzzle", "puzzles", "quizzes", "quiz", "sudoku", "grid", "board", "problem", "question",
+    "givens", "clues",
+];
+
+/// Whether a CSV field holds a one-line grid: N² (N ≥ 4) symbol-like characters.
+fn grid_like(field: &[u8]) -> bool {
+    square_side(field.len()).is_some()
+        && field
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"._-?@$%*".contains(&b))
+}
+
+fn detect_csv(
+    content: &[&OwnedLine],
+    options: &ReadOptions,
+    mut plan: Plan,
+) -> Result<Plan, DetectError> {
+    let Some(first) = content.first() else {
+        return Ok(plan);
+    };
+    let mut ranges = Vec::new();
+    let _ = csv::fields(&first.text, usize::MAX, &mut ranges);
+    let header: Vec<String> = ranges
+        .iter()
+        .map(|&(s, e)| {
+            String::from_utf8_lossy(&first.text[s..e])
+                .trim()
+                .to_string()
+        })
+        .collect();
+    let has_header = !ranges.iter().any(|&(s, e)| grid_like(&first.text[s..e]));
+    let rows: Vec<&OwnedLine> = content[usize::from(has_header)..].to_vec();
+    let columns = header.join(", ");
+    let by_name = |name: &str| header.iter().position(|h| h.eq_ignore_ascii_case(name));
+    let column = if let Some(name) = &options.column {
+        let name = name.trim();
+        let found = if has_header { by_name(name) } else { None };
+        match found.or_else(|| {
+            name.parse::<usize>()
+                .ok()
+                .filter(|&k| k >= 1 && k <= header.len())
+                .map(|k| k - 1)
+        }) {
+            Some(c) => c,
+            None => {
+                return Err((
+                    first.number,
+                    1,
+                    ParseErrorKind::MissingColumn {
+                        name: name.to_string(),
+                        columns,
+                    },
+                ));
+            }
+        }
+    } else {
+        let named = if has_header {
+            PUZZLE_NAMES.iter().find_map(|n| by_name(n))
+        } else {
+            None
+        };
+        let shaped = || {
+            rows.iter().take(20).find_map(|l| {
+                let mut r = Vec::new();
+                let _ = csv::fields(&l.text, usize::MAX, &mut r);
+                r.iter().position(|&(s, e)| grid_like(&l.text[s..e]))
+            })
+        };
+        match named.or_else(shaped) {
+            Some(c) => c,
+            None => {
+                return Err((first.number, 1, ParseErrorKind::NoPuzzleColumn { columns }));
+            }
+        }
+    };
+    let name = if has_header {
+        header.get(column).cloned().unwrap_or_default()
+    } else {
+        format!("{}", column + 1)
+    };
+    let mut seen = [0usize; 256];
+    let mut n = None;
+    // The alphabet is the file's: every column holding grids of the puzzle column's size counts (a
+    // solutions column written without blanks must not decide it alone).
+    let mut r = Vec::new();
+    for l in &rows {
+        let _ = csv::fields(&l.text, usize::MAX, &mut r);
+        let Some(&(s, e)) = r.get(column) else {
+            continue;
+        };
+        let f = &l.text[s..e];
+        if n.is_none() {
+            n = square_side(flat_width(f));
+        }
+        mark(&mut seen, f);
+        for (i, &(s2, e2)) in r.iter().enumerate() {
+            if i != column && e2 - s2 == e - s && grid_like(&l.text[s2..e2]) {
+                mark(&mut seen, &l.text[s2..e2]);
+            }
+        }
+    }
+    plan.n = n;
+    plan.alphabet = n.map(|n| choose_alphabet(n, &seen, options));
+    plan.csv = Some(CsvPlan {
+        header_line: has_header.then_some(first.number),
+        column,
+        name,
+    });
+    Ok(plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(text: &str) -> Vec<OwnedLine> {
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| OwnedLine {
+                number: i + 1,
+                text: l.trim_end().as_bytes().to_vec(),
+                length: l.len(),
+            })
+            .collect()
+    }
+
+    fn plan(text: &str) -> Plan {
+        detect(&sample(text), true, &ReadOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn line_and_block() {
+        let p = plan(
+            "# c\n4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n",
+        );
+        assert_eq!((p.format, p.n), (Format::Line, Some(9)));
+        let p = plan("Grid 01\n003020600\n900305001\n");
+        assert_eq!((p.format, p.n), (Format::Block, Some(9)));
+        let p = plan("4\n4\n..2.31D.....7E6.\n8E.9.....D.6B.A.\n");
+        assert_eq!((p.format, p.n), (Format::Block, Some(16)));
+        assert_eq!(p.alphabet.unwrap().to_string(), "1-9A-G");
+        let p = plan("--A----C-----O-I\n-J--A-B-P-CGF-H-\n");
+        assert_eq!(p.format, Format::Letters);
+        let p = plan("1.3.\n..21\n");
+        assert_eq!((p.format, p.n), (Format::Block, Some(4)));
+        let p = plan("1..4.......3.2..\n2..1.....3..4...\n");
+        assert_eq!((p.format, p.n), (Format::Line, Some(4)));
+    }
+
+    #[test]
+    fn ints() {
+        let p = plan("# file: a\n3\n1\n-1\t5\t-1\t-1\t-1\t-1\t-1\t-1\t-1\t\n");
+        assert_eq!((p.format, p.n, p.ints_line), (Format::Ints, Some(9), false));
+        let p = plan("1 0 0 0 0 0 1 0 0 1 0 0 0 0 0 1\n");
+        assert_eq!((p.format, p.n, p.ints_line), (Format::Ints, Some(4), true));
+        let p = plan("0 15 0 1 0 2 10 14 12 0 0 0 0 0 0 0\n");
+        assert_eq!(
+            (p.format, p.n, p.ints_line),
+            (Format::Ints, Some(16), false)
+        );
+    }
+
+    #[test]
+    fn alphabets() {
+        let p = plan(
+            "b2.7...f6e...3.d...9b.2.....f1.6.a.c..7.4.8...e..8.3..1...fca.42..e.....16a...3.3........4.f8.6b...d2....b..74...b840..d7.93e......f37.45..90dc...c8..a....b4...49.5e.d........a.d...6c1.....7..91.e74...f..3.d..3...9.2.1..5.0.f.4b.....3.d1...5.d...fe9...2.b4\n",
+        );
+        assert_eq!(p.n, Some(16));
+        assert_eq!(p.alphabet.unwrap().to_string(), "0-9a-f");
+        let mut seen = [0usize; 256];
+        mark(&mut seen, b"0.12");
+        assert_eq!(
+            choose_alphabet(9, &seen, &ReadOptions::default()).to_string(),
+            "0-8"
+        );
+        mark(&mut seen, b"9");
+        assert_eq!(
+            choose_alphabet(9, &seen, &ReadOptions::default()).to_string(),
+            "1-9"
+        );
+    }
+
+    #[test]
+    fn csv_columns() {
+        let p = plan(
+            "DIFFICULTY,VOLUME,BOOK,NUMBER,PUZZLE\nEZ,1,1,1,205007006400960020000080045980074000570802069000630057750020000060051002300400508\n",
+        );
+        assert_eq!(p.format, Format::Csv);
+        let c = p.csv.unwrap();
+        assert_eq!((c.column, c.header_line), (4, Some(1)));
+        let s = sample("a,b\n1,2\n");
+        let e = detect(&s, true, &ReadOptions::default()).unwrap_err();
+        assert!(matches!(e.2, ParseErrorKind::NoPuzzleColumn { .. }));
+        let o = ReadOptions {
+            column: Some("nope".into()),
+            ..ReadOptions::default()
+        };
+        let e = detect(&s, true, &o).unwrap_err();
+        assert!(matches!(e.2, ParseErrorKind::MissingColumn { .. }));
+    }
+
+    #[test]
+    fn rules() {
+        assert!(is_rule(b"------+-------+------", 9, false));
+        assert!(is_rule(b"---------------------", 9, false));
+        assert!(!is_rule(b"---------", 9, false));
+        assert!(is_rule(b"---------", 9, true));
+        assert!(!is_rule(b"1-3", 3, false));
+    }
+}

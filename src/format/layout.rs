@@ -1,0 +1,263 @@
+//! `Layout`: how a grid was written (format, shape, alphabet, separators), so a solution is written alike.
+
+use std::fmt::Write as _;
+
+use super::Format;
+use super::alphabet::Alphabet;
+use crate::grid::{Grid, Shape};
+
+/// How a grid was written, so a solution can be written the same way.
+///
+/// A reader builds one `Layout` per file (and shape) and shares it among its puzzles.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    format: Format,
+    shape: Shape,
+    alphabet: Alphabet,
+    /// The blank character (`.`, or `-` for letters); ints write `0`.
+    blank: u8,
+    /// Rows on separate lines (block, letters, ints in rows) or the whole grid on one line.
+    multiline: bool,
+    /// Block: cells separated by spaces.
+    spaced: bool,
+    /// Block: `|` between boxes and a rule line between bands.
+    bars: bool,
+}
+
+impl Layout {
+    /// A plain layout of `format` for `shape`: the default alphabet (`A`… for letters), `.` blank (`-` for
+    /// letters, `0` for ints), no separators; ints in rows.
+    pub fn new(format: Format, shape: Shape) -> Layout {
+        let n = shape.n();
+        let (alphabet, blank) = match format {
+            Format::Letters => (Alphabet::letters(n), b'-'),
+            Format::Ints => (Alphabet::default_for(n), b'0'),
+            _ => (Alphabet::default_for(n), b'.'),
+        };
+        Layout {
+            format,
+            shape,
+            alphabet,
+            blank,
+            multiline: matches!(format, Format::Block | Format::Letters | Format::Ints),
+            spaced: false,
+            bars: false,
+        }
+    }
+
+    /// This layout with another alphabet (ignored by ints).
+    pub fn with_alphabet(mut self, alphabet: Alphabet) -> Layout {
+        self.alphabet = alphabet;
+        self
+    }
+
+    /// This layout with block separators: `spaced` puts a space between cells, `bars` puts `|` between
+    /// boxes and a `---+---` rule between bands. Only block layouts use them.
+    pub fn with_block_style(mut self, spaced: bool, bars: bool) -> Layout {
+        self.spaced = spaced;
+        self.bars = bars;
+        self
+    }
+
+    /// The input format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The box shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The symbol alphabet (unused by ints).
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.alphabet
+    }
+
+    /// The character written for an empty cell (`0` for ints).
+    pub fn blank(&self) -> char {
+        if self.format == Format::Ints {
+            '0'
+        } else {
+            self.blank as char
+        }
+    }
+
+    /// The same alphabet, the whole grid on one line (ints: N² numbers separated by single spaces).
+    pub fn as_line(&self) -> Layout {
+        let mut l = self.clone();
+        l.multiline = false;
+        l.spaced = false;
+        l.bars = false;
+        if l.format != Format::Ints {
+            l.format = Format::Line;
+        }
+        l
+    }
+
+    /// The same alphabet, one row per line (ints stay ints; a line of letters `A-P` becomes letters).
+    pub fn as_block(&self) -> Layout {
+        let mut l = self.clone();
+        l.multiline = true;
+        if matches!(l.format, Format::Line | Format::Csv) {
+            l.format = if l.blank == b'-' && l.alphabet == Alphabet::letters(l.shape.n()) {
+                Format::Letters
+            } else {
+                Format::Block
+            };
+        }
+        l
+    }
+
+    /// Whether a grid takes several lines (block, letters, ints in rows): the CLI separates such records
+    /// by a blank line.
+    pub fn is_multiline(&self) -> bool {
+        self.multiline
+    }
+
+    /// Appends `grid` in this layout, each line ending in `'\n'`; empty cells as the layout's blank (`.`
+    /// normally, `-` for letters, `0` for ints). The grid's own shape decides rows and boxes.
+    pub fn write(&self, grid: &Grid, out: &mut String) {
+        let shape = grid.shape();
+        let n = shape.n();
+        let values = grid.values();
+        if self.format == Format::Ints {
+            for (i, &v) in values.iter().enumerate() {
+                if i > 0 {
+                    out.push(if self.multiline && i % n == 0 {
+                        '\n'
+                    } else {
+                        ' '
+                    });
+                }
+                let _ = write!(out, "{v}");
+            }
+            out.push('\n');
+            return;
+        }
+        if !self.multiline {
+            out.reserve(values.len() + 1);
+            out.extend(values.iter().map(|&v| self.sym(v)));
+            out.push('\n');
+            return;
+        }
+        let (br, bc) = (shape.box_rows(), shape.box_cols());
+        let bars = self.bars && self.format == Format::Block;
+        let spaced = self.spaced && self.format == Format::Block;
+        for (r, row) in values.chunks(n.max(1)).enumerate() {
+            if bars && r > 0 && r % br == 0 {
+                let seg = if spaced { 2 * bc - 1 } else { bc };
+                for b in 0..br {
+                    if b > 0 {
+                        out.push_str(if spaced { "-+-" } else { "+" });
+                    }
+                    out.extend(std::iter::repeat_n('-', seg));
+                }
+                out.push('\n');
+            }
+            for (c, &v) in row.iter().enumerate() {
+                if c > 0 {
+                    if bars && c % bc == 0 {
+                        out.push_str(if spaced { " | " } else { "|" });
+                    } else if spaced {
+                        out.push(' ');
+                    }
+                }
+                out.push(self.sym(v));
+            }
+            out.push('\n');
+        }
+    }
+
+    /// The grid as one string for JSON: row-major symbols without separators (ints: the numbers separated
+    /// by single spaces, `0` for empty).
+    pub fn compact(&self, grid: &Grid) -> String {
+        let values = grid.values();
+        if self.format == Format::Ints {
+            let mut s = String::with_capacity(values.len() * 3);
+            for (i, &v) in values.iter().enumerate() {
+                if i > 0 {
+                    s.push(' ');
+                }
+                let _ = write!(s, "{v}");
+            }
+            s
+        } else {
+            values.iter().map(|&v| self.sym(v)).collect()
+        }
+    }
+
+    fn sym(&self, v: u8) -> char {
+        if v == 0 {
+            self.blank as char
+        } else {
+            self.alphabet.symbol(v)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid4() -> Grid {
+        let s = Shape::new(2, 2).unwrap();
+        Grid::from_values(s, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 0, 1]).unwrap()
+    }
+
+    #[test]
+    fn writes_each_layout() {
+        let g = grid4();
+        let s = g.shape();
+        let mut out = String::new();
+        Layout::new(Format::Line, s).write(&g, &mut out);
+        assert_eq!(out, "12343412214343.1\n");
+        out.clear();
+        Layout::new(Format::Block, s)
+            .with_block_style(true, true)
+            .write(&g, &mut out);
+        assert_eq!(
+            out,
+            "1 2 | 3 4\n3 4 | 1 2\n----+----\n2 1 | 4 3\n4 3 | . 1\n"
+        );
+        out.clear();
+        Layout::new(Format::Block, s)
+            .with_block_style(false, true)
+            .write(&g, &mut out);
+        assert_eq!(out, "12|34\n34|12\n--+--\n21|43\n43|.1\n");
+        out.clear();
+        Layout::new(Format::Letters, s).write(&g, &mut out);
+        assert_eq!(out, "ABCD\nCDAB\nBADC\nDC-A\n");
+        out.clear();
+        let ints = Layout::new(Format::Ints, s);
+        ints.write(&g, &mut out);
+        assert_eq!(out, "1 2 3 4\n3 4 1 2\n2 1 4 3\n4 3 0 1\n");
+        out.clear();
+        ints.as_line().write(&g, &mut out);
+        assert_eq!(out, "1 2 3 4 3 4 1 2 2 1 4 3 4 3 0 1\n");
+        assert_eq!(ints.compact(&g), "1 2 3 4 3 4 1 2 2 1 4 3 4 3 0 1");
+        assert_eq!(
+            Layout::new(Format::Letters, s).compact(&g),
+            "ABCDCDABBADCDC-A"
+        );
+    }
+
+    #[test]
+    fn line_and_block_conversions() {
+        let s = Shape::new(4, 4).unwrap();
+        let letters = Layout::new(Format::Letters, s);
+        let line = letters.as_line();
+        assert_eq!(line.format(), Format::Line);
+        assert!(!line.is_multiline());
+        assert_eq!(line.as_block().format(), Format::Letters);
+        let csv = Layout::new(Format::Csv, s);
+        assert!(!csv.is_multiline());
+        assert_eq!(csv.as_block().format(), Format::Block);
+        assert_eq!(
+            Layout::new(Format::Ints, s).as_line().format(),
+            Format::Ints
+        );
+        assert!(Layout::new(Format::Ints, s).is_multiline());
+        assert!(!Layout::new(Format::Ints, s).as_line().is_multiline());
+    }
+}

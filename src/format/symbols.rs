@@ -1,0 +1,106 @@
+//! The byte → digit table a reader parses with: the alphabet's symbols, the blanks, and error reports.
+
+use super::alphabet::Alphabet;
+use super::error::ParseErrorKind;
+
+/// Table entry: `|`, skipped between cells.
+pub(crate) const SKIP: u8 = 0xFE;
+/// Table entry: a symbol of the alphabet's family beyond N (a digit out of range).
+pub(crate) const OUT: u8 = 0xFD;
+/// Table entry: not a symbol.
+pub(crate) const BAD: u8 = 0xFF;
+
+/// Characters always read as a blank cell (besides `0` when it is no symbol).
+pub(crate) const BLANKS: &[u8] = b".-_";
+
+/// A parsing table: every byte maps to a digit 1..=N, 0 for a blank, or [`SKIP`], [`OUT`], [`BAD`]
+/// (all three have the high bit set, so one OR over a row tells whether any cell is bad).
+#[derive(Clone, Debug)]
+pub(crate) struct Symbols {
+    pub(crate) lut: [u8; 256],
+    pub(crate) alphabet: Alphabet,
+    family: Option<Alphabet>,
+}
+
+impl Symbols {
+    pub(crate) fn new(alphabet: Alphabet) -> Symbols {
+        let mut lut = [BAD; 256];
+        let family = alphabet.family();
+        if let Some(f) = &family {
+            for (b, &d) in f.lookup().iter().enumerate() {
+                if d != 0 {
+                    lut[b] = OUT;
+                }
+            }
+        }
+        for &b in BLANKS {
+            lut[b as usize] = 0;
+        }
+        if !alphabet.has_zero() {
+            lut[b'0' as usize] = 0;
+        }
+        for (b, &d) in alphabet.lookup().iter().enumerate() {
+            if d != 0 {
+                lut[b] = d;
+            }
+        }
+        lut[b'|' as usize] = SKIP;
+        Symbols {
+            lut,
+            alphabet,
+            family,
+        }
+    }
+
+    /// The blank characters, for messages.
+    pub(crate) fn blanks(&self) -> String {
+        let mut s = String::from(". - _");
+        if !self.alphabet.has_zero() {
+            s.push_str(" 0");
+        }
+        s
+    }
+
+    /// The error for the bad byte at `offset` of `text` (its table entry is [`OUT`] or [`BAD`]).
+    pub(crate) fn error_at(&self, text: &[u8], offset: usize) -> ParseErrorKind {
+        let b = text[offset];
+        if b >= 0x80 {
+            let end = (offset + 4).min(text.len());
+            let ch = match std::str::from_utf8(&text[offset..end]) {
+                Ok(s) => s.chars().next(),
+                Err(e) if e.valid_up_to() > 0 => {
+                    std::str::from_utf8(&text[offset..offset + e.valid_up_to()])
+                        .ok()
+                        .and_then(|s| s.chars().next())
+                }
+                Err(_) => None,
+            };
+            return match ch {
+                Some(symbol) => self.unknown(symbol),
+                None => ParseErrorKind::InvalidUtf8 { byte: b },
+            };
+        }
+        if b < 0x20 || b == 0x7F {
+            return ParseErrorKind::Binary { byte: b };
+        }
+        if self.lut[b as usize] == OUT {
+            if let Some(value) = self.family.as_ref().and_then(|f| f.digit(b as char)) {
+                return ParseErrorKind::DigitOutOfRange {
+                    symbol: b as char,
+                    value: value as usize,
+                    n: self.alphabet.len(),
+                    alphabet: self.alphabet.to_string(),
+                };
+            }
+        }
+        self.unknown(b as char)
+    }
+
+    fn unknown(&self, symbol: char) -> ParseErrorKind {
+        ParseErrorKind::UnknownSymbol {
+            symbol,
+            alphabet: self.alphabet.to_string(),
+            blanks: self.blanks(),
+        }
+    }
+}

@@ -1,0 +1,346 @@
+//! The `satdoku` binary as users run it: outputs, JSON Lines, exit codes, bad input in batches.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use predicates::prelude::*;
+use serde_json::Value;
+
+use satdoku::{Grid, Shape, Units, verify};
+
+use crate::common::fixture;
+
+fn satdoku() -> assert_cmd::Command {
+    cargo_bin_cmd!("satdoku")
+}
+
+/// The first puzzle of tdoku's 17-clue list (`shared/datasets/17-clue.txt`; unique, per its README).
+const CLUE17: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
+/// No solution: r1c1's row holds 2-9 and its column a 1, with no two equal givens in a unit.
+fn no_solution() -> String {
+    format!(".23456789{}{}", "1........", ".".repeat(63))
+}
+
+/// An 81-character line (digits, `.` blank) as a 9x9 grid; test-side reading, independent of the CLI.
+fn grid9(line: &str) -> Grid {
+    let values = line
+        .trim()
+        .chars()
+        .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
+        .collect();
+    Grid::from_values(Shape::new(3, 3).unwrap(), values).unwrap()
+}
+
+fn json_lines(stdout: &[u8]) -> Vec<Value> {
+    String::from_utf8(stdout.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
+        .collect()
+}
+
+#[test]
+fn pe96_blocks_give_the_project_euler_answer() {
+    let out = satdoku()
+        .args(["solve", fixture("pe96.txt").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(blocks.len(), 50);
+    let units = Units::standard(Shape::new(3, 3).unwrap());
+    let mut sum = 0;
+    for block in blocks {
+        let rows: Vec<&str> = block.lines().collect();
+        assert_eq!(rows.len(), 9, "{block}");
+        let g = grid9(&rows.concat());
+        verify(&units, &Grid::empty(g.shape()), &g).unwrap();
+        sum += rows[0][..3].parse::<u32>().unwrap();
+    }
+    // Project Euler problem 96's published answer.
+    assert_eq!(sum, 24702);
+}
+
+#[test]
+fn pe96_json_lines_one_per_puzzle() {
+    let out = satdoku()
+        .args(["solve", "--unique", "--output", "json"])
+        .arg(fixture("pe96.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let records = json_lines(&out.stdout);
+    assert_eq!(records.len(), 50);
+    let mut sum = 0;
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(r["index"], i as u64);
+        // Each `Grid NN` header is followed by the puzzle: 10 lines per puzzle.
+        assert_eq!(r["status"], "unique");
+        assert_eq!(r["count"], 1);
+        let sol = r["solution"].as_str().unwrap();
+        assert_eq!(sol.len(), 81);
+        sum += sol[..3].parse::<u32>().unwrap();
+        assert!(r["micros"].is_u64());
+    }
+    assert_eq!(sum, 24702);
+}
+
+#[test]
+fn letters_in_letters_out_matches_published_solution() {
+    let out = satdoku()
+        .arg("solve")
+        .arg(fixture("16x16-poj3076-sample.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let expected = std::fs::read_to_string(fixture("16x16-poj3076-sample.solution.txt")).unwrap();
+    let norm = |s: &str| s.lines().map(str::trim_end).collect::<Vec<_>>().join("\n");
+    assert_eq!(
+        norm(&String::from_utf8(out.stdout).unwrap()),
+        norm(&expected)
+    );
+}
+
+#[test]
+fn stdin_by_default_and_by_dash() {
+    for args in [vec!["solve"], vec!["solve", "-"]] {
+        let out = satdoku()
+            .args(&args)
+            .write_stdin(format!("{CLUE17}\n"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8(out.stdout).unwrap();
+        let g = grid9(&text);
+        verify(&Units::standard(g.shape()), &grid9(CLUE17), &g).unwrap();
+        assert!(
+            out.stderr.is_empty(),
+            "stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[test]
+fn a_bad_line_is_reported_in_place_and_the_others_solved() {
+    let input = format!("{CLUE17}\n{}\n{CLUE17}\n", &CLUE17[..80]);
+    let out = satdoku().arg("solve").write_stdin(input).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert_eq!(lines[0], lines[2]);
+    assert!(lines[1].starts_with("error: <stdin>:2:"), "{}", lines[1]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("<stdin>:2:"), "{stderr}");
+}
+
+#[test]
+fn json_has_exactly_one_object_per_puzzle_errors_included() {
+    let input = format!(
+        "# a comment\n{CLUE17}\n{}x\n\n{}\n",
+        &CLUE17[..80],
+        no_solution()
+    );
+    let out = satdoku()
+        .args(["solve", "--output", "json"])
+        .write_stdin(input)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "bad input outranks no solution");
+    let r = json_lines(&out.stdout);
+    assert_eq!(r.len(), 3);
+    assert_eq!(
+        r.iter()
+            .map(|v| v["index"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [0, 1, 2]
+    );
+    assert_eq!(
+        r.iter()
+            .map(|v| v["line"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
+        [2, 3, 5]
+    );
+    assert_eq!(r[0]["status"], "solved");
+    assert!(r[0].get("count").is_none(), "no count when not counting");
+    assert_eq!(r[1]["status"], "error");
+    assert!(
+        r[1]["error"].as_str().unwrap().starts_with("<stdin>:3:81:"),
+        "{}",
+        r[1]
+    );
+    assert!(r[1].get("solution").is_none());
+    assert_eq!(r[2]["status"], "none");
+    assert!(r[2].get("solution").is_none());
+}
+
+#[test]
+fn exit_codes() {
+    let run = |args: &[&str], input: String| {
+        satdoku()
+            .arg("solve")
+            .args(args)
+            .write_stdin(input)
+            .output()
+            .unwrap()
+            .status
+            .code()
+    };
+    let empty = ".".repeat(81);
+    assert_eq!(run(&[], format!("{CLUE17}\n")), Some(0));
+    assert_eq!(run(&["--unique"], format!("{CLUE17}\n")), Some(0));
+    assert_eq!(run(&[], format!("{}\n", no_solution())), Some(1));
+    assert_eq!(
+        run(&[], format!("{empty}\n")),
+        Some(0),
+        "several, not counting"
+    );
+    assert_eq!(run(&["--unique"], format!("{empty}\n")), Some(1));
+    assert_eq!(run(&["--limit", "3"], format!("{empty}\n")), Some(1));
+    assert_eq!(run(&[], String::new()), Some(2), "empty input");
+    assert_eq!(
+        run(&["--limit", "0"], format!("{CLUE17}\n")),
+        Some(2),
+        "usage"
+    );
+    assert_eq!(
+        run(&["--box", "3"], format!("{CLUE17}\n")),
+        Some(2),
+        "usage"
+    );
+}
+
+#[test]
+fn multiple_is_reported_with_both_solutions() {
+    let out = satdoku()
+        .args(["solve", "--limit", "5", "--output", "json"])
+        .write_stdin(format!("{}\n", ".".repeat(81)))
+        .output()
+        .unwrap();
+    let r = &json_lines(&out.stdout)[0];
+    assert_eq!(r["status"], "multiple");
+    assert_eq!(r["count"], 5);
+    assert_eq!(r["complete"], false);
+    let sols = r["solutions"].as_array().unwrap();
+    let units = Units::standard(Shape::new(3, 3).unwrap());
+    let (a, b) = (
+        grid9(sols[0].as_str().unwrap()),
+        grid9(sols[1].as_str().unwrap()),
+    );
+    assert_ne!(a, b);
+    for g in [&a, &b] {
+        verify(&units, &Grid::empty(g.shape()), g).unwrap();
+    }
+    let plain = satdoku()
+        .args(["solve", "--unique"])
+        .write_stdin(format!("{}\n", ".".repeat(81)))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(plain.stdout).unwrap(), "multiple\n");
+}
+
+#[test]
+fn sabuncu3_has_27_solutions() {
+    // 9x9-sudoku-acs-logic-solvable.txt: the 9th puzzle is sabuncu3, 27 solutions (datasets README,
+    // verified there by an independent DFS and CaDiCaL).
+    let out = satdoku()
+        .args(["solve", "--limit", "100", "--output", "json"])
+        .arg(fixture("9x9-sudoku-acs-logic-solvable.txt"))
+        .output()
+        .unwrap();
+    let r = json_lines(&out.stdout);
+    assert_eq!(r.len(), 16);
+    assert_eq!(r[8]["status"], "multiple");
+    assert_eq!(r[8]["count"], 27);
+    assert_eq!(r[8]["complete"], true);
+    for (i, rec) in r.iter().enumerate() {
+        if i != 8 {
+            assert_eq!(rec["status"], "unique", "puzzle {i}");
+        }
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "several solutions while counting"
+    );
+}
+
+#[test]
+fn a_missing_file_is_one_error_record_and_the_next_file_is_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, format!("{CLUE17}\n")).unwrap();
+    let missing = dir.path().join("missing.txt");
+    let out = satdoku()
+        .args(["solve", "--output", "json"])
+        .arg(&missing)
+        .arg(&good)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let r = json_lines(&out.stdout);
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0]["status"], "error");
+    assert!(r[0]["error"].as_str().unwrap().contains("missing.txt"));
+    assert_eq!(r[1]["status"], "solved");
+    assert_eq!(r[1]["index"], 1);
+    assert!(r[1]["file"].as_str().unwrap().ends_with("good.txt"));
+}
+
+#[test]
+fn help_documents_exit_codes_and_version_prints() {
+    satdoku()
+        .args(["solve", "--help"])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("Exit status").and(predicate::str::contains("2  bad input")),
+        );
+    satdoku()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with("satdoku "));
+}
+
+#[test]
+fn a_closed_pipe_ends_the_run_quietly() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
+        .arg("solve")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        for _ in 0..20_000 {
+            if writeln!(stdin, "{CLUE17}").is_err() {
+                break;
+            }
+        }
+    });
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first.trim().len(), 81);
+    drop(stdout);
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
