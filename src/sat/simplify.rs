@@ -83,8 +83,16 @@ pub(crate) struct Simplifier {
     /// Probes tried in the last run.
     pub(crate) probes: u64,
     scratch: Vec<u32>,
+    /// Probing epoch: starts at 1 and grows whenever probing fixes a literal, which makes every
+    /// earlier probe result stale.
+    epoch: u32,
     /// Per probed variable: the epoch in which a successful probe implied it.
     stamp: Vec<u32>,
+    /// Per probed variable: the epoch, start and length (in `implied`) of what its positive
+    /// literal implied when last probed successfully.
+    cached: Vec<(u32, u32, u32)>,
+    /// Implication sets of the probes of this epoch, back to back.
+    implied: Vec<Lit>,
     /// Literals implied by both sides of a binary clause.
     both: Vec<Lit>,
 }
@@ -382,6 +390,8 @@ impl Simplifier {
     /// its own propagation is part of the probe's, which had no conflict. `stamp` marks such
     /// literals with the current epoch; fixing a failed literal starts a new epoch.
     fn probe(&mut self, vars: usize) -> bool {
+        let vars = vars.min(self.values.len());
+        self.start_probing(vars);
         let before = self.trail_len;
         if !self.lift_binary(vars) {
             return false;
@@ -399,9 +409,9 @@ impl Simplifier {
     /// the formula turns out unsatisfiable.
     fn failed_literals(&mut self, vars: usize, patience: u64) -> bool {
         let vars = vars.min(self.values.len());
-        self.stamp.clear();
-        self.stamp.resize(vars, 0);
-        let mut epoch = 1u32;
+        if self.stamp.len() != vars {
+            self.start_probing(vars);
+        }
         let mut idle = 0u64;
         let mut order: Vec<u32> = Vec::new();
         loop {
@@ -409,7 +419,7 @@ impl Simplifier {
             self.probe_order(vars, &mut order);
             for &v in &order {
                 let v = v as usize;
-                if self.values[v] != UNSET || self.stamp[v] == epoch {
+                if self.values[v] != UNSET || self.stamp[v] == self.epoch {
                     continue;
                 }
                 if idle >= patience {
@@ -424,18 +434,14 @@ impl Simplifier {
                 self.assign(x);
                 let ok = self.propagate();
                 if ok {
-                    for &l in &self.trail[mark..self.trail_len] {
-                        if l.is_positive() && l.var().index() < vars {
-                            self.stamp[l.var().index()] = epoch;
-                        }
-                    }
+                    self.stamp_implied(mark, vars);
                 }
                 self.undo(mark);
                 idle += 1;
                 if !ok {
                     idle = 0;
                     fixed_any = true;
-                    epoch += 1;
+                    self.new_epoch();
                     if !self.assign(!x) || !self.propagate() {
                         return false;
                     }
@@ -444,8 +450,65 @@ impl Simplifier {
             if !fixed_any {
                 return true;
             }
-            epoch += 1;
         }
+    }
+
+    /// Resets the probing state (epoch, stamps, cached implication sets) for variables `0..vars`.
+    fn start_probing(&mut self, vars: usize) {
+        self.epoch = 1;
+        self.stamp.clear();
+        self.stamp.resize(vars, 0);
+        self.cached.clear();
+        self.cached.resize(vars, (0, 0, 0));
+        self.implied.clear();
+    }
+
+    /// Stamps the positive probe literals on the trail from `mark` (what a successful probe
+    /// implied) with the current epoch.
+    fn stamp_implied(&mut self, mark: usize, vars: usize) {
+        for &l in &self.trail[mark..self.trail_len] {
+            if l.is_positive() && l.var().index() < vars {
+                self.stamp[l.var().index()] = self.epoch;
+            }
+        }
+    }
+
+    /// Something was fixed: earlier probe results are stale.
+    fn new_epoch(&mut self) {
+        self.epoch += 1;
+        self.implied.clear();
+    }
+
+    /// What the positive literal of probe variable `v` implies, from the cache of this epoch or
+    /// by probing it: `Some((start, len))` in `implied`, or `None` if it fails (the failed literal
+    /// is then fixed false and a new epoch begins). `Err(())` if fixing it is a conflict.
+    fn implied_by(&mut self, v: usize, vars: usize) -> Result<Option<(usize, usize)>, ()> {
+        let (e, start, len) = self.cached[v];
+        if e == self.epoch {
+            return Ok(Some((start as usize, len as usize)));
+        }
+        let x = Lit::from_index(v, true);
+        let mark = self.trail_len;
+        self.probes += 1;
+        self.assign(x);
+        let ok = self.propagate();
+        if !ok {
+            self.undo(mark);
+            self.new_epoch();
+            return if self.assign(!x) && self.propagate() {
+                Ok(None)
+            } else {
+                Err(())
+            };
+        }
+        self.stamp_implied(mark, vars);
+        let start = self.implied.len();
+        self.implied
+            .extend_from_slice(&self.trail[mark..self.trail_len]);
+        let len = self.trail_len - mark;
+        self.undo(mark);
+        self.cached[v] = (self.epoch, start as u32, len as u32);
+        Ok(Some((start, len)))
     }
 
     /// Lifting over the positive binary clauses (a ∨ b) of variables below `vars` (Le Berre 2001,
@@ -454,6 +517,9 @@ impl Simplifier {
     /// turns out unsatisfiable.
     fn lift_binary(&mut self, vars: usize) -> bool {
         let vars = vars.min(self.values.len());
+        if self.stamp.len() != vars {
+            self.start_probing(vars);
+        }
         let mut seen = std::mem::take(&mut self.scratch);
         seen.clear();
         seen.resize(2 * self.values.len(), 0);
@@ -480,40 +546,31 @@ impl Simplifier {
                     continue;
                 }
                 id += 1;
-                let mark = self.trail_len;
-                self.probes += 1;
-                self.assign(a);
-                let ok = self.propagate();
-                if ok {
-                    for &l in &self.trail[mark..self.trail_len] {
-                        seen[l.code()] = id;
-                    }
-                }
-                self.undo(mark);
-                if !ok {
-                    if !self.assign(!a) || !self.propagate() {
-                        return false;
-                    }
+                let Ok(sa) = self.implied_by(va, vars) else {
+                    return false;
+                };
+                let Some((start, len)) = sa else {
                     continue;
+                };
+                for &l in &self.implied[start..start + len] {
+                    seen[l.code()] = id;
                 }
-                self.probes += 1;
-                self.assign(b);
-                let ok = self.propagate();
+                let Ok(sb) = self.implied_by(vb, vars) else {
+                    return false;
+                };
+                let Some((start, len)) = sb else {
+                    continue;
+                };
                 both.clear();
-                if ok {
-                    both.extend(
-                        self.trail[mark..self.trail_len]
-                            .iter()
-                            .filter(|l| seen[l.code()] == id),
-                    );
-                }
-                self.undo(mark);
-                if !ok {
-                    if !self.assign(!b) || !self.propagate() {
-                        return false;
-                    }
+                both.extend(
+                    self.implied[start..start + len]
+                        .iter()
+                        .filter(|l| seen[l.code()] == id),
+                );
+                if both.is_empty() {
                     continue;
                 }
+                self.new_epoch();
                 for &l in both.iter() {
                     if !self.assign(l) {
                         return false;

@@ -305,6 +305,44 @@ impl std::io::Write for Interrupt {
     }
 }
 
+/// The order in which `rest`'s clauses go to varisat, as clause indices: first the cells'
+/// at-least-one clauses (positive literals of one cell's variables), the cell with the fewest
+/// candidates first and then the others from the most candidates down to the second fewest; then
+/// every other clause in encoding order.
+///
+/// varisat numbers its variables in the order they first occur, and until conflicts give them
+/// activity it decides the first one, then the most recently created ones: so this order makes
+/// its first decisions place a digit in the cells with the fewest candidates (a static version of
+/// the minimum-remaining-values rule), which measured 3-5% faster on the hardest set than the
+/// encoding order (row-major cells), whatever the puzzles' orientation.
+fn varisat_order(n: usize, rest: &Formula) -> Vec<usize> {
+    let cells = cell_var_count(n);
+    let cell_of = |l: Lit| l.var().index() / n;
+    // (candidates, cell, clause index) of each cell's at-least-one clause.
+    let mut alo: Vec<(usize, usize, usize)> = rest
+        .clauses()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.len() >= 2
+                && c.iter().all(|&l| {
+                    l.is_positive() && l.var().index() < cells && cell_of(l) == cell_of(c[0])
+                })
+        })
+        .map(|(i, c)| (c.len(), cell_of(c[0]), i))
+        .collect();
+    alo.sort_unstable();
+    let mut first = vec![false; rest.len()];
+    let mut order = Vec::with_capacity(rest.len());
+    if let Some((&best, others)) = alo.split_first() {
+        for &(_, _, i) in std::iter::once(&best).chain(others.iter().rev()) {
+            first[i] = true;
+            order.push(i);
+        }
+    }
+    order.extend((0..rest.len()).filter(|&i| !first[i]));
+    order
+}
+
 /// Solves `rest` with a fresh varisat solver, pushing each solution (over `base`) and blocking it,
 /// until unsatisfiable or `limits` are reached. Returns whether it gave up (deadline or solver error).
 fn search(
@@ -321,9 +359,9 @@ fn search(
         solver.write_proof(Interrupt { deadline }, ProofFormat::Varisat);
     }
     let mut buf: Vec<Lit> = Vec::new();
-    for c in rest.clauses() {
+    for i in varisat_order(n, rest) {
         buf.clear();
-        buf.extend(c.iter().map(|&l| compact.map(l)));
+        buf.extend(rest.clause(i).iter().map(|&l| compact.map(l)));
         solver.add_clause(&buf);
     }
     loop {
