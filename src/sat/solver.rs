@@ -275,7 +275,7 @@ impl SatBackend {
             // over the cell variables, and blocking it leaves an empty clause).
             solutions.push(base);
         } else {
-            gave_up = search(n, rest, &base, limits, &mut solutions, &mut stats);
+            gave_up = search(units, rest, &base, limits, &mut solutions, &mut stats);
         }
         Report {
             outcome: Outcome::from_search(limits, solutions, gave_up),
@@ -306,35 +306,55 @@ impl std::io::Write for Interrupt {
 }
 
 /// The order in which `rest`'s clauses go to varisat, as clause indices: first the cells'
-/// at-least-one clauses (positive literals of one cell's variables), the cell with the fewest
-/// candidates first and then the others from the most candidates down to the second fewest; then
-/// every other clause in encoding order.
+/// at-least-one clauses (positive literals of one cell's variables), then every other clause in
+/// encoding order.
 ///
-/// varisat numbers its variables in the order they first occur, and until conflicts give them
-/// activity it decides the first one, then the most recently created ones: so this order makes
-/// its first decisions place a digit in the cells with the fewest candidates (a static version of
-/// the minimum-remaining-values rule), which measured 3-5% faster on the hardest set than the
-/// encoding order (row-major cells), whatever the puzzles' orientation.
-fn varisat_order(n: usize, rest: &Formula) -> Vec<usize> {
-    let cells = cell_var_count(n);
+/// varisat numbers its variables in the order they first occur and, until conflicts give them
+/// activity, decides the first one and then the most recently created ones; every decision places
+/// a digit (cell variables are flipped). So the order of the cells' clauses is its first decision
+/// order. We want it to start in the most constrained part of the grid and to stay local: the units
+/// are taken by fewest open candidates in all, and each unit's cells not yet taken follow in the
+/// unit's order (a static, unit-wise version of the minimum-remaining-values rule). Measured on the
+/// hardest set, as published and with every puzzle randomly relabelled, permuted and transposed:
+/// 10-15% less varisat time than row-major order, the same in either orientation (ordering cells
+/// alone by candidates gained 3-5%).
+fn varisat_order(units: &Units, rest: &Formula) -> Vec<usize> {
+    let n = units.shape().n();
+    let cell_vars = cell_var_count(n);
     let cell_of = |l: Lit| l.var().index() / n;
-    // (candidates, cell, clause index) of each cell's at-least-one clause.
-    let mut alo: Vec<(usize, usize, usize)> = rest
-        .clauses()
+    // Per cell: its at-least-one clause and that clause's length (0: none).
+    let mut alo = vec![(0usize, 0usize); n * n];
+    for (i, c) in rest.clauses().enumerate() {
+        if c.len() >= 2
+            && c.iter().all(|&l| {
+                l.is_positive() && l.var().index() < cell_vars && cell_of(l) == cell_of(c[0])
+            })
+        {
+            alo[cell_of(c[0])] = (c.len(), i);
+        }
+    }
+    let mut by_total: Vec<(usize, usize)> = units
+        .units()
+        .iter()
         .enumerate()
-        .filter(|(_, c)| {
-            c.len() >= 2
-                && c.iter().all(|&l| {
-                    l.is_positive() && l.var().index() < cells && cell_of(l) == cell_of(c[0])
-                })
-        })
-        .map(|(i, c)| (c.len(), cell_of(c[0]), i))
+        .map(|(u, unit)| (unit.cells.iter().map(|c| alo[c.index()].0).sum(), u))
+        .filter(|&(total, _)| total > 0)
         .collect();
-    alo.sort_unstable();
+    by_total.sort_unstable();
+    let mut cells = Vec::with_capacity(n * n);
+    for &(_, u) in &by_total {
+        for c in &units.units()[u].cells {
+            let slot = &mut alo[c.index()];
+            if slot.0 > 0 {
+                cells.push(slot.1);
+                slot.0 = 0;
+            }
+        }
+    }
     let mut first = vec![false; rest.len()];
     let mut order = Vec::with_capacity(rest.len());
-    if let Some((&best, others)) = alo.split_first() {
-        for &(_, _, i) in std::iter::once(&best).chain(others.iter().rev()) {
+    if let Some((&best, others)) = cells.split_first() {
+        for &i in std::iter::once(&best).chain(others.iter().rev()) {
             first[i] = true;
             order.push(i);
         }
@@ -346,20 +366,21 @@ fn varisat_order(n: usize, rest: &Formula) -> Vec<usize> {
 /// Solves `rest` with a fresh varisat solver, pushing each solution (over `base`) and blocking it,
 /// until unsatisfiable or `limits` are reached. Returns whether it gave up (deadline or solver error).
 fn search(
-    n: usize,
+    units: &Units,
     rest: &Formula,
     base: &Grid,
     limits: &Limits,
     solutions: &mut Vec<Grid>,
     stats: &mut Stats,
 ) -> bool {
+    let n = units.shape().n();
     let mut compact = Compact::flipping_cells(rest.max_var(), cell_var_count(n));
     let mut solver = Solver::new();
     if let Some(deadline) = limits.deadline {
         solver.write_proof(Interrupt { deadline }, ProofFormat::Varisat);
     }
     let mut buf: Vec<Lit> = Vec::new();
-    for i in varisat_order(n, rest) {
+    for i in varisat_order(units, rest) {
         buf.clear();
         buf.extend(rest.clause(i).iter().map(|&l| compact.map(l)));
         solver.add_clause(&buf);
