@@ -95,6 +95,14 @@ pub(crate) struct Simplifier {
     implied: Vec<Lit>,
     /// Literals implied by both sides of a binary clause.
     both: Vec<Lit>,
+    /// Probe candidates with their sort key, and the probing order built from them.
+    keyed: Vec<(u8, u32)>,
+    order: Vec<u32>,
+    /// After [`Simplifier::load_base`]: the base formula's counters before any assignment, its
+    /// unit clauses, and whether it holds an empty clause.
+    base_left: Vec<u32>,
+    base_units: Vec<Lit>,
+    base_ok: bool,
 }
 
 impl Simplifier {
@@ -134,6 +142,107 @@ impl Simplifier {
             buf.clear();
             buf.extend(
                 c.iter()
+                    .copied()
+                    .filter(|&l| lit_value(&self.values, l) == UNSET),
+            );
+            rest.add_clause(&buf);
+        }
+        Verdict::Simplified
+    }
+
+    /// How many variables are assigned.
+    pub(crate) fn assigned(&self) -> usize {
+        self.trail_len
+    }
+
+    /// Loads `formula` as a base to be run many times under different unit clauses
+    /// ([`Simplifier::run_with_units`]), e.g. a puzzle-independent encoding under each puzzle's
+    /// givens. Duplicate binary clauses are kept once (a pair of cells sharing a row and a box has
+    /// its at-most-one clause twice in the extended encoding).
+    pub(crate) fn load_base(&mut self, formula: &Formula) {
+        self.base_ok = self.load(formula);
+        self.base_units = self.trail[..self.trail_len].to_vec();
+        // De-duplicate each implication list, compacting the lists in place.
+        let codes = self.imp_start.len() - 1;
+        let mut out = 0usize;
+        let mut list: Vec<Lit> = Vec::new();
+        for code in 0..codes {
+            let (a, b) = (
+                self.imp_start[code] as usize,
+                self.imp_start[code + 1] as usize,
+            );
+            list.clear();
+            list.extend_from_slice(&self.imp[a..b]);
+            list.sort_unstable();
+            list.dedup();
+            self.imp_start[code] = out as u32;
+            self.imp[out..out + list.len()].copy_from_slice(&list);
+            out += list.len();
+        }
+        self.imp_start[codes] = out as u32;
+        self.imp.truncate(out);
+        self.base_left = self.left.clone();
+    }
+
+    /// Runs the base formula of [`Simplifier::load_base`] with the unit clauses `units` (over the
+    /// base formula's variables) added:
+    /// unit propagation, then probing as in [`Simplifier::run`]. On [`Verdict::Simplified`], `rest`
+    /// (cleared first) holds the base clauses not satisfied by [`Simplifier::values`], without
+    /// their false literals: the binary clauses first, each once, by literal, then the longer
+    /// ones in order. Never [`Verdict::Unchanged`].
+    pub(crate) fn run_with_units(
+        &mut self,
+        units: &[Lit],
+        probe_vars: usize,
+        rest: &mut Formula,
+    ) -> Verdict {
+        rest.clear();
+        self.probes = 0;
+        self.values.fill(UNSET);
+        self.trail_len = 0;
+        self.head = 0;
+        self.left.copy_from_slice(&self.base_left);
+        self.ntrue.fill(0);
+        if !self.base_ok {
+            return Verdict::Conflict;
+        }
+        debug_assert!(units.iter().all(|l| l.var().index() < self.values.len()));
+        let base_units = std::mem::take(&mut self.base_units);
+        let ok = base_units.iter().chain(units).all(|&l| self.assign(l));
+        self.base_units = base_units;
+        if !ok || !self.propagate() {
+            return Verdict::Conflict;
+        }
+        if probe_vars > 0 && !self.probe(probe_vars.min(self.values.len())) {
+            return Verdict::Conflict;
+        }
+        if self.trail_len as u64 == self.distinct_vars {
+            return Verdict::Simplified;
+        }
+        // After propagation without conflict a binary clause with a false literal has its other
+        // literal true: an open binary clause has both literals unassigned.
+        let codes = self.imp_start.len() - 1;
+        for p in 0..codes {
+            let a = !Lit::from_code(p);
+            if lit_value(&self.values, a) != UNSET {
+                continue;
+            }
+            for &b in &self.imp[self.imp_start[p] as usize..self.imp_start[p + 1] as usize] {
+                if a.code() < b.code() && lit_value(&self.values, b) == UNSET {
+                    rest.add_clause(&[a, b]);
+                }
+            }
+        }
+        let mut buf: Vec<Lit> = Vec::new();
+        for c in 0..self.left.len() {
+            if self.ntrue[c] > 0 {
+                continue;
+            }
+            let lits =
+                &self.long_lits[self.long_start[c] as usize..self.long_start[c + 1] as usize];
+            buf.clear();
+            buf.extend(
+                lits.iter()
                     .copied()
                     .filter(|&l| lit_value(&self.values, l) == UNSET),
             );
@@ -412,12 +521,19 @@ impl Simplifier {
         if self.stamp.len() != vars {
             self.start_probing(vars);
         }
+        let mut order = std::mem::take(&mut self.order);
+        let ok = self.failed_literal_rounds(vars, patience, &mut order);
+        self.order = order;
+        ok
+    }
+
+    /// The rounds of [`Simplifier::failed_literals`], with `order` as the buffer for each round's order.
+    fn failed_literal_rounds(&mut self, vars: usize, patience: u64, order: &mut Vec<u32>) -> bool {
         let mut idle = 0u64;
-        let mut order: Vec<u32> = Vec::new();
         loop {
             let mut fixed_any = false;
-            self.probe_order(vars, &mut order);
-            for &v in &order {
+            self.probe_order(vars, order);
+            for &v in order.iter() {
                 let v = v as usize;
                 if self.values[v] != UNSET || self.stamp[v] == self.epoch {
                     continue;
@@ -532,6 +648,8 @@ impl Simplifier {
 
     fn lift_binary_with(&mut self, vars: usize, seen: &mut [u32], both: &mut Vec<Lit>) -> bool {
         let mut id = 0u32;
+
+        // Binary clauses of the formula.
         for va in 0..vars {
             let a = Lit::from_index(va, true);
             let na = (!a).code();
@@ -542,53 +660,94 @@ impl Simplifier {
                 if !b.is_positive() || vb <= va || vb >= vars {
                     continue;
                 }
-                if self.values[va] != UNSET || self.values[vb] != UNSET {
-                    continue;
-                }
                 id += 1;
-                let Ok(sa) = self.implied_by(va, vars) else {
-                    return false;
-                };
-                let Some((start, len)) = sa else {
-                    continue;
-                };
-                for &l in &self.implied[start..start + len] {
-                    seen[l.code()] = id;
-                }
-                let Ok(sb) = self.implied_by(vb, vars) else {
-                    return false;
-                };
-                let Some((start, len)) = sb else {
-                    continue;
-                };
-                both.clear();
-                both.extend(
-                    self.implied[start..start + len]
-                        .iter()
-                        .filter(|l| seen[l.code()] == id),
-                );
-                if both.is_empty() {
-                    continue;
-                }
-                self.new_epoch();
-                for &l in both.iter() {
-                    if !self.assign(l) {
-                        return false;
-                    }
-                }
-                if !self.propagate() {
+                if !self.lift_pair(va, vb, vars, id, seen, both) {
                     return false;
                 }
+            }
+        }
+        // Longer clauses that propagation has cut down to two open literals.
+        for c in 0..self.left.len() {
+            if self.ntrue[c] > 0 || self.left[c] != 2 {
+                continue;
+            }
+            let lits =
+                &self.long_lits[self.long_start[c] as usize..self.long_start[c + 1] as usize];
+            let mut open = lits
+                .iter()
+                .filter(|&&l| lit_value(&self.values, l) == UNSET);
+            let (Some(&a), Some(&b)) = (open.next(), open.next()) else {
+                continue;
+            };
+            if !a.is_positive() || !b.is_positive() {
+                continue;
+            }
+            let (va, vb) = (a.var().index(), b.var().index());
+            if va >= vars || vb >= vars {
+                continue;
+            }
+            id += 1;
+            if !self.lift_pair(va, vb, vars, id, seen, both) {
+                return false;
             }
         }
         true
     }
 
+    /// Lifting over the clause (a ∨ b) of the positive literals of probe variables `va` and `vb`,
+    /// if both are open; `id` is fresh for `seen`. False if the formula turns out unsatisfiable.
+    fn lift_pair(
+        &mut self,
+        va: usize,
+        vb: usize,
+        vars: usize,
+        id: u32,
+        seen: &mut [u32],
+        both: &mut Vec<Lit>,
+    ) -> bool {
+        if self.values[va] != UNSET || self.values[vb] != UNSET {
+            return true;
+        }
+        let Ok(sa) = self.implied_by(va, vars) else {
+            return false;
+        };
+        let Some((start, len)) = sa else {
+            return true;
+        };
+        for &l in &self.implied[start..start + len] {
+            seen[l.code()] = id;
+        }
+        let Ok(sb) = self.implied_by(vb, vars) else {
+            return false;
+        };
+        let Some((start, len)) = sb else {
+            return true;
+        };
+        both.clear();
+        both.extend(
+            self.implied[start..start + len]
+                .iter()
+                .filter(|l| seen[l.code()] == id),
+        );
+        if both.is_empty() {
+            return true;
+        }
+        self.new_epoch();
+        for &l in both.iter() {
+            if !self.assign(l) {
+                return false;
+            }
+        }
+        self.propagate()
+    }
+
     /// The unassigned variables below `vars`, those in the shortest open clauses first (a literal
     /// with few alternatives is the likeliest to fail).
     fn probe_order(&mut self, vars: usize, order: &mut Vec<u32>) {
-        order.clear();
-        let mut keyed: Vec<(u32, u32)> = Vec::new();
+        // Keys are clause lengths; longer than this they all count the same.
+        const KEYS: usize = 66;
+        let mut keyed = std::mem::take(&mut self.keyed);
+        keyed.clear();
         for v in 0..vars {
             if self.values[v] != UNSET {
                 continue;
@@ -605,11 +764,25 @@ impl Simplifier {
                 }
             }
             if best != u32::MAX {
-                keyed.push((best, v as u32));
+                keyed.push(((best as usize).min(KEYS - 1) as u8, v as u32));
             }
         }
-        keyed.sort_unstable();
-        order.extend(keyed.iter().map(|&(_, v)| v));
+        // Counting sort by key, stable: variables in index order within a key.
+        let mut start = [0u32; KEYS + 1];
+        for &(k, _) in &keyed {
+            start[k as usize + 1] += 1;
+        }
+        for k in 0..KEYS {
+            start[k + 1] += start[k];
+        }
+        order.clear();
+        order.resize(keyed.len(), 0);
+        for &(k, v) in &keyed {
+            let slot = &mut start[k as usize];
+            order[*slot as usize] = v;
+            *slot += 1;
+        }
+        self.keyed = keyed;
     }
 
     /// Whether `l` occurs in some clause of length two or more.
@@ -823,5 +996,105 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A base formula run under unit clauses agrees with varisat on the formula plus those units,
+    /// run after run on one loaded base (the state is reset between runs); what it fixes is
+    /// implied, and `rest` together with the fixed values is equisatisfiable.
+    #[test]
+    fn base_runs_agree_with_varisat() {
+        use varisat::{ExtendFormula, Solver};
+        let mut seed = 0x9e37_79b9_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let solve = |formula: &Formula, units: &[Lit]| {
+            let mut s = Solver::new();
+            for c in formula.clauses() {
+                ExtendFormula::add_clause(&mut s, c);
+            }
+            for &u in units {
+                ExtendFormula::add_clause(&mut s, &[u]);
+            }
+            s.solve().unwrap()
+        };
+        let nv = 9u64;
+        for _ in 0..60 {
+            let mut formula = Formula::new();
+            for _ in 0..(next() % 25 + 5) {
+                let len = (next() % 4 + 2) as usize;
+                let c: Vec<Lit> = (0..len)
+                    .map(|_| Lit::from_index((next() % nv) as usize, next() % 3 != 0))
+                    .collect();
+                formula.add_clause(&c);
+                // Some binary clauses twice, as in the extended encoding.
+                if len == 2 && next() % 2 == 0 {
+                    formula.add_clause(&c);
+                }
+            }
+            let mut base = Simplifier::default();
+            base.load_base(&formula);
+            for _ in 0..8 {
+                let vars = formula.max_var() as u64;
+                let units: Vec<Lit> = (0..next() % 4)
+                    .map(|_| Lit::from_index((next() % vars) as usize, next() % 2 == 0))
+                    .collect();
+                let probe = if next() % 2 == 0 { nv as usize } else { 0 };
+                let mut rest = Formula::new();
+                let verdict = base.run_with_units(&units, probe, &mut rest);
+                assert_ne!(verdict, Verdict::Unchanged);
+                let whole = solve(&formula, &units);
+                if verdict == Verdict::Conflict {
+                    assert!(!whole, "{formula:?} {units:?}");
+                    continue;
+                }
+                let fixed: Vec<Lit> = (0..base.values.len())
+                    .filter(|&i| base.values[i] != UNSET)
+                    .map(|i| Lit::from_index(i, base.values[i] == TRUE))
+                    .collect();
+                for &u in &units {
+                    assert!(fixed.contains(&u));
+                }
+                // Equisatisfiable: rest under the fixed values, against the whole formula.
+                assert_eq!(solve(&rest, &fixed), whole, "{formula:?} {units:?}");
+                if whole {
+                    // Everything fixed is consistent with a model.
+                    assert!(solve(&formula, &fixed), "{formula:?} {units:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn base_keeps_a_repeated_binary_clause_once() {
+        // (¬1 ∨ ¬2) twice, (1 ∨ 2 ∨ 3), (3 ∨ 4 ∨ 5); under ¬3: rest is (1 ∨ 2), (¬1 ∨ ¬2), (4 ∨ 5).
+        let formula = f(&[&[-1, -2], &[-2, -1], &[1, 2, 3], &[3, 4, 5]]);
+        let mut base = Simplifier::default();
+        base.load_base(&formula);
+        let mut rest = Formula::new();
+        for _ in 0..2 {
+            let verdict = base.run_with_units(&[Lit::from_dimacs(-3)], 0, &mut rest);
+            assert_eq!(verdict, Verdict::Simplified);
+            let mut got: Vec<Vec<isize>> = rest
+                .clauses()
+                .map(|c| {
+                    let mut v: Vec<isize> = c.iter().map(|l| l.to_dimacs()).collect();
+                    v.sort_unstable();
+                    v
+                })
+                .collect();
+            got.sort_unstable();
+            assert_eq!(got, vec![vec![-2, -1], vec![1, 2], vec![4, 5]]);
+        }
+        // A contradicting unit, then a normal run again.
+        let verdict =
+            base.run_with_units(&[Lit::from_dimacs(1), Lit::from_dimacs(2)], 0, &mut rest);
+        assert_eq!(verdict, Verdict::Conflict);
+        let verdict = base.run_with_units(&[Lit::from_dimacs(1)], 0, &mut rest);
+        assert_eq!(verdict, Verdict::Simplified);
+        assert_eq!(base.values[1], FALSE);
     }
 }

@@ -21,6 +21,11 @@ use crate::units::Units;
 /// bytes, so this is about a gigabyte).
 pub const CLAUSE_BUDGET: u64 = 20_000_000;
 
+/// The largest extended formula (in clauses) kept loaded per unit list for the default
+/// configuration: N = 16 with the standard units has 123,904 clauses; N = 25 (751,875) is encoded
+/// pruned per puzzle instead.
+const BASE_CLAUSES: u64 = 200_000;
+
 /// What our own code does to the formula before varisat sees it. Clause-level only: it shares
 /// nothing with the native backend's propagation or search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -83,6 +88,15 @@ impl FromStr for Simplify {
 /// solver; decode each model to a grid and block it (a clause over the cell variables of the cells
 /// varisat decided) to count solutions up to [`Limits::max_solutions`].
 ///
+/// The default configuration (pruned, pairwise, with simplification) skips the per-puzzle encoding
+/// when the grid is small enough (N ≤ 16 with the standard units): the pruned formula is the
+/// extended one simplified by the givens, and unit propagation of the givens as unit clauses over the
+/// extended formula does that simplification. So the extended formula is encoded and loaded into
+/// the simplifier once per unit list and thread, and each puzzle only resets its counters, assigns
+/// its givens and propagates; what is left afterwards is the same formula up to clause order. In
+/// that case [`Stats::variables`] and [`Stats::clauses`] count what is left for varisat (zero when
+/// simplification solved the puzzle), not the pruned formula.
+///
 /// Limits: [`Limits::deadline`] interrupts varisat mid-search. varisat 0.2.2 has no interrupt call,
 /// but it stops at its next step when the target of its proof output fails to write; so when a
 /// deadline is set, the solver writes its proof (in varisat's own format, the one that allows the
@@ -95,6 +109,9 @@ pub struct SatBackend {
     encoding: Encoding,
     amo: Amo,
     simplify: Simplify,
+    /// Whether the default configuration may run the extended formula kept loaded per unit list
+    /// (always, except in tests comparing it with the pruned formula built per puzzle).
+    base: bool,
 }
 
 impl Default for SatBackend {
@@ -111,6 +128,7 @@ impl SatBackend {
             encoding,
             amo,
             simplify: Simplify::default(),
+            base: true,
         }
     }
 
@@ -185,6 +203,9 @@ struct Scratch {
     formula: Formula,
     rest: Formula,
     simplifier: Simplifier,
+    /// The extended formula of the unit list `base_units` (by [`Units::id`]), loaded as a base.
+    base: Simplifier,
+    base_units: Option<u64>,
 }
 
 thread_local! {
@@ -213,6 +234,19 @@ impl Backend for SatBackend {
 }
 
 impl SatBackend {
+    /// Whether this configuration runs the extended encoding, loaded once per unit list, under
+    /// each puzzle's givens (see [`SatBackend`]): the pruned encoding with pairwise at-most-one and
+    /// simplification, when the extended formula is small enough to keep.
+    fn uses_base(&self, units: &Units) -> bool {
+        self.base
+            && self.encoding == Encoding::Pruned
+            && self.amo == Amo::Pairwise
+            && self.simplify != Simplify::None
+            && Encoding::Extended
+                .predicted_size(units, Amo::Pairwise, 0)
+                .is_some_and(|p| p.clauses <= BASE_CLAUSES)
+    }
+
     fn solve_with(
         &self,
         units: &Units,
@@ -225,47 +259,70 @@ impl SatBackend {
             formula,
             rest,
             simplifier,
+            base,
+            base_units,
         } = scratch;
-        formula.clear();
-        // The shapes were checked by the caller, so encoding cannot fail.
-        let _ = encode(units, puzzle, self.encoding, self.amo, formula);
-        let mut stats = Stats {
-            clauses: formula.len() as u64,
-            ..Stats::default()
+        let mut stats = Stats::default();
+        let probe = match self.simplify {
+            Simplify::Probe => cell_var_count(n),
+            _ => 0,
         };
 
-        // What propagation fixed goes into `base`; what is left goes to varisat.
-        let mut base = puzzle.clone();
-        let rest: &Formula = if self.simplify != Simplify::None {
-            let probe = match self.simplify {
-                Simplify::Probe => cell_var_count(n),
-                _ => 0,
-            };
-            let verdict = simplifier.run(formula, probe, rest);
-            stats.variables = simplifier.distinct_vars;
-            match verdict {
-                Verdict::Conflict => {
-                    return Report {
-                        outcome: Outcome::NoSolution,
-                        stats,
-                    };
-                }
-                Verdict::Unchanged => formula,
-                Verdict::Simplified => {
-                    // Cell variables are the first N³: a true one puts its digit in its cell.
-                    let cell_vars = cell_var_count(n).min(simplifier.values.len());
-                    for (i, &v) in simplifier.values[..cell_vars].iter().enumerate() {
-                        if v == TRUE {
-                            let (cell, d) = (i / n, i % n + 1);
-                            base.set(Cell::new(cell), Digit::new(d as u8));
-                        }
-                    }
-                    rest
-                }
+        // What simplification fixed goes into `grid`; `rest` is what is left for varisat.
+        let mut grid = puzzle.clone();
+        let (verdict, values): (Verdict, &[i8]) = if self.uses_base(units) {
+            if *base_units != Some(units.id()) {
+                formula.clear();
+                // The shapes were checked by the caller, so encoding cannot fail.
+                let empty = Grid::empty(units.shape());
+                let _ = encode(units, &empty, Encoding::Extended, Amo::Pairwise, formula);
+                base.load_base(formula);
+                *base_units = Some(units.id());
             }
+            let givens: Vec<Lit> = puzzle
+                .values()
+                .iter()
+                .enumerate()
+                .filter(|&(_, &v)| v != 0)
+                .map(|(i, &v)| Lit::from_index(i * n + v as usize - 1, true))
+                .collect();
+            let verdict = base.run_with_units(&givens, probe, rest);
+            stats.variables = base.distinct_vars - base.assigned() as u64;
+            stats.clauses = rest.len() as u64;
+            (verdict, &base.values)
         } else {
-            stats.variables = distinct_vars(formula);
-            formula
+            formula.clear();
+            // The shapes were checked by the caller, so encoding cannot fail.
+            let _ = encode(units, puzzle, self.encoding, self.amo, formula);
+            stats.clauses = formula.len() as u64;
+            if self.simplify == Simplify::None {
+                stats.variables = distinct_vars(formula);
+                (Verdict::Unchanged, &[])
+            } else {
+                let verdict = simplifier.run(formula, probe, rest);
+                stats.variables = simplifier.distinct_vars;
+                (verdict, &simplifier.values)
+            }
+        };
+        let rest: &Formula = match verdict {
+            Verdict::Conflict => {
+                return Report {
+                    outcome: Outcome::NoSolution,
+                    stats,
+                };
+            }
+            Verdict::Unchanged => formula,
+            Verdict::Simplified => {
+                // Cell variables are the first N³: a true one puts its digit in its cell.
+                let cell_vars = cell_var_count(n).min(values.len());
+                for (i, &v) in values[..cell_vars].iter().enumerate() {
+                    if v == TRUE {
+                        let (cell, d) = (i / n, i % n + 1);
+                        grid.set(Cell::new(cell), Digit::new(d as u8));
+                    }
+                }
+                rest
+            }
         };
 
         let mut solutions = Vec::new();
@@ -273,9 +330,9 @@ impl SatBackend {
         if rest.is_empty() {
             // Propagation assigned every cell: the only solution (an empty clause set has one model
             // over the cell variables, and blocking it leaves an empty clause).
-            solutions.push(base);
+            solutions.push(grid);
         } else {
-            gave_up = search(units, rest, &base, limits, &mut solutions, &mut stats);
+            gave_up = search(units, rest, &grid, limits, &mut solutions, &mut stats);
         }
         Report {
             outcome: Outcome::from_search(limits, solutions, gave_up),
@@ -497,6 +554,48 @@ mod tests {
             "{e}"
         );
         assert!(e.to_string().contains("sequential"));
+    }
+
+    /// The default configuration (extended formula kept loaded, givens as units) and the pruned
+    /// formula built per puzzle agree on every status and count, with verified answers.
+    #[test]
+    fn loaded_base_agrees_with_the_pruned_formula() {
+        let files = [
+            include_str!("../../fixtures/forum-hardest-1905-11plus-head200.txt"),
+            include_str!("../../fixtures/serg-benchmark-head200.txt"),
+            include_str!("../../fixtures/top95.txt"),
+        ];
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let puzzles = files.iter().flat_map(|f| {
+            f.lines()
+                .filter(|l| !l.starts_with('#') && l.trim().len() >= 81)
+                .take(40)
+        });
+        for (i, line) in puzzles.enumerate() {
+            let v = line
+                .bytes()
+                .take(81)
+                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+                .collect();
+            let puzzle = Grid::from_values(s, v).unwrap();
+            for simplify in [Simplify::Propagate, Simplify::Probe] {
+                let with = SatBackend::default().with_simplify(simplify);
+                let without = SatBackend {
+                    base: false,
+                    ..with
+                };
+                for limits in [Limits::unique(), Limits::count_to(3)] {
+                    let a = with.solve(&units, &puzzle, &limits).unwrap().outcome;
+                    let b = without.solve(&units, &puzzle, &limits).unwrap().outcome;
+                    assert_eq!(a.status(), b.status(), "puzzle {i} {simplify}");
+                    assert_eq!(a.count(), b.count(), "puzzle {i} {simplify}");
+                    for g in a.grids().into_iter().chain(b.grids()) {
+                        verify(&units, &puzzle, g).unwrap();
+                    }
+                }
+            }
+        }
     }
 
     #[test]
