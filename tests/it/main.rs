@@ -6,6 +6,7 @@ mod common;
 mod dfs;
 mod differential;
 mod encode_cli;
+mod fixtures;
 mod formats;
 mod sat;
 mod study_cli;
