@@ -1,5 +1,6 @@
 //! The one integration test binary: fixtures, formats, backends, CLI.
 
+mod bad_input;
 mod cli;
 mod common;
 mod formats;
