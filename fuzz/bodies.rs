@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use satdoku::format::{Alphabet, Format, Layout, PuzzleReader, ReadOptions, Record};
+use satdoku::format::{Alphabet, Format, Layout, Lookahead, PuzzleReader, ReadOptions, Record};
 use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, Shape, Units, verify};
 
 /// Every target: the name of its file in `fuzz/fuzz_targets/` and of its folder in `fuzz/corpus/`.
@@ -124,9 +124,19 @@ pub fn options_from(data: &[u8], format: Option<Format>) -> (ReadOptions, &[u8])
 /// - a puzzle's grid has the layout's shape (the forced one, if any), the forced alphabet, the forced
 ///   format (block may become letters), and no two equal givens in a unit;
 /// - a puzzle written back in its own layout and read with that layout forced gives the same grid.
+///
+/// Both look-aheads are checked: the full one and the interactive one ([`Lookahead::FirstPuzzle`]).
 pub fn parse(data: &[u8], format: Option<Format>) {
     let (options, text) = options_from(data, format);
-    let records: Vec<Record> = PuzzleReader::new(text, "fuzz", options.clone()).collect();
+    for lookahead in [Lookahead::Full, Lookahead::FirstPuzzle] {
+        check_records(text, &options, lookahead);
+    }
+}
+
+fn check_records(text: &[u8], options: &ReadOptions, lookahead: Lookahead) {
+    let records: Vec<Record> = PuzzleReader::new(text, "fuzz", options.clone())
+        .with_lookahead(lookahead)
+        .collect();
     let lines = text.split(|&b| b == b'\n').count();
     assert!(!records.is_empty(), "no record at all");
     for (i, r) in records.iter().enumerate() {
@@ -369,21 +379,22 @@ pub fn solve_check(data: &[u8]) {
     let n = shape.n();
     let keep_clashes = b & 4 != 0;
     let max = [1, 2, 3, 300][usize::from(b >> 3 & 3)];
+    let units = Units::standard(shape);
     let mut values = vec![0u8; shape.cells()];
     for pair in rest.chunks_exact(2) {
         let cell = usize::from(pair[0]) % shape.cells();
         let d = pair[1] % n as u8 + 1;
-        let before = values[cell];
-        values[cell] = d;
-        if !keep_clashes {
-            let g = Grid::from_values(shape, values.clone()).expect("digits in range");
-            if Units::standard(shape).find_clash(&g).is_some() {
-                values[cell] = before;
-            }
+        let clashes = || {
+            units
+                .peers(satdoku::Cell::new(cell))
+                .iter()
+                .any(|p| values[p.index()] == d)
+        };
+        if keep_clashes || !clashes() {
+            values[cell] = d;
         }
     }
     let puzzle = Grid::from_values(shape, values).expect("digits in range");
-    let units = Units::standard(shape);
     let limits = Limits {
         budget: Some(2_000_000),
         ..Limits::count_to(max)

@@ -772,3 +772,43 @@ fn stdin_is_named_in_messages() {
         "{stderr}"
     );
 }
+
+/// `verify` with a bad line in the solutions file: that pair's record names the solutions file's
+/// position; the other pairs are judged; exit 2.
+#[test]
+fn verify_names_a_bad_solution_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = write(dir.path(), "puzzles.txt", top95(3).join("\n") + "\n");
+    let out = cargo_bin_cmd!("satdoku")
+        .args(["solve", "--output", "json"])
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    let mut solutions: Vec<String> = json_lines(&out.stdout)
+        .iter()
+        .map(|r| r["solution"].as_str().unwrap().to_string())
+        .collect();
+    solutions[1].replace_range(40..41, "x");
+    let path = write(dir.path(), "solutions.txt", solutions.join("\n") + "\n");
+    let out = cargo_bin_cmd!("satdoku")
+        .args(["verify", "--output", "json", "--puzzles"])
+        .arg(&puzzles)
+        .arg("--solutions")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_no_panic(&out, "verify");
+    assert_eq!(out.status.code(), Some(2));
+    let r = json_lines(&out.stdout);
+    assert_eq!(
+        r.iter()
+            .map(|r| r["result"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["pass", "error", "pass"]
+    );
+    let message = r[1]["message"].as_str().unwrap();
+    let prefix = format!("{}:2:41: unknown symbol 'x'", path.display());
+    assert!(message.starts_with(&prefix), "{message}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains(&format!("satdoku: {prefix}")), "{stderr}");
+}
