@@ -86,7 +86,8 @@ const COLUMNS: &[&str] = &[
 ///   invalid shape is none);
 /// - byte 1, the alphabet: 0 none, 1..=17 one of [`SPECS`], 0x80 and up a spec made of the next
 ///   `byte & 0x1f` bytes (so the alphabet parser is fuzzed too), else none;
-/// - byte 2, the CSV column: 0 none, 1..=12 one of [`COLUMNS`], else none.
+/// - byte 2, the CSV column: bits 0-6: 0 none, 1..=12 one of [`COLUMNS`], else none; bit 7 sets
+///   `allow_clashes` (how `verify` reads solutions).
 ///
 /// Seeds are a fixture behind three zero bytes.
 pub fn options_from(data: &[u8], format: Option<Format>) -> (ReadOptions, &[u8]) {
@@ -113,8 +114,9 @@ pub fn options_from(data: &[u8], format: Option<Format>) -> (ReadOptions, &[u8])
         _ => None,
     };
     options.column = COLUMNS
-        .get(usize::from(c).wrapping_sub(1))
+        .get(usize::from(c & 0x7f).wrapping_sub(1))
         .map(|s| (*s).to_string());
+    options.allow_clashes = c & 0x80 != 0;
     (options, rest)
 }
 
@@ -167,20 +169,19 @@ fn check_records(text: &[u8], options: &ReadOptions, lookahead: Lookahead) {
                 if let (Some(a), false) = (&options.symbols, layout.format() == Format::Ints) {
                     assert_eq!(layout.alphabet(), a, "forced --symbols");
                 }
-                let units = Units::standard(layout.shape());
-                assert_eq!(
-                    units.find_clash(&p.grid),
-                    None,
-                    "a puzzle with a clash was read"
-                );
-                rewrite(&p.grid, layout);
+                if !options.allow_clashes {
+                    let units = Units::standard(layout.shape());
+                    let clash = units.find_clash(&p.grid);
+                    assert_eq!(clash, None, "a puzzle with a clash was read");
+                }
+                rewrite(&p.grid, layout, options.allow_clashes);
             }
         }
     }
 }
 
 /// Writes `grid` in `layout` and reads it back with that layout's format, alphabet and shape forced.
-fn rewrite(grid: &Grid, layout: &Layout) {
+fn rewrite(grid: &Grid, layout: &Layout, allow_clashes: bool) {
     let layout = if layout.format() == Format::Csv {
         layout.as_line()
     } else {
@@ -192,6 +193,7 @@ fn rewrite(grid: &Grid, layout: &Layout) {
         format: Some(layout.format()),
         symbols: (layout.format() != Format::Ints).then(|| layout.alphabet().clone()),
         shape: Some(layout.shape()),
+        allow_clashes,
         ..ReadOptions::default()
     };
     let records = satdoku::format::read_str(&text, "again", options);
@@ -356,9 +358,9 @@ fn all_4x4() -> &'static [[u8; 16]] {
     })
 }
 
-/// The SAT backend, when this build has it (see the merge note in `fuzz/README.md`).
+/// The backend the DFS is cross-checked against: the SAT backend in its default configuration.
 fn other_backend() -> Option<Box<dyn Backend>> {
-    None
+    Some(Box::new(satdoku::sat::SatBackend::default()))
 }
 
 /// Solves an arbitrary small puzzle with the DFS and checks the answer.
@@ -369,7 +371,8 @@ fn other_backend() -> Option<Box<dyn Backend>> {
 /// Checks: every grid returned passes [`verify`]; the status fits the limit (found only when one
 /// solution was asked, unique only when two or more); several solutions are two different grids and a
 /// count within the limit; givens that clash give no solution; a 4x4 puzzle's answer matches the count
-/// of the 288 solved 4x4 grids that keep its givens.
+/// of the 288 solved 4x4 grids that keep its givens; and [`satdoku::cross_check`] of the DFS against
+/// `satdoku::sat::SatBackend::default()` (counting to at most 3) finds no disagreement.
 pub fn solve_check(data: &[u8]) {
     let Some((&b, rest)) = data.split_first() else {
         return;
@@ -454,6 +457,8 @@ pub fn solve_check(data: &[u8]) {
         }
     }
     if let Some(other) = other_backend() {
+        // At most 3 solutions: the SAT backend counts by re-solving with each solution blocked.
+        let limits = Limits::count_to(max.min(3));
         let check = satdoku::cross_check(&units, &puzzle, &DfsBackend::new(), &*other, &limits);
         if let satdoku::Verdict::Disagree(problems) = &check.verdict {
             panic!("the backends disagree on\n{puzzle:?}: {problems:?}");

@@ -43,7 +43,85 @@ pub enum Command {
     /// Check solutions produced elsewhere: puzzle i against solution i, any format on either side.
     #[command(after_help = VERIFY_HELP)]
     Verify(VerifyArgs),
+    /// Write puzzles as DIMACS CNF for any SAT solver, or print formula sizes (--stats).
+    #[command(after_help = ENCODE_HELP)]
+    Encode(EncodeArgs),
+    /// Read an external SAT solver's answer to an encoded puzzle and print the grid (verified).
+    #[command(after_help = DECODE_HELP)]
+    Decode(DecodeArgs),
+    /// Measure backends and encodings on puzzle files: sizes, times, propagation; a table per file.
+    #[command(after_help = STUDY_HELP)]
+    Study(StudyArgs),
 }
+
+const STUDY_HELP: &str = "\
+Per file and per backend/encoding: variables, clauses and literals (mean per puzzle), encode time,
+solve time (median, p90, max; thread CPU time, one thread), puzzles/s, the share of puzzles that unit
+propagation over the CNF alone solves, and how many answers failed verification (every answer is
+checked).
+
+Examples:
+  satdoku study fixtures/top95.txt fixtures/pe96.txt
+  satdoku study --backends sat --encodings extended,pruned --amo sequential --table csv big.txt";
+
+/// Backends the study can measure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum StudyBackendArg {
+    /// The native backend.
+    Dfs,
+    /// The SAT backend, once per encoding.
+    Sat,
+}
+
+/// Table formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum TableArg {
+    /// A Markdown table per file.
+    #[default]
+    Markdown,
+    /// One CSV table, a row per file and configuration.
+    Csv,
+}
+
+/// Options of `satdoku study`.
+#[derive(Debug, Args)]
+pub struct StudyArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// Backends to measure.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [StudyBackendArg::Dfs, StudyBackendArg::Sat])]
+    pub backends: Vec<StudyBackendArg>,
+
+    /// Encodings to measure with the SAT backend.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [EncodingArg::Minimal, EncodingArg::Efficient, EncodingArg::Extended, EncodingArg::Pruned])]
+    pub encodings: Vec<EncodingArg>,
+
+    /// At-most-one encodings to measure with the SAT backend.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AmoArg::Pairwise])]
+    pub amo: Vec<AmoArg>,
+
+    /// Count to 2 (uniqueness) instead of stopping at the first solution.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// Measure at most the first N puzzles of each file.
+    #[arg(long, value_name = "N")]
+    pub max: Option<usize>,
+
+    /// Output format.
+    #[arg(long, value_enum, default_value_t)]
+    pub table: TableArg,
+}
+
+const DECODE_HELP: &str = "\
+Standard output holds only the grid, in the puzzle's layout, after the independent verifier has accepted
+it.
+
+Exit status (decode):
+  0  the model decodes to a valid solution
+  1  the solver answered UNSAT (no solution) or UNKNOWN
+  2  bad input: unreadable puzzle or model, or a model that breaks a rule (named)";
 
 const VERIFY_HELP: &str = "\
 Each solution must fill every cell with a digit in range, keep every given of its puzzle, and hold each
@@ -150,8 +228,178 @@ pub enum ReportArg {
 }
 
 /// SAT backend options.
-#[derive(Debug, Args, Clone, Default)]
-pub struct SatArgs {}
+#[derive(Debug, Args, Clone, Copy, Default)]
+pub struct SatArgs {
+    /// CNF encoding for the SAT backend (default: pruned, the fastest measured).
+    #[arg(long, value_enum, default_value_t)]
+    pub encoding: EncodingArg,
+
+    /// At-most-one constraints of the SAT encoding.
+    #[arg(long, value_enum, default_value_t)]
+    pub amo: AmoArg,
+
+    /// What the SAT backend's own clause-level code does before varisat.
+    #[arg(long, value_enum, default_value_t)]
+    pub simplify: SimplifyArg,
+}
+
+/// The CNF encodings (see `satdoku::sat::Encoding` for their sources).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum EncodingArg {
+    /// Lynce & Ouaknine 2006: each cell at least one digit, each unit at most once per digit.
+    Minimal,
+    /// Weber 2005: minimal + each cell at most one digit.
+    Efficient,
+    /// Lynce & Ouaknine 2006: efficient + each unit holds each digit at least once.
+    Extended,
+    /// After Kwon & Jain 2006: extended, simplified by the givens while encoding (the fastest).
+    #[default]
+    Pruned,
+}
+
+/// The at-most-one encodings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum AmoArg {
+    /// Every pair of literals: n(n-1)/2 binary clauses.
+    #[default]
+    Pairwise,
+    /// Sinz 2005 sequential counter: 3n-4 clauses, n-1 auxiliary variables.
+    Sequential,
+    /// Chen 2010 2-product: about 2n + 4√n clauses.
+    Product,
+}
+
+/// Clause-level simplification before varisat.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum SimplifyArg {
+    /// None: varisat gets the whole formula.
+    None,
+    /// Unit propagation over the clauses.
+    Propagate,
+    /// Unit propagation, then failed-literal probing.
+    #[default]
+    Probe,
+}
+
+impl EncodingArg {
+    /// The library's encoding.
+    pub fn get(self) -> satdoku::sat::Encoding {
+        use satdoku::sat::Encoding;
+        match self {
+            EncodingArg::Minimal => Encoding::Minimal,
+            EncodingArg::Efficient => Encoding::Efficient,
+            EncodingArg::Extended => Encoding::Extended,
+            EncodingArg::Pruned => Encoding::Pruned,
+        }
+    }
+}
+
+impl AmoArg {
+    /// The library's at-most-one encoding.
+    pub fn get(self) -> satdoku::sat::Amo {
+        use satdoku::sat::Amo;
+        match self {
+            AmoArg::Pairwise => Amo::Pairwise,
+            AmoArg::Sequential => Amo::Sequential,
+            AmoArg::Product => Amo::Product,
+        }
+    }
+}
+
+impl SimplifyArg {
+    /// The library's simplification setting.
+    pub fn get(self) -> satdoku::sat::Simplify {
+        use satdoku::sat::Simplify;
+        match self {
+            SimplifyArg::None => Simplify::None,
+            SimplifyArg::Propagate => Simplify::Propagate,
+            SimplifyArg::Probe => Simplify::Probe,
+        }
+    }
+}
+
+const ENCODE_HELP: &str = "\
+Variables: x(r, c, d) = r*N*N + c*N + d for 0-based row r and column c and digit d in 1..N, the same
+for every encoding, so a model decodes with the puzzle alone; auxiliary variables come after N^3.
+
+Examples:
+  satdoku encode fixtures/top95.txt --out-dir cnf/        one DIMACS file per puzzle: cnf/puzzle-<index>.cnf
+  echo 4.....8.5.3.......... | satdoku encode > p.cnf       a single puzzle to standard output
+  satdoku encode --stats fixtures/pe96.txt                variables, clauses, literals per encoding
+  cadical p.cnf > p.out; satdoku decode --puzzle p.txt p.out";
+
+/// Options of `satdoku encode`.
+#[derive(Debug, Args)]
+pub struct EncodeArgs {
+    #[command(flatten)]
+    pub input: InputArgs,
+
+    /// The encoding (default: pruned; with --stats and no --encoding: every encoding).
+    #[arg(long, value_enum)]
+    pub encoding: Option<EncodingArg>,
+
+    /// At-most-one constraints.
+    #[arg(long, value_enum, default_value_t)]
+    pub amo: AmoArg,
+
+    /// Write one file per puzzle, DIR/puzzle-<index>.cnf, instead of a single puzzle to stdout.
+    #[arg(long, value_name = "DIR", conflicts_with = "stats")]
+    pub out_dir: Option<PathBuf>,
+
+    /// Print variables, clauses and literals per puzzle and encoding, and their totals, without
+    /// solving.
+    #[arg(long)]
+    pub stats: bool,
+}
+
+/// Options of `satdoku decode`.
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// The puzzle the model answers.
+    #[arg(long, value_name = "FILE")]
+    pub puzzle: PathBuf,
+
+    /// Which puzzle of FILE (0-based), as numbered by `encode --out-dir`.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    pub index: usize,
+
+    /// The solver's output: SAT-competition `s`/`v` lines, or MiniSat's result file.
+    #[arg(value_name = "MODEL")]
+    pub model: PathBuf,
+
+    /// Input format of the puzzle file.
+    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// Symbol alphabet of the puzzle file.
+    #[arg(long, value_name = "S")]
+    pub symbols: Option<String>,
+
+    /// Box shape of the puzzle, rows x columns.
+    #[arg(long = "box", value_name = "RxC")]
+    pub box_shape: Option<String>,
+
+    /// CSV column of the puzzle file.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+}
+
+impl DecodeArgs {
+    /// The reader options for the puzzle file.
+    ///
+    /// # Errors
+    /// A message naming the flag whose value is wrong.
+    pub fn read_options(&self) -> Result<ReadOptions> {
+        InputArgs {
+            files: Vec::new(),
+            format: self.format,
+            symbols: self.symbols.clone(),
+            box_shape: self.box_shape.clone(),
+            column: self.column.clone(),
+        }
+        .read_options()
+    }
+}
 
 /// Options of `satdoku check`.
 #[derive(Debug, Args)]
@@ -358,6 +606,7 @@ impl InputArgs {
             symbols,
             shape,
             column: self.column.clone(),
+            allow_clashes: false,
         })
     }
 }

@@ -2,7 +2,8 @@
 
 use anyhow::Result;
 
-use satdoku::{Backend, DfsBackend, Grid, Limits, Report, SolveError, Units};
+use satdoku::sat::SatBackend;
+use satdoku::{Backend, DfsBackend};
 
 use super::args::SatArgs;
 use super::fault;
@@ -15,20 +16,10 @@ pub fn dfs() -> Box<dyn Backend> {
 /// The SAT backend configured by `args`.
 ///
 /// # Errors
-/// None yet; encoding options will be validated here.
-pub fn sat(_args: &SatArgs) -> Result<Box<dyn Backend>> {
-    Ok(fault::wrap(Box::new(PlaceholderSat)))
-}
-
-/// TEMPORARY until the SAT backend merges: answers with the DFS under the name `sat`.
-struct PlaceholderSat;
-
-impl Backend for PlaceholderSat {
-    fn name(&self) -> &'static str {
-        "sat"
-    }
-
-    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
-        DfsBackend::new().solve(units, puzzle, limits)
-    }
+/// None at present (every combination of options is valid); kept fallible for options that need
+/// checking against each other.
+pub fn sat(args: &SatArgs) -> Result<Box<dyn Backend>> {
+    let backend =
+        SatBackend::new(args.encoding.get(), args.amo.get()).with_simplify(args.simplify.get());
+    Ok(fault::wrap(Box::new(backend)))
 }

@@ -4,11 +4,13 @@ mod args;
 mod backends;
 mod batch;
 mod check;
+mod encode;
 mod exit;
 mod fault;
 mod input;
 mod progress;
 mod solve;
+mod study;
 mod summary;
 mod verify;
 
@@ -25,6 +27,9 @@ pub fn main() -> ExitCode {
         Command::Solve(args) => solve::run(args),
         Command::Check(args) => check::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Encode(args) => encode::run_encode(args),
+        Command::Decode(args) => encode::run_decode(args),
+        Command::Study(args) => study::run(args),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use serde_json::{Value, json};
 
+use satdoku::format::ReadOptions;
 use satdoku::{Grid, Limits, Outcome, Status, Units, Verdict, cross_check, verify};
 
 use super::args::{ReportArg, VerifyArgs};
@@ -55,7 +56,12 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
         |emit| {
             let mut units = UnitsCache::default();
             let mut p = Items::new(&[puzzles], &options);
-            let mut s = Items::new(&[solutions], &options);
+            // Solutions are judged by the verifier, which names the broken rule: read them as they are.
+            let solution_options = ReadOptions {
+                allow_clashes: true,
+                ..options.clone()
+            };
+            let mut s = Items::new(&[solutions], &solution_options);
             let mut index = 0;
             loop {
                 let (a, b) = (p.next(), s.next());

@@ -1,7 +1,7 @@
 //! The native backend: bitmask candidates, naked and hidden singles, MRV branching, backtracking.
 //!
 //! # Design
-//! - **State** ([`state::State`]): per cell a candidate mask (bit `d − 1` for digit `d`), per unit the
+//! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the
 //!   mask of digits placed, per cell its value. It has a fixed size and is copied by value at each guess
 //!   into an explicit stack; backtracking returns to the parent copy, which holds the alternatives not
 //!   yet tried. Nothing is allocated inside the search except when the stack first reaches a new depth.
@@ -12,8 +12,10 @@
 //!   bitmasks): placing a digit removes it from every peer at once; a peer left with one candidate is
 //!   queued (naked single), one left with none is a contradiction. Then each unit is folded into
 //!   "digits seen at least once" and "at least twice" masks: a digit neither placed nor seen has no place
-//!   (contradiction); a digit seen exactly once is a hidden single. Dead ends are values
-//!   ([`state::Contradiction`]) propagated with `?`.
+//!   (contradiction); a digit seen exactly once is a hidden single. When singles run out, one pass
+//!   of locked candidates (pointing and claiming) runs over every pair of units sharing two or more
+//!   cells — a row and a box, but equally a diagonal and a box — then singles again. Dead ends are
+//!   values (`Contradiction`) propagated with `?`.
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first.
 //! - **Tables**: the unit list is flattened once into `u16` index arrays (unit cells, peers, units of
 //!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
@@ -131,6 +133,11 @@ impl Backend for DfsBackend {
                 max: MAX_N,
             });
         }
+        // `max_solutions` is public: 0 would make "stop at the limit" claim uniqueness too early.
+        let limits = &Limits {
+            max_solutions: limits.max_solutions.max(1),
+            ..*limits
+        };
         let t = tables_for(units);
         let found = if n <= 9 && cells <= 81 && count <= 32 {
             run_in(&S9, &t, puzzle, limits)

@@ -4,20 +4,20 @@
 use std::time::Instant;
 
 use super::mask::Mask;
-use super::state::{State, Step};
+use super::state::{State, Step, Work};
 use super::tables::Tables;
 use crate::grid::{Grid, Shape};
 use crate::solve::{Limits, Stats};
 
 /// Buffers reused from one solve to the next on a thread: the state stack, the branch cells and the
-/// naked-single queue. Kept small when idle (see [`Scratch::trim`]).
+/// propagation buffers. Kept small when idle (see [`Scratch::trim`]).
 pub(crate) struct Scratch<M: Mask, const C: usize, const U: usize> {
     /// `stack[k]` is the state at depth `k`; a parent holds the alternatives not yet tried.
     stack: Vec<State<M, C, U>>,
     /// `branch[k]`: the cell branched on at depth `k`.
     branch: Vec<u16>,
-    /// Cells left with a single candidate, not yet placed.
-    queue: Vec<u16>,
+    /// The naked-single queue and locked-candidate masks.
+    work: Work<M>,
 }
 
 impl<M: Mask, const C: usize, const U: usize> Default for Scratch<M, C, U> {
@@ -35,7 +35,7 @@ impl<M: Mask, const C: usize, const U: usize> Scratch<M, C, U> {
         Scratch {
             stack: Vec::new(),
             branch: Vec::new(),
-            queue: Vec::new(),
+            work: Work::new(),
         }
     }
 
@@ -73,10 +73,9 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
     let Scratch {
         stack,
         branch,
-        queue,
+        work,
     } = scratch;
-    queue.clear();
-    queue.reserve(t.cells);
+    work.prepare(t);
     if stack.is_empty() {
         stack.push(State::blank());
     }
@@ -90,7 +89,7 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
     let root = &mut stack[0];
     root.reset(t);
     for (c, &v) in puzzle.values().iter().enumerate() {
-        if v != 0 && root.place(t, queue, c, u32::from(v) - 1).is_err() {
+        if v != 0 && root.place(t, &mut work.queue, c, u32::from(v) - 1).is_err() {
             return found;
         }
     }
@@ -117,13 +116,14 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
         let state = &mut stack[depth];
         let step: Step<bool> = match pending.take() {
             Some((c, d)) => state
-                .place(t, queue, c, d)
-                .and_then(|()| state.propagate(t, queue)),
-            None => state.propagate(t, queue),
+                .place(t, &mut work.queue, c, d)
+                .and_then(|()| state.propagate(t, work)),
+            None => state.propagate(t, work),
         };
         match step {
             Ok(false) => {
-                // Branch: the child takes the smallest candidate of the MRV cell, the parent keeps the rest.
+                // Branch: the child takes the smallest candidate of the MRV cell, the parent keeps
+                // the rest for when the child's subtree is done.
                 let c = state.pick(t);
                 let d = state.cand(c).lowest();
                 found.stats.guesses += 1;
@@ -159,14 +159,14 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
             Err(_) => {}
         }
         // Backtrack to the parent, whose branch cell lost the digit just tried.
-        queue.clear();
+        work.queue.clear();
         if depth == 0 {
             break;
         }
         depth -= 1;
         let c = branch[depth] as usize;
         if stack[depth].cand(c).at_most_one() {
-            queue.push(c as u16);
+            work.queue.push(c as u16);
         }
     }
     found

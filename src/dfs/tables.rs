@@ -23,6 +23,37 @@ pub(crate) struct Tables {
     /// The units of cell `c` are `units_of[unit_start[c] .. unit_start[c + 1]]`.
     unit_start: Box<[u32]>,
     units_of: Box<[u16]>,
+    /// Pairs of units sharing two or more cells, for locked candidates.
+    pub pairs: Box<[Pair]>,
+    /// Groups of pair sides whose shared cells are disjoint inside one unit (see [`Group`]).
+    pub groups: Box<[Group]>,
+    /// The sides the groups point into: `2 · pair + 0` for the pair's unit A, `+ 1` for B.
+    pub sides: Box<[u32]>,
+    /// The cell lists the pairs and groups point into.
+    pub pair_cells: Box<[u16]>,
+}
+
+/// Some pairs of one unit U whose shared cells are pairwise disjoint, plus the cells of U they leave
+/// out (none, for a row and the boxes it crosses). The candidates of U outside one pair's shared cells
+/// are then the union of the other pairs' shared cells and the rest: a few ORs instead of a pass over U.
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub(crate) struct Group {
+    /// A range of `sides`.
+    pub sides: (u32, u32),
+    /// The cells of U outside every pair of the group, as a range of `pair_cells`.
+    pub rest: (u32, u32),
+}
+
+/// Two units A and B sharing the cells I (at least two): a digit that A can hold only in I cannot be
+/// elsewhere in B, and conversely (locked candidates: pointing and claiming).
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub(crate) struct Pair {
+    /// I = A ∩ B, as a range of `pair_cells`.
+    pub inter: (u32, u32),
+    /// A \ I.
+    pub a_rest: (u32, u32),
+    /// B \ I.
+    pub b_rest: (u32, u32),
 }
 
 /// The largest number of units a unit list may have for these tables (indices are `u16`).
@@ -49,6 +80,12 @@ impl Tables {
         }
         peer_start.push(peers.len() as u32);
         unit_start.push(units_of.len() as u32);
+        let Pairs {
+            pairs,
+            groups,
+            sides,
+            cells: pair_cells,
+        } = pairs(units);
         Tables {
             n,
             cells,
@@ -58,7 +95,23 @@ impl Tables {
             peers: peers.into(),
             unit_start: unit_start.into(),
             units_of: units_of.into(),
+            pairs: pairs.into(),
+            groups: groups.into(),
+            sides: sides.into(),
+            pair_cells: pair_cells.into(),
         }
+    }
+
+    /// The cells of a range of `pair_cells`.
+    #[inline(always)]
+    pub fn pair_cells(&self, range: (u32, u32)) -> &[u16] {
+        &self.pair_cells[range.0 as usize..range.1 as usize]
+    }
+
+    /// The sides of a group.
+    #[inline(always)]
+    pub fn group_sides(&self, g: &Group) -> &[u32] {
+        &self.sides[g.sides.0 as usize..g.sides.1 as usize]
     }
 
     /// The cells sharing a unit with cell `c`.
@@ -78,6 +131,107 @@ impl Tables {
     pub fn unit(&self, u: usize) -> &[u16] {
         &self.unit_cells[u * self.n..(u + 1) * self.n]
     }
+}
+
+/// Appends `cells` to `flat`, returning their range.
+fn push(flat: &mut Vec<u16>, cells: &mut dyn Iterator<Item = usize>) -> (u32, u32) {
+    let start = flat.len() as u32;
+    flat.extend(cells.map(|c| c as u16));
+    (start, flat.len() as u32)
+}
+
+/// The locked-candidate tables of a unit list.
+struct Pairs {
+    pairs: Vec<Pair>,
+    groups: Vec<Group>,
+    sides: Vec<u32>,
+    cells: Vec<u16>,
+}
+
+/// The pairs of units sharing at least two cells, grouped per unit into sets of disjoint
+/// intersections (greedily, first fit: a row's boxes form one group; a box's rows one, its columns
+/// another).
+fn pairs(units: &Units) -> Pairs {
+    let list = units.units();
+    let cells = units.shape().cells();
+    let mut out = Pairs {
+        pairs: Vec::new(),
+        groups: Vec::new(),
+        sides: Vec::new(),
+        cells: Vec::new(),
+    };
+    let flat = &mut out.cells;
+    // For each unit, the sides it takes part in.
+    let mut sides_of: Vec<Vec<u32>> = vec![Vec::new(); list.len()];
+    let mut shared = vec![0u32; list.len()];
+    let mut in_a = vec![false; cells];
+    let mut in_b = vec![false; cells];
+    for (a, unit_a) in list.iter().enumerate() {
+        shared.iter_mut().for_each(|s| *s = 0);
+        for cell in &unit_a.cells {
+            for &b in units.units_of(*cell) {
+                if b as usize > a {
+                    shared[b as usize] += 1;
+                }
+            }
+        }
+        unit_a.cells.iter().for_each(|c| in_a[c.index()] = true);
+        for (b, unit_b) in list.iter().enumerate().skip(a + 1) {
+            if shared[b] < 2 {
+                continue;
+            }
+            unit_b.cells.iter().for_each(|c| in_b[c.index()] = true);
+            let cells_a = unit_a.cells.iter().map(|c| c.index());
+            let cells_b = unit_b.cells.iter().map(|c| c.index());
+            let inter = push(flat, &mut cells_b.clone().filter(|&c| in_a[c]));
+            let a_rest = push(flat, &mut cells_a.filter(|&c| !in_b[c]));
+            let b_rest = push(flat, &mut cells_b.filter(|&c| !in_a[c]));
+            unit_b.cells.iter().for_each(|c| in_b[c.index()] = false);
+            let p = out.pairs.len() as u32;
+            out.pairs.push(Pair {
+                inter,
+                a_rest,
+                b_rest,
+            });
+            sides_of[a].push(2 * p);
+            sides_of[b].push(2 * p + 1);
+        }
+        unit_a.cells.iter().for_each(|c| in_a[c.index()] = false);
+    }
+    // Group each unit's sides: first fit by disjoint shared cells.
+    for (u, unit) in list.iter().enumerate() {
+        let mut groups: Vec<(Vec<u32>, Vec<bool>)> = Vec::new();
+        for &side in &sides_of[u] {
+            let pair = out.pairs[(side / 2) as usize];
+            let shared: Vec<usize> = out.cells[pair.inter.0 as usize..pair.inter.1 as usize]
+                .iter()
+                .map(|&c| c as usize)
+                .collect();
+            let fit = groups
+                .iter()
+                .position(|(_, used)| shared.iter().all(|&c| !used[c]));
+            let g = match fit {
+                Some(g) => g,
+                None => {
+                    groups.push((Vec::new(), vec![false; cells]));
+                    groups.len() - 1
+                }
+            };
+            groups[g].0.push(side);
+            shared.iter().for_each(|&c| groups[g].1[c] = true);
+        }
+        for (members, used) in groups {
+            let start = out.sides.len() as u32;
+            out.sides.extend(&members);
+            let sides = (start, out.sides.len() as u32);
+            let rest = push(
+                &mut out.cells,
+                &mut unit.cells.iter().map(|c| c.index()).filter(|&c| !used[c]),
+            );
+            out.groups.push(Group { sides, rest });
+        }
+    }
+    out
 }
 
 /// Every unit's cells, concatenated (each unit has exactly N cells).
@@ -143,6 +297,11 @@ mod tests {
         let units = Units::standard(Shape::new(2, 3).unwrap());
         let t = Tables::build(&units);
         assert_eq!((t.n, t.cells, t.units), (6, 36, 18));
+        // 2x3 boxes: each row crosses 2 boxes in 3 cells, each column 3 boxes in 2 cells.
+        assert_eq!(t.pairs.len(), 6 * 2 + 6 * 3);
+        // Rows: one group each; columns: one; boxes: their rows, their columns.
+        assert_eq!(t.groups.len(), 6 + 6 + 2 * 6);
+        assert!(t.groups.iter().all(|g| g.rest.0 == g.rest.1));
         for c in 0..36 {
             let cell = crate::grid::Cell::new(c);
             let peers: Vec<usize> = t.peers(c).iter().map(|&p| p as usize).collect();

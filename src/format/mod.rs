@@ -164,4 +164,7 @@ pub struct ReadOptions {
     pub shape: Option<Shape>,
     /// The CSV column (`--column`): a header name (any case) or a 1-based number.
     pub column: Option<String>,
+    /// Read grids with two equal digits in a unit as they are, instead of as an error. For candidate
+    /// solutions that a checker is about to judge (`satdoku verify`); puzzles leave it `false`.
+    pub allow_clashes: bool,
 }

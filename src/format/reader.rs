@@ -580,7 +580,7 @@ impl Parser {
                 return Err(self.error(line, 1, kind));
             }
         };
-        if self.has_clash(shape, grid.values()) {
+        if !self.options.allow_clashes && self.has_clash(shape, grid.values()) {
             if let Some(checker) = self.checker.as_mut() {
                 let units = checker.units.get_or_insert_with(|| Units::standard(shape));
                 if let Some(c) = units.find_clash(&grid) {

@@ -971,7 +971,7 @@ fn layouts(shape: Shape) -> Vec<(Layout, ReadOptions)> {
         format: Some(format),
         symbols,
         shape: Some(shape),
-        column: None,
+        ..ReadOptions::default()
     };
     let mut v = vec![
         (
@@ -1125,6 +1125,7 @@ fn any_options() -> impl Strategy<Value = ReadOptions> {
             symbols: symbols.map(|s| Alphabet::parse(s).unwrap()),
             shape: shape.map(|(r, c)| Shape::new(r, c).unwrap()),
             column: column.map(String::from),
+            ..ReadOptions::default()
         })
 }
 

@@ -1,0 +1,424 @@
+//! [`SatBackend`]: encode, simplify with our own clause-level code, solve with varisat, decode, and count
+//! solutions with blocking clauses.
+
+use std::cell::RefCell;
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use varisat::{ExtendFormula, Lit, Solver};
+
+use crate::grid::{Cell, Digit, Grid};
+use crate::sat::encode::{Amo, Encoding, UnknownName, encode};
+use crate::sat::simplify::{Simplifier, TRUE, Verdict};
+use crate::sat::sink::{Formula, FormulaStats};
+use crate::sat::vars::{Compact, cell_var_count, var_cell};
+use crate::solve::{Backend, Limits, Outcome, Report, SolveError, Stats};
+use crate::units::Units;
+
+/// The most clauses the backend builds in memory; larger formulas are refused with
+/// [`SolveError::FormulaTooLarge`] (each clause costs the encoder and varisat together a few dozen
+/// bytes, so this is about a gigabyte).
+pub const CLAUSE_BUDGET: u64 = 20_000_000;
+
+/// What our own code does to the formula before varisat sees it (see `simplify.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum Simplify {
+    /// Nothing: varisat gets the whole encoded formula, givens included (to measure encodings as
+    /// they are).
+    None,
+    /// Unit propagation over the clauses; a conflict proves there is no solution, a complete
+    /// assignment is the only solution.
+    Propagate,
+    /// Unit propagation, then failed-literal probing of the cell variables (Lynce & Marques-Silva
+    /// 2003): each open (cell, digit) literal is set true and propagated; a conflict fixes it false.
+    #[default]
+    Probe,
+}
+
+impl Simplify {
+    /// Every choice.
+    pub const ALL: [Simplify; 3] = [Simplify::None, Simplify::Propagate, Simplify::Probe];
+
+    /// The name: `none`, `propagate`, `probe`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Simplify::None => "none",
+            Simplify::Propagate => "propagate",
+            Simplify::Probe => "probe",
+        }
+    }
+}
+
+impl fmt::Display for Simplify {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Simplify {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<Simplify, UnknownName> {
+        Simplify::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownName {
+                what: "simplification",
+                given: s.to_string(),
+                expected: "none, propagate, probe",
+            })
+    }
+}
+
+/// The SAT backend: the puzzle as CNF ([`Encoding`] × [`Amo`]) solved by varisat 0.2.2.
+///
+/// Pipeline per puzzle: encode into memory (fixed numbering); simplify with our own clause-level code
+/// ([`Simplify`]: a conflict proves there is no solution; a complete assignment is the only
+/// solution, found without varisat); hand what is left, renumbered compactly, to a fresh varisat
+/// solver; decode each model to a grid and block it (a clause over the cell variables of the cells
+/// varisat decided) to count solutions up to [`Limits::max_solutions`].
+///
+/// Limits: varisat has no conflict limit and no interrupt, so [`Limits::budget`] is not enforced and
+/// [`Limits::deadline`] is checked only between solver calls (before each one). A hard timeout needs
+/// the caller to run the solve on a thread it can abandon.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SatBackend {
+    encoding: Encoding,
+    amo: Amo,
+    simplify: Simplify,
+}
+
+impl Default for SatBackend {
+    /// The fastest configuration measured: pruned encoding, pairwise at-most-one, probing.
+    fn default() -> SatBackend {
+        SatBackend::new(Encoding::default(), Amo::default())
+    }
+}
+
+impl SatBackend {
+    /// A backend using `encoding` and `amo`, with the default simplification ([`Simplify::Probe`]).
+    pub fn new(encoding: Encoding, amo: Amo) -> SatBackend {
+        SatBackend {
+            encoding,
+            amo,
+            simplify: Simplify::default(),
+        }
+    }
+
+    /// The same backend with another simplification before varisat.
+    pub fn with_simplify(self, simplify: Simplify) -> SatBackend {
+        SatBackend { simplify, ..self }
+    }
+
+    /// The encoding.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
+    /// The at-most-one scheme.
+    pub fn amo(&self) -> Amo {
+        self.amo
+    }
+
+    /// What our own code does before varisat.
+    pub fn simplify(&self) -> Simplify {
+        self.simplify
+    }
+
+    /// Refuses formulas over [`CLAUSE_BUDGET`] clauses.
+    fn check_size(&self, units: &Units, puzzle: &Grid) -> Result<(), SolveError> {
+        let givens = puzzle.filled();
+        // The pruned encoding is never larger than the extended one: count it only when that matters.
+        let bound = match self.encoding {
+            Encoding::Pruned => Encoding::Extended,
+            e => e,
+        };
+        let mut clauses = bound
+            .predicted_size(units, self.amo, givens)
+            .map_or(u64::MAX, |p| p.clauses);
+        if clauses > CLAUSE_BUDGET && self.encoding == Encoding::Pruned {
+            let mut s = FormulaStats::new();
+            if encode(units, puzzle, self.encoding, self.amo, &mut s).is_ok() {
+                clauses = s.clauses;
+            }
+        }
+        if clauses <= CLAUSE_BUDGET {
+            return Ok(());
+        }
+        let n = units.shape().n();
+        Err(SolveError::FormulaTooLarge {
+            encoding: format!("{}/{}", self.encoding, self.amo),
+            n,
+            clauses,
+            budget: CLAUSE_BUDGET,
+            hint: "try --amo sequential or --amo product (linear in N), or the dfs backend".into(),
+        })
+    }
+}
+
+/// Distinct variables occurring in `f`.
+fn distinct_vars(f: &Formula) -> u64 {
+    let mut seen = vec![false; f.max_var()];
+    let mut count = 0;
+    for l in f.flat_lits() {
+        let s = &mut seen[l.var().index()];
+        if !*s {
+            *s = true;
+            count += 1;
+        }
+    }
+    count
+}
+
+/// Buffers kept per thread between puzzles, so that a batch allocates once.
+#[derive(Default)]
+struct Scratch {
+    formula: Formula,
+    rest: Formula,
+    simplifier: Simplifier,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl Backend for SatBackend {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        if puzzle.shape() != units.shape() {
+            return Err(SolveError::ShapeMismatch {
+                puzzle: puzzle.shape(),
+                units: units.shape(),
+            });
+        }
+        self.check_size(units, puzzle)?;
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => Ok(self.solve_with(units, puzzle, limits, &mut scratch)),
+            // Re-entered on this thread (cannot happen today): use fresh buffers.
+            Err(_) => Ok(self.solve_with(units, puzzle, limits, &mut Scratch::default())),
+        })
+    }
+}
+
+impl SatBackend {
+    fn solve_with(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        scratch: &mut Scratch,
+    ) -> Report {
+        let n = units.shape().n();
+        let Scratch {
+            formula,
+            rest,
+            simplifier,
+        } = scratch;
+        formula.clear();
+        // The shapes were checked by the caller, so encoding cannot fail.
+        let _ = encode(units, puzzle, self.encoding, self.amo, formula);
+        let mut stats = Stats {
+            clauses: formula.len() as u64,
+            ..Stats::default()
+        };
+
+        // What propagation fixed goes into `base`; what is left goes to varisat.
+        let mut base = puzzle.clone();
+        let rest: &Formula = if self.simplify != Simplify::None {
+            let probe = match self.simplify {
+                Simplify::Probe => cell_var_count(n),
+                _ => 0,
+            };
+            let verdict = simplifier.run(formula, probe, rest);
+            stats.variables = simplifier.distinct_vars;
+            match verdict {
+                Verdict::Conflict => {
+                    return Report {
+                        outcome: Outcome::NoSolution,
+                        stats,
+                    };
+                }
+                Verdict::Unchanged => formula,
+                Verdict::Simplified => {
+                    // Cell variables are the first N³: a true one puts its digit in its cell.
+                    let cell_vars = cell_var_count(n).min(simplifier.values.len());
+                    for (i, &v) in simplifier.values[..cell_vars].iter().enumerate() {
+                        if v == TRUE {
+                            let (cell, d) = (i / n, i % n + 1);
+                            base.set(Cell::new(cell), Digit::new(d as u8));
+                        }
+                    }
+                    rest
+                }
+            }
+        } else {
+            stats.variables = distinct_vars(formula);
+            formula
+        };
+
+        let mut solutions = Vec::new();
+        let mut gave_up = false;
+        if rest.is_empty() {
+            // Propagation assigned every cell: the only solution (an empty clause set has one model
+            // over the cell variables, and blocking it leaves an empty clause).
+            solutions.push(base);
+        } else {
+            gave_up = search(n, rest, &base, limits, &mut solutions, &mut stats);
+        }
+        Report {
+            outcome: Outcome::from_search(limits, solutions, gave_up),
+            stats,
+        }
+    }
+}
+
+/// Solves `rest` with a fresh varisat solver, pushing each solution (over `base`) and blocking it,
+/// until unsatisfiable or `limits` are reached. Returns whether it gave up (deadline or solver error).
+fn search(
+    n: usize,
+    rest: &Formula,
+    base: &Grid,
+    limits: &Limits,
+    solutions: &mut Vec<Grid>,
+    stats: &mut Stats,
+) -> bool {
+    let mut compact = Compact::flipping_cells(rest.max_var(), cell_var_count(n));
+    let mut solver = Solver::new();
+    let mut buf: Vec<Lit> = Vec::new();
+    for c in rest.clauses() {
+        buf.clear();
+        buf.extend(c.iter().map(|&l| compact.map(l)));
+        solver.add_clause(&buf);
+    }
+    loop {
+        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            return true;
+        }
+        stats.nodes += 1;
+        match solver.solve() {
+            Ok(true) => {}
+            Ok(false) => return false,
+            Err(_) => return true,
+        }
+        let Some(model) = solver.model() else {
+            return true;
+        };
+        let mut grid = base.clone();
+        buf.clear();
+        for l in model {
+            let fixed = compact.unmap(l);
+            if fixed.is_positive()
+                && let Some((cell, d)) = var_cell(n, fixed.var())
+            {
+                grid.set(cell, Some(d));
+                buf.push(!l);
+            }
+        }
+        solutions.push(grid);
+        if solutions.len() as u64 >= limits.max_solutions {
+            return false;
+        }
+        if buf.is_empty() {
+            // Nothing left to vary: this was the only solution.
+            return false;
+        }
+        solver.add_clause(&buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::verify;
+    use crate::grid::Shape;
+    use crate::solve::Status;
+
+    fn all_backends() -> Vec<SatBackend> {
+        let mut v = Vec::new();
+        for e in Encoding::ALL {
+            for a in Amo::ALL {
+                for p in Simplify::ALL {
+                    v.push(SatBackend::new(e, a).with_simplify(p));
+                }
+            }
+        }
+        v
+    }
+
+    #[test]
+    fn empty_4x4_has_288_solutions() {
+        let s = Shape::new(2, 2).unwrap();
+        let units = Units::standard(s);
+        for b in all_backends() {
+            let r = b
+                .solve(&units, &Grid::empty(s), &Limits::count_to(1000))
+                .unwrap();
+            assert!(
+                matches!(
+                    r.outcome,
+                    Outcome::Multiple {
+                        count: 288,
+                        complete: true,
+                        ..
+                    }
+                ),
+                "{b:?}: {:?}",
+                r.outcome.count()
+            );
+            for g in r.outcome.grids() {
+                verify(&units, &Grid::empty(s), g).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn clash_and_shape_mismatch() {
+        let s = Shape::new(2, 2).unwrap();
+        let units = Units::standard(s);
+        let mut g = Grid::empty(s);
+        g.set(Cell::new(0), crate::grid::Digit::new(1));
+        g.set(Cell::new(1), crate::grid::Digit::new(1));
+        for b in all_backends() {
+            let r = b.solve(&units, &g, &Limits::unique()).unwrap();
+            assert_eq!(r.outcome.status(), Status::None, "{b:?}");
+        }
+        let other = Grid::empty(Shape::new(2, 3).unwrap());
+        assert!(matches!(
+            SatBackend::default().solve(&units, &other, &Limits::first()),
+            Err(SolveError::ShapeMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn too_large_is_refused_with_a_hint() {
+        let s = Shape::new(8, 8).unwrap();
+        let units = Units::standard(s);
+        let b = SatBackend::new(Encoding::Extended, Amo::Pairwise);
+        let e = b
+            .solve(&units, &Grid::empty(s), &Limits::first())
+            .unwrap_err();
+        assert!(
+            matches!(e, SolveError::FormulaTooLarge { n: 64, .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("sequential"));
+    }
+
+    #[test]
+    fn past_deadline_is_unknown_unless_propagation_decides() {
+        let s = Shape::new(2, 2).unwrap();
+        let units = Units::standard(s);
+        let limits = Limits {
+            deadline: Some(Instant::now()),
+            ..Limits::unique()
+        };
+        let r = SatBackend::default()
+            .solve(&units, &Grid::empty(s), &limits)
+            .unwrap();
+        assert_eq!(r.outcome.status(), Status::Unknown);
+    }
+}

@@ -1,0 +1,237 @@
+//! All SAT variable numbering in one place: fixed DIMACS cell variables, auxiliaries after N³, and
+//! the compact numbering handed to varisat.
+//!
+//! # The fixed numbering (every encoding, every DIMACS file)
+//! Cell variable x(r, c, d) = "the cell at 0-based row r and column c holds digit d (1..=N)" is
+//! DIMACS variable `r·N² + c·N + d`, i.e. `cell.index()·N + d`, so cell variables are exactly 1..=N³.
+//! Auxiliary variables (sequential counter, product encoding) are numbered N³ + 1, N³ + 2, … in the
+//! order the encoder creates them. A model therefore decodes with the puzzle alone.
+//!
+//! # The compact numbering
+//! The pruned encoding leaves gaps (no variable for a pair ruled out by a given), and our own unit
+//! propagation fixes many variables before varisat sees the formula. `Compact` renumbers the
+//! variables varisat actually sees densely from 0 and maps them back to the fixed numbering.
+
+use varisat::{Lit, Var};
+
+use crate::grid::{Cell, Digit, Shape};
+use crate::units::Units;
+
+/// The number of cell variables of a grid of side `n`: N³.
+pub fn cell_var_count(n: usize) -> usize {
+    n * n * n
+}
+
+/// The fixed DIMACS variable of "`cell` holds `digit`" in a grid of side `n`: `cell.index()·N + d`.
+pub fn cell_var(n: usize, cell: Cell, digit: Digit) -> Var {
+    Var::from_dimacs((cell.index() * n + digit.get() as usize) as isize)
+}
+
+/// The literal "`cell` holds `digit`" (positive) in the fixed numbering.
+pub fn cell_lit(n: usize, cell: Cell, digit: Digit) -> Lit {
+    cell_var(n, cell, digit).positive()
+}
+
+/// The cell and digit of a fixed-numbering variable, or `None` for an auxiliary variable (above N³).
+pub fn var_cell(n: usize, var: Var) -> Option<(Cell, Digit)> {
+    let v = var.to_dimacs() as usize; // >= 1
+    if v > cell_var_count(n) {
+        return None;
+    }
+    let cell = (v - 1) / n;
+    let digit = Digit::new(((v - 1) % n + 1) as u8)?;
+    Some((Cell::new(cell), digit))
+}
+
+/// The cell and digit of a 1-based DIMACS variable number, `None` if it is 0 or above N³.
+pub fn dimacs_cell(shape: Shape, var: u64) -> Option<(Cell, Digit)> {
+    let n = shape.n() as u64;
+    if var == 0 || var > n * n * n {
+        return None;
+    }
+    let cell = (var - 1) / n;
+    let digit = Digit::new(((var - 1) % n + 1) as u8)?;
+    Some((Cell::new(cell as usize), digit))
+}
+
+/// An upper bound on the DIMACS variables any of our encodings of this unit list uses: N³ cell
+/// variables plus, at most, N − 1 sequential-counter variables for each of the N² cell and |U|·N
+/// unit at-most-one constraints (the sequential counter is the hungriest auxiliary scheme).
+pub fn max_dimacs_var(units: &Units) -> u64 {
+    let n = units.shape().n() as u64;
+    let amo_constraints = n * n + units.units().len() as u64 * n;
+    n * n * n + amo_constraints * (n - 1)
+}
+
+/// Hands out auxiliary variables N³ + 1, N³ + 2, … in order.
+#[derive(Clone, Debug)]
+pub struct AuxVars {
+    first: usize,
+    next: usize,
+}
+
+impl AuxVars {
+    /// Auxiliary variables for a grid of side `n`, starting at DIMACS N³ + 1.
+    pub fn new(n: usize) -> AuxVars {
+        let first = cell_var_count(n) + 1;
+        AuxVars { first, next: first }
+    }
+
+    /// A fresh auxiliary variable.
+    pub fn fresh(&mut self) -> Var {
+        let v = Var::from_dimacs(self.next as isize);
+        self.next += 1;
+        v
+    }
+
+    /// How many auxiliary variables were handed out.
+    pub fn count(&self) -> usize {
+        self.next - self.first
+    }
+}
+
+/// A dense renumbering of some fixed-numbering variables, from 0, in order of first [`Compact::map`],
+/// optionally with the polarity of cell variables flipped.
+///
+/// Flipping is a pure renaming (compact yᵢ = ¬x): it matters because varisat decides a fresh variable
+/// false first. With cell variables flipped, its first guess about a (cell, digit) pair is "the cell
+/// holds the digit", which propagates far more than "it does not".
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Compact {
+    /// Fixed variable index -> compact index + 1 (0 = not mapped).
+    to_compact: Vec<u32>,
+    /// Compact index -> fixed variable.
+    to_fixed: Vec<Var>,
+    /// Fixed variables at or below this DIMACS number (the cell variables) are flipped.
+    flip_upto: usize,
+}
+
+impl Compact {
+    /// An empty map for fixed variables with index below `fixed_vars`.
+    pub(crate) fn new(fixed_vars: usize) -> Compact {
+        Compact {
+            to_compact: vec![0; fixed_vars],
+            to_fixed: Vec::new(),
+            flip_upto: 0,
+        }
+    }
+
+    /// The same, flipping the polarity of the cell variables (DIMACS 1..=`cell_vars`).
+    pub(crate) fn flipping_cells(fixed_vars: usize, cell_vars: usize) -> Compact {
+        Compact {
+            flip_upto: cell_vars,
+            ..Compact::new(fixed_vars)
+        }
+    }
+
+    fn flipped(&self, fixed: Var) -> bool {
+        fixed.index() < self.flip_upto
+    }
+
+    /// The compact literal of a fixed-numbering literal, creating the compact variable if needed.
+    pub(crate) fn map(&mut self, lit: Lit) -> Lit {
+        let i = lit.var().index();
+        if i >= self.to_compact.len() {
+            self.to_compact.resize(i + 1, 0);
+        }
+        let slot = &mut self.to_compact[i];
+        if *slot == 0 {
+            self.to_fixed.push(lit.var());
+            *slot = self.to_fixed.len() as u32;
+        }
+        let index = *slot as usize - 1;
+        Lit::from_index(index, lit.is_positive() != self.flipped(lit.var()))
+    }
+
+    /// The fixed-numbering literal of a compact literal (undoing any flip).
+    pub(crate) fn unmap(&self, lit: Lit) -> Lit {
+        let fixed = self.to_fixed[lit.var().index()];
+        fixed.lit(lit.is_positive() != self.flipped(fixed))
+    }
+
+    /// The compact variable of a fixed variable, if it was mapped.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn get(&self, var: Var) -> Option<Var> {
+        match self.to_compact.get(var.index()) {
+            Some(&s) if s != 0 => Some(Var::from_index(s as usize - 1)),
+            _ => None,
+        }
+    }
+
+    /// How many variables are mapped.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn len(&self) -> usize {
+        self.to_fixed.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fixed_numbering_matches_the_issue_formula() {
+        let s = Shape::new(3, 3).unwrap();
+        let n = 9;
+        // x(r, c, d) = r·N² + c·N + d.
+        for (r, c, d) in [
+            (0, 0, 1),
+            (0, 0, 9),
+            (0, 1, 1),
+            (1, 0, 1),
+            (8, 8, 9),
+            (4, 7, 3),
+        ] {
+            let v = cell_var(n, Cell::at(s, r, c), Digit::new(d).unwrap());
+            assert_eq!(v.to_dimacs() as usize, r * 81 + c * 9 + d as usize);
+            assert_eq!(
+                var_cell(n, v),
+                Some((Cell::at(s, r, c), Digit::new(d).unwrap()))
+            );
+            assert_eq!(
+                dimacs_cell(s, v.to_dimacs() as u64),
+                Some((Cell::at(s, r, c), Digit::new(d).unwrap()))
+            );
+        }
+        assert_eq!(
+            cell_var(n, Cell::new(80), Digit::new(9).unwrap()).to_dimacs(),
+            729
+        );
+        assert_eq!(var_cell(n, Var::from_dimacs(730)), None);
+        assert_eq!(dimacs_cell(s, 0), None);
+        assert_eq!(dimacs_cell(s, 730), None);
+        let mut aux = AuxVars::new(n);
+        assert_eq!(aux.fresh().to_dimacs(), 730);
+        assert_eq!(aux.fresh().to_dimacs(), 731);
+        assert_eq!(aux.count(), 2);
+    }
+
+    #[test]
+    fn compact_round_trip() {
+        let mut c = Compact::new(10);
+        let a = c.map(Var::from_index(7).negative());
+        let b = c.map(Var::from_index(3).positive());
+        let a2 = c.map(Var::from_index(7).positive());
+        assert_eq!(a.var(), a2.var());
+        assert!(a.is_negative() && a2.is_positive());
+        assert_eq!(a.var().index(), 0);
+        assert_eq!(b.var().index(), 1);
+        assert_eq!(c.unmap(b), Var::from_index(3).positive());
+        assert_eq!(c.get(Var::from_index(3)), Some(b.var()));
+        assert_eq!(c.get(Var::from_index(4)), None);
+        assert_eq!(c.get(Var::from_index(400)), None);
+        assert_eq!(c.unmap(a), Var::from_index(7).negative());
+        assert_eq!(c.unmap(!b), Var::from_index(3).negative());
+        // Flipping cell variables: the compact literal has the other sign, unmap restores it.
+        let mut f = Compact::flipping_cells(10, 5);
+        let x = f.map(Var::from_index(2).positive());
+        let aux = f.map(Var::from_index(6).positive());
+        assert!(x.is_negative() && aux.is_positive());
+        assert_eq!(f.unmap(x), Var::from_index(2).positive());
+        assert_eq!(f.unmap(aux), Var::from_index(6).positive());
+        // Growing past the initial size works.
+        let z = c.map(Var::from_index(20).positive());
+        assert_eq!(c.unmap(z), Var::from_index(20).positive());
+        assert_eq!(c.len(), 3);
+    }
+}

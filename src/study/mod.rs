@@ -1,0 +1,339 @@
+//! The encoding study: for each backend/encoding, formula sizes, encode and solve times (median, p90,
+//! max), puzzles per second, and the share of puzzles that unit propagation alone solves.
+//!
+//! Times are the thread's CPU time where the platform gives it (Linux `CLOCK_THREAD_CPUTIME_ID`),
+//! which a busy neighbour on a shared machine disturbs far less than wall time. Every timed answer is
+//! checked by [`crate::verify`]; failures are counted in the table, never hidden.
+
+mod propagate;
+
+use std::fmt::Write as _;
+use std::time::Duration;
+
+use crate::check::verify;
+use crate::dfs::DfsBackend;
+use crate::grid::Grid;
+use crate::sat::{Amo, Encoding, Formula, SatBackend, encode};
+use crate::solve::{Backend, Limits};
+use crate::units::Units;
+
+pub use propagate::{Propagation, propagate};
+
+/// One configuration to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Subject {
+    /// The native backend.
+    Dfs,
+    /// The SAT backend with this encoding and at-most-one encoding.
+    Sat(Encoding, Amo),
+}
+
+impl Subject {
+    /// `dfs`, or `sat` with the encoding and at-most-one names.
+    pub fn label(&self) -> (String, String) {
+        match self {
+            Subject::Dfs => ("dfs".into(), "-".into()),
+            Subject::Sat(e, a) => ("sat".into(), format!("{e}/{a}")),
+        }
+    }
+}
+
+/// Median, 90th percentile and maximum of per-puzzle times.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spread {
+    /// Median.
+    pub median: Duration,
+    /// 90th percentile (nearest rank).
+    pub p90: Duration,
+    /// Maximum.
+    pub max: Duration,
+    /// Sum over all puzzles.
+    pub total: Duration,
+}
+
+impl Spread {
+    /// The spread of `times` (sorted in place).
+    pub fn of(times: &mut [Duration]) -> Spread {
+        if times.is_empty() {
+            return Spread::default();
+        }
+        times.sort_unstable();
+        let rank =
+            |q: f64| times[((q * times.len() as f64).ceil() as usize).clamp(1, times.len()) - 1];
+        Spread {
+            median: rank(0.5),
+            p90: rank(0.9),
+            max: times[times.len() - 1],
+            total: times.iter().sum(),
+        }
+    }
+}
+
+/// One row of the table: a subject measured over a set of puzzles.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// What was measured.
+    pub subject: Subject,
+    /// Puzzles measured.
+    pub puzzles: usize,
+    /// Mean variables, clauses and literals per puzzle (SAT only).
+    pub size: Option<[f64; 3]>,
+    /// Time to encode a puzzle into an in-memory formula (SAT only).
+    pub encode: Option<Spread>,
+    /// Time of the backend's solve call (for SAT: encoding, simplification and varisat).
+    pub solve: Spread,
+    /// Share of puzzles that unit propagation over the formula alone solves (SAT only).
+    pub propagation: Option<f64>,
+    /// Answers that failed verification, or where the backend returned an error.
+    pub failures: usize,
+}
+
+impl Row {
+    /// Puzzles per second of solve time.
+    pub fn per_second(&self) -> f64 {
+        let secs = self.solve.total.as_secs_f64();
+        if secs > 0.0 {
+            self.puzzles as f64 / secs
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The calling thread's CPU time, or a monotonic clock where the platform has no thread clock.
+pub fn thread_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    use std::sync::OnceLock;
+    static START: OnceLock<std::time::Instant> = OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
+/// Measures `subject` over `puzzles` (each with its unit list), solving within `limits`.
+pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) -> Row {
+    let backend: Box<dyn Backend> = match subject {
+        Subject::Dfs => Box::new(DfsBackend::new()),
+        Subject::Sat(e, a) => Box::new(SatBackend::new(e, a)),
+    };
+    let mut solve_times = Vec::with_capacity(puzzles.len());
+    let mut encode_times = Vec::new();
+    let mut sizes = [0f64; 3];
+    let mut propagated = 0usize;
+    let mut failures = 0usize;
+    let mut formula = Formula::new();
+    for (puzzle, units) in puzzles {
+        if let Subject::Sat(e, a) = subject {
+            formula.clear();
+            let t = thread_time();
+            let encoded = encode(units, puzzle, e, a, &mut formula);
+            encode_times.push(thread_time().saturating_sub(t));
+            if encoded.is_ok() {
+                let stats = formula.stats();
+                sizes[0] += stats.variables as f64;
+                sizes[1] += stats.clauses as f64;
+                sizes[2] += stats.literals as f64;
+                if propagate(&formula) != Propagation::Open {
+                    propagated += 1;
+                }
+            }
+        }
+        let t = thread_time();
+        let report = backend.solve(units, puzzle, limits);
+        solve_times.push(thread_time().saturating_sub(t));
+        match report {
+            Ok(r) => {
+                if r.outcome
+                    .grids()
+                    .iter()
+                    .any(|g| verify(units, puzzle, g).is_err())
+                {
+                    failures += 1;
+                }
+            }
+            Err(_) => failures += 1,
+        }
+    }
+    let n = puzzles.len().max(1) as f64;
+    let sat = matches!(subject, Subject::Sat(..));
+    Row {
+        subject,
+        puzzles: puzzles.len(),
+        size: sat.then(|| sizes.map(|x| x / n)),
+        encode: sat.then(|| Spread::of(&mut encode_times)),
+        solve: Spread::of(&mut solve_times),
+        propagation: sat.then(|| propagated as f64 / n),
+        failures,
+    }
+}
+
+fn micros(d: Duration) -> String {
+    let us = d.as_secs_f64() * 1e6;
+    if us >= 100.0 {
+        format!("{us:.0}")
+    } else {
+        format!("{us:.1}")
+    }
+}
+
+fn opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
+    x.map_or_else(|| "-".to_string(), f)
+}
+
+/// The columns of both table formats.
+const COLUMNS: [&str; 14] = [
+    "backend",
+    "encoding",
+    "puzzles",
+    "variables",
+    "clauses",
+    "literals",
+    "encode µs (median)",
+    "solve µs median",
+    "solve µs p90",
+    "solve µs max",
+    "puzzles/s",
+    "solved by unit propagation",
+    "verify failures",
+    "total s",
+];
+
+fn cells(row: &Row) -> [String; 14] {
+    let (backend, encoding) = row.subject.label();
+    [
+        backend,
+        encoding,
+        row.puzzles.to_string(),
+        opt(row.size.map(|s| s[0]), |x| format!("{x:.0}")),
+        opt(row.size.map(|s| s[1]), |x| format!("{x:.0}")),
+        opt(row.size.map(|s| s[2]), |x| format!("{x:.0}")),
+        row.encode.map_or("-".into(), |e| micros(e.median)),
+        micros(row.solve.median),
+        micros(row.solve.p90),
+        micros(row.solve.max),
+        format!("{:.0}", row.per_second()),
+        opt(row.propagation, |p| format!("{:.1}%", 100.0 * p)),
+        row.failures.to_string(),
+        format!("{:.3}", row.solve.total.as_secs_f64()),
+    ]
+}
+
+/// The rows as a Markdown table.
+pub fn markdown(rows: &[Row]) -> String {
+    let mut s = format!("| {} |\n", COLUMNS.join(" | "));
+    let _ = writeln!(
+        s,
+        "|{}",
+        COLUMNS
+            .iter()
+            .enumerate()
+            .map(|(i, _)| if i < 2 { "---|" } else { "---:|" })
+            .collect::<String>()
+    );
+    for row in rows {
+        let _ = writeln!(s, "| {} |", cells(row).join(" | "));
+    }
+    s
+}
+
+/// The rows as CSV, each prefixed by `file`; `header` adds the header line.
+pub fn csv(file: &str, rows: &[Row], header: bool) -> String {
+    let quote = |f: &str| {
+        if f.contains([',', '"', '\n']) {
+            format!("\"{}\"", f.replace('"', "\"\""))
+        } else {
+            f.to_string()
+        }
+    };
+    let mut s = String::new();
+    if header {
+        let _ = writeln!(s, "file,{}", COLUMNS.map(quote).join(","));
+    }
+    for row in rows {
+        let _ = writeln!(
+            s,
+            "{},{}",
+            quote(file),
+            cells(row).map(|c| quote(&c)).join(",")
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Shape;
+
+    #[test]
+    fn spread_by_nearest_rank() {
+        let mut t: Vec<Duration> = (1..=10).rev().map(Duration::from_micros).collect();
+        let s = Spread::of(&mut t);
+        assert_eq!(s.median, Duration::from_micros(5));
+        assert_eq!(s.p90, Duration::from_micros(9));
+        assert_eq!(s.max, Duration::from_micros(10));
+        assert_eq!(s.total, Duration::from_micros(55));
+        assert_eq!(Spread::of(&mut []), Spread::default());
+    }
+
+    #[test]
+    fn measures_and_tabulates() {
+        // The first Project Euler 96 grid (unique; its solution starts 483).
+        let rows = [
+            "003020600",
+            "900305001",
+            "001806400",
+            "008102900",
+            "700000008",
+            "006708200",
+            "002609500",
+            "800203009",
+            "005010300",
+        ];
+        let values = rows.concat().bytes().map(|b| b - b'0').collect();
+        let shape = Shape::new(3, 3).unwrap();
+        let puzzle = Grid::from_values(shape, values).unwrap();
+        let units = Units::standard(shape);
+        let puzzles = vec![(puzzle, &units)];
+        let limits = Limits::unique();
+        let dfs = measure(Subject::Dfs, &puzzles, &limits);
+        assert_eq!((dfs.puzzles, dfs.failures), (1, 0));
+        assert!(dfs.size.is_none() && dfs.propagation.is_none());
+        let ext = measure(
+            Subject::Sat(Encoding::Extended, Amo::Pairwise),
+            &puzzles,
+            &limits,
+        );
+        assert_eq!(ext.failures, 0);
+        let [vars, clauses, _] = ext.size.unwrap();
+        // 729 variables; 11988 clauses plus one unit clause per given (32 givens).
+        assert_eq!((vars, clauses), (729.0, 11988.0 + 32.0));
+        // An easy puzzle: propagation over the extended encoding (hidden singles are its unit
+        // clauses) solves it.
+        assert_eq!(ext.propagation, Some(1.0));
+        let md = markdown(&[dfs, ext.clone()]);
+        assert_eq!(md.lines().count(), 4);
+        assert!(
+            md.lines()
+                .nth(3)
+                .unwrap()
+                .starts_with("| sat | extended/pairwise | 1 | 729 | 12020 |")
+        );
+        let c = csv("pe96.txt", &[ext], true);
+        assert!(c.starts_with("file,backend,encoding,"));
+        assert!(
+            c.lines()
+                .nth(1)
+                .unwrap()
+                .starts_with("pe96.txt,sat,extended/pairwise,1,729,12020,")
+        );
+    }
+}

@@ -1,0 +1,56 @@
+//! `satdoku study`: the table's rows, sizes that follow from published counts, and no failed answer.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+
+use crate::common::fixture;
+
+#[test]
+fn study_csv_rows_and_sizes() {
+    let pe96 = fixture("pe96.txt");
+    let out = cargo_bin_cmd!("satdoku")
+        .args(["study", "--table", "csv"])
+        .arg(&pe96)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows[0][..4], ["file", "backend", "encoding", "puzzles"]);
+    // dfs, then sat with each of the four encodings (pairwise at-most-one).
+    let configs: Vec<(&str, &str)> = rows[1..].iter().map(|r| (r[1], r[2])).collect();
+    assert_eq!(
+        configs,
+        [
+            ("dfs", "-"),
+            ("sat", "minimal/pairwise"),
+            ("sat", "efficient/pairwise"),
+            ("sat", "extended/pairwise"),
+            ("sat", "pruned/pairwise"),
+        ]
+    );
+    let column = |name: &str| rows[0].iter().position(|h| *h == name).unwrap();
+    for r in &rows[1..] {
+        assert_eq!(r[column("puzzles")], "50");
+        assert_eq!(r[column("verify failures")], "0");
+    }
+    // The givens of PE96, counted here from the file: each plain encoding adds one unit clause per
+    // given to its published size (8829 / 11745 / 11988 clauses for 9x9).
+    let givens: usize = std::fs::read_to_string(&pe96)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("Grid"))
+        .map(|l| l.bytes().filter(|b| (b'1'..=b'9').contains(b)).count())
+        .sum();
+    let mean = |base: usize| format!("{:.0}", base as f64 + givens as f64 / 50.0);
+    let clauses = column("clauses");
+    assert_eq!(rows[2][clauses], mean(8829));
+    assert_eq!(rows[3][clauses], mean(11745));
+    assert_eq!(rows[4][clauses], mean(11988));
+    // Pruning by the givens leaves fewer variables than the 729 of the plain encodings.
+    assert!(rows[5][column("variables")].parse::<u32>().unwrap() < 729);
+}
