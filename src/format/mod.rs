@@ -148,8 +148,9 @@ pub enum Lookahead {
     /// or N rows of an N-wide block — so that a person typing at a terminal sees each answer as soon as
     /// its puzzle is complete. A first line of 16, 25, 36, 49 or 64 symbols (or numbers) may be a row
     /// of a block or a whole 4x4 … 8x8 grid: then a second line is waited for, unless `--format` or
-    /// `--box` settles it. The decision sees less, so it can be worse than [`Lookahead::Full`]'s: e.g.
-    /// the alphabet is chosen from the first puzzle alone, and grids are cut every N rows.
+    /// `--box` settles it. It decides after 200 lines at the latest. The decision sees less, so it can
+    /// be worse than [`Lookahead::Full`]'s: e.g. the alphabet is chosen from the first puzzle alone,
+    /// and grids are cut every N rows.
     FirstPuzzle,
 }
 

@@ -114,7 +114,12 @@ impl<R: BufRead> PuzzleReader<R> {
         let mut sample = Vec::new();
         let mut bytes = 0;
         let mut whole = false;
-        while sample.len() < LOOKAHEAD_LINES && bytes < LOOKAHEAD_BYTES {
+        let max_lines = match self.lookahead {
+            Lookahead::Full => LOOKAHEAD_LINES,
+            // Enough for a 64x64 block with rules and headers; bounds the repeated detection.
+            Lookahead::FirstPuzzle => 200,
+        };
+        while sample.len() < max_lines && bytes < LOOKAHEAD_BYTES {
             match self.lines.next_line() {
                 Ok(true) => {
                     bytes += self.lines.buf.len() + 1;
