@@ -187,13 +187,16 @@ fn write_failed(e: io::Error) -> ! {
     std::process::exit(2);
 }
 
-/// The layout to print a puzzle's solution in.
-pub fn output_layout(layout: &Layout, output: OutputArg) -> Layout {
+/// The layout to print a puzzle's solution in: its own (shared, not copied) unless the output asks for
+/// another or the input was CSV (printed as lines).
+pub fn output_layout(layout: &Arc<Layout>, output: OutputArg) -> Arc<Layout> {
     match output {
-        OutputArg::Line => layout.as_line(),
-        OutputArg::Block => layout.as_block(),
-        OutputArg::Same | OutputArg::Json if layout.format() == Format::Csv => layout.as_line(),
-        OutputArg::Same | OutputArg::Json => layout.clone(),
+        OutputArg::Line if layout.format() != Format::Line => Arc::new(layout.as_line()),
+        OutputArg::Block if !layout.is_multiline() => Arc::new(layout.as_block()),
+        OutputArg::Same | OutputArg::Json if layout.format() == Format::Csv => {
+            Arc::new(layout.as_line())
+        }
+        _ => layout.clone(),
     }
 }
 
@@ -260,7 +263,7 @@ pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> So
         Ok(r) => r,
         Err(e) => return error_record(item, &format!("{}:{}: {e}", item.source, item.line), json),
     };
-    let layout = Arc::new(output_layout(&puzzle.layout, settings.output));
+    let layout = output_layout(&puzzle.layout, settings.output);
     let status = report.outcome.status();
     if json {
         let text = json_line(&json_of(item, &report, &layout, settings, micros));

@@ -136,9 +136,12 @@ impl Layout {
             return;
         }
         if !self.multiline {
-            out.reserve(values.len() + 1);
-            out.extend(values.iter().map(|&v| self.sym(v)));
-            out.push('\n');
+            // Symbols are ASCII: write bytes, not chars (this is the hot path of batch runs).
+            let mut bytes = std::mem::take(out).into_bytes();
+            bytes.reserve(values.len() + 1);
+            bytes.extend(values.iter().map(|&v| self.sym_byte(v)));
+            bytes.push(b'\n');
+            *out = String::from_utf8(bytes).expect("alphabets are ASCII");
             return;
         }
         let (br, bc) = (shape.box_rows(), shape.box_cols());
@@ -188,10 +191,14 @@ impl Layout {
     }
 
     fn sym(&self, v: u8) -> char {
+        self.sym_byte(v) as char
+    }
+
+    fn sym_byte(&self, v: u8) -> u8 {
         if v == 0 {
-            self.blank as char
+            self.blank
         } else {
-            self.alphabet.symbol(v)
+            self.alphabet.symbol(v) as u8
         }
     }
 }

@@ -128,8 +128,9 @@ impl ClauseSink for Formula {
 
 /// The size of a formula, counted without storing it.
 ///
-/// As a [`ClauseSink`] it counts what an encoder writes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// As a [`ClauseSink`] it counts what an encoder writes; `+=` sums the counts of several formulas
+/// (for totals over a file). Equality compares the four counts.
+#[derive(Clone, Debug, Default)]
 pub struct FormulaStats {
     /// Distinct variables occurring in some clause.
     pub variables: u64,
@@ -147,6 +148,30 @@ impl FormulaStats {
     /// Statistics of an empty formula.
     pub fn new() -> FormulaStats {
         FormulaStats::default()
+    }
+
+    fn counts(&self) -> (u64, u64, u64, u64) {
+        (self.variables, self.max_var, self.clauses, self.literals)
+    }
+}
+
+impl PartialEq for FormulaStats {
+    fn eq(&self, other: &FormulaStats) -> bool {
+        self.counts() == other.counts()
+    }
+}
+
+impl Eq for FormulaStats {}
+
+impl std::ops::AddAssign<&FormulaStats> for FormulaStats {
+    /// Adds the counts of another formula (`max_var` becomes the larger of the two); the sum no
+    /// longer counts distinct variables of later clauses, so add only finished statistics.
+    fn add_assign(&mut self, other: &FormulaStats) {
+        self.variables += other.variables;
+        self.max_var = self.max_var.max(other.max_var);
+        self.clauses += other.clauses;
+        self.literals += other.literals;
+        self.seen.clear();
     }
 }
 

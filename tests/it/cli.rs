@@ -344,3 +344,37 @@ fn a_closed_pipe_ends_the_run_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+#[test]
+fn a_timeout_gives_unknown_and_the_run_goes_on() {
+    // 64x64-rkkautsar-1 has several solutions, but neither of our backends (nor CaDiCaL, per the
+    // datasets README) settles it within minutes: under a short timeout both must say `unknown`, and
+    // the next puzzle must still be solved.
+    let dir = tempfile::tempdir().unwrap();
+    let tiny = dir.path().join("tiny.txt");
+    std::fs::write(&tiny, "1 0 0 0\n0 0 1 0\n0 1 0 0\n0 0 0 1\n").unwrap();
+    for backend in ["dfs", "sat"] {
+        let out = satdoku()
+            .args([
+                "solve",
+                "--unique",
+                "--output",
+                "json",
+                "--timeout",
+                "0.5",
+                "--backend",
+                backend,
+            ])
+            .arg(fixture("64x64-rkkautsar-1.txt"))
+            .arg(&tiny)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{backend}");
+        let r = json_lines(&out.stdout);
+        assert_eq!(r.len(), 2, "{backend}");
+        assert_eq!(r[0]["status"], "unknown", "{backend}");
+        assert!(r[0].get("solution").is_none());
+        // The 4x4 has several solutions (it is the crate documentation's example).
+        assert_eq!(r[1]["status"], "multiple", "{backend}");
+    }
+}
