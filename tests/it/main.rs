@@ -1,5 +1,6 @@
-//! The one integration test binary: fixtures, formats, backends, CLI.
+//! The one integration test binary: fixtures, formats, backends, CLI, bad input, fuzz corpora.
 
+mod bad_input;
 mod check_cli;
 mod cli;
 mod common;
@@ -8,5 +9,7 @@ mod differential;
 mod encode_cli;
 mod fixtures;
 mod formats;
+mod fuzz_corpus;
+mod lookahead;
 mod sat;
 mod study_cli;
