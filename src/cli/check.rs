@@ -48,13 +48,14 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     let limits = Limits::count_to(args.limit);
     let json = args.output == ReportArg::Json;
     let jobs = batch::jobs(args.jobs, &args.input.files);
+    let typing = input::reads_stdin(&args.input.files) && input::interactive();
     let mut progress = Progress::new(
-        !args.quiet && io::stderr().is_terminal(),
+        !args.quiet && !typing && io::stderr().is_terminal(),
         input::total_bytes(&args.input.files),
     );
     let counter = progress.counter();
     let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), json);
+    let mut out = Output::new(stdout.lock(), json).flush_each(typing);
     let mut totals = Totals::default();
     let files = &args.input.files;
     batch::ordered_map(

@@ -2,12 +2,12 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use satdoku::format::{Puzzle, PuzzleReader, ReadOptions};
+use satdoku::format::{Lookahead, Puzzle, PuzzleReader, ReadOptions};
 use satdoku::{Shape, Units};
 
 /// One input puzzle, or the reason it could not be read.
@@ -20,6 +20,16 @@ pub struct Item {
     pub line: usize,
     /// The puzzle, or the full error message (`FILE:LINE:COLUMN: message`).
     pub puzzle: Result<Puzzle, String>,
+}
+
+/// Whether puzzles are being typed at a terminal (standard input is one).
+pub fn interactive() -> bool {
+    io::stdin().is_terminal()
+}
+
+/// Whether `files` read standard input (none given, or `-`).
+pub fn reads_stdin(files: &[PathBuf]) -> bool {
+    files.is_empty() || files.iter().any(|f| f == Path::new("-"))
 }
 
 /// The name standard input goes by in messages.
@@ -153,7 +163,11 @@ impl Iterator for Items {
             };
             match open(&path, &self.counter) {
                 Ok(reader) => {
-                    let reader = PuzzleReader::new(reader, name.clone(), self.options.clone());
+                    let mut reader = PuzzleReader::new(reader, name.clone(), self.options.clone());
+                    if path == Path::new("-") && interactive() {
+                        // Typed puzzles: decide the format from the first one, answer it at once.
+                        reader = reader.with_lookahead(Lookahead::FirstPuzzle);
+                    }
                     self.current = Some((name, reader));
                 }
                 Err(e) => {

@@ -87,15 +87,16 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     };
     let show_summary = args.summary || (!args.quiet && io::stderr().is_terminal());
     let jobs = batch::jobs(args.jobs, &args.input.files);
+    let typing = input::reads_stdin(&args.input.files) && input::interactive();
     let mut progress = Progress::new(
-        !args.quiet && io::stderr().is_terminal(),
+        !args.quiet && !typing && io::stderr().is_terminal(),
         input::total_bytes(&args.input.files),
     );
     let counter = progress.counter();
     let mut summary = Summary::new();
     let mut tally = Tally::default();
     let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), settings.output == OutputArg::Json);
+    let mut out = Output::new(stdout.lock(), settings.output == OutputArg::Json).flush_each(typing);
     let (files, counting) = (&args.input.files, settings.counting());
     batch::ordered_map(
         jobs,
@@ -142,6 +143,7 @@ pub struct Output<W: Write> {
     json: bool,
     first: bool,
     previous_multiline: bool,
+    flush_each: bool,
 }
 
 impl<W: Write> Output<W> {
@@ -152,7 +154,14 @@ impl<W: Write> Output<W> {
             json,
             first: true,
             previous_multiline: false,
+            flush_each: false,
         }
+    }
+
+    /// Flushes after every record (when answers must appear as puzzles are typed).
+    pub fn flush_each(mut self, on: bool) -> Output<W> {
+        self.flush_each = on;
+        self
     }
 
     /// Writes one record.
@@ -163,7 +172,10 @@ impl<W: Write> Output<W> {
         } else {
             Ok(())
         };
-        let result = result.and_then(|()| self.out.write_all(solved.text.as_bytes()));
+        let mut result = result.and_then(|()| self.out.write_all(solved.text.as_bytes()));
+        if self.flush_each {
+            result = result.and_then(|()| self.out.flush());
+        }
         if let Err(e) = result {
             write_failed(e);
         }

@@ -615,8 +615,13 @@ impl Parser {
     // ----- line format and CSV: a whole grid in one field -----
 
     fn feed_line(&mut self, line: Line<'_>, out: &mut VecDeque<Record>) {
-        if classify(line.text) != Kind::Data {
-            return;
+        match classify(line.text) {
+            Kind::Data => {}
+            Kind::Blank | Kind::Comment => return,
+            // A count or title line heads some files (Norvig's copies, Royle's list); among puzzles
+            // the same text is a malformed puzzle, reported rather than dropped.
+            Kind::HeaderInt(_) | Kind::HeaderText if self.emitted == 0 => return,
+            Kind::HeaderInt(_) | Kind::HeaderText => {}
         }
         let r = if line.too_long() {
             Err(self.too_long(&line))

@@ -378,3 +378,31 @@ fn a_timeout_gives_unknown_and_the_run_goes_on() {
         assert_eq!(r[1]["status"], "multiple", "{backend}");
     }
 }
+
+#[test]
+fn a_count_line_heads_a_file_but_among_puzzles_is_an_error() {
+    // Norvig's copies start with a count line; the same text later in the file is a bad puzzle,
+    // reported in place rather than dropped.
+    let out = satdoku()
+        .args(["solve", "--output", "json"])
+        .write_stdin(format!("95\n{CLUE17}\n123\nGrid 07\n{CLUE17}\n"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let r = json_lines(&out.stdout);
+    let statuses: Vec<&str> = r.iter().map(|v| v["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["solved", "error", "error", "solved"]);
+    assert!(
+        r[1]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("<stdin>:3:4: wrong length"),
+        "{}",
+        r[1]
+    );
+    assert!(
+        r[2]["error"].as_str().unwrap().starts_with("<stdin>:4:"),
+        "{}",
+        r[2]
+    );
+}
