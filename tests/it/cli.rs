@@ -406,3 +406,19 @@ fn a_count_line_heads_a_file_but_among_puzzles_is_an_error() {
         r[2]
     );
 }
+
+#[test]
+fn a_formula_over_the_memory_budget_is_refused_with_a_way_out() {
+    // An empty 64x64 grid under the extended pairwise encoding: 4N² + 2N³(N-1) = 33,046,528 clauses
+    // (about 1.1 GB in varisat), over the budget: refused at once, naming the alternatives.
+    let out = satdoku()
+        .args(["solve", "--backend", "sat", "--encoding", "extended", "--output", "json"])
+        .write_stdin(format!("{}\n", ".".repeat(4096)))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let r = &json_lines(&out.stdout)[0];
+    assert_eq!(r["status"], "error");
+    let e = r["error"].as_str().unwrap();
+    assert!(e.contains("33046528 clauses") && e.contains("--amo sequential"), "{e}");
+}
