@@ -412,7 +412,15 @@ fn a_formula_over_the_memory_budget_is_refused_with_a_way_out() {
     // An empty 64x64 grid under the extended pairwise encoding: 4N² + 2N³(N-1) = 33,046,528 clauses
     // (about 1.1 GB in varisat), over the budget: refused at once, naming the alternatives.
     let out = satdoku()
-        .args(["solve", "--backend", "sat", "--encoding", "extended", "--output", "json"])
+        .args([
+            "solve",
+            "--backend",
+            "sat",
+            "--encoding",
+            "extended",
+            "--output",
+            "json",
+        ])
         .write_stdin(format!("{}\n", ".".repeat(4096)))
         .output()
         .unwrap();
@@ -420,5 +428,8 @@ fn a_formula_over_the_memory_budget_is_refused_with_a_way_out() {
     let r = &json_lines(&out.stdout)[0];
     assert_eq!(r["status"], "error");
     let e = r["error"].as_str().unwrap();
-    assert!(e.contains("33046528 clauses") && e.contains("--amo sequential"), "{e}");
+    assert!(
+        e.contains("33046528 clauses") && e.contains("--amo sequential"),
+        "{e}"
+    );
 }
