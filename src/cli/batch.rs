@@ -16,7 +16,7 @@ pub fn jobs(requested: Option<u32>, files: &[PathBuf]) -> usize {
     if let Some(n) = requested {
         return n as usize;
     }
-    if super::input::reads_stdin(files) && super::input::interactive() {
+    if super::input::typing(files) {
         return 1;
     }
     std::thread::available_parallelism().map_or(1, |n| n.get())

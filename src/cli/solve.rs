@@ -8,15 +8,13 @@ use anyhow::Result;
 use serde::Serialize;
 
 use satdoku::format::{Format, Layout};
-use satdoku::{
-    Backend, Grid, Limits, Outcome, Problem, Report, Status, Units, Verdict, cross_check,
-};
+use satdoku::{Backend, Grid, Limits, Outcome, Problem, Report, Status, Verdict, cross_check};
 
 use super::args::{BackendArg, LimitArgs, OutputArg, SolveArgs};
 use super::backends;
 use super::batch;
 use super::exit::Tally;
-use super::input::{self, Item, Items, UnitsCache};
+use super::input::{self, Item, Items};
 use super::progress::Progress;
 use super::summary::Summary;
 
@@ -87,11 +85,8 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     };
     let show_summary = args.summary || (!args.quiet && io::stderr().is_terminal());
     let jobs = batch::jobs(args.jobs, &args.input.files);
-    let typing = input::reads_stdin(&args.input.files) && input::interactive();
-    let mut progress = Progress::new(
-        !args.quiet && !typing && io::stderr().is_terminal(),
-        input::total_bytes(&args.input.files),
-    );
+    let typing = input::typing(&args.input.files);
+    let mut progress = Progress::for_run(&args.input.files, args.quiet);
     let counter = progress.counter();
     let mut summary = Summary::new();
     let mut tally = Tally::default();
@@ -101,14 +96,12 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     batch::ordered_map(
         jobs,
         |emit| {
-            let mut units = UnitsCache::default();
-            for item in Items::new(files, &options).count_bytes(counter) {
-                let u = item.puzzle.as_ref().ok().map(|p| units.get(p.grid.shape()));
-                emit((item, u));
-            }
+            Items::new(files, &options)
+                .count_bytes(counter)
+                .for_each(emit)
         },
-        |(item, units)| {
-            let solved = solve_item(&item, units.as_deref(), &settings);
+        |item| {
+            let solved = solve_item(&item, &settings);
             (item.puzzle.err(), solved)
         },
         |(bad, solved)| {
@@ -244,12 +237,11 @@ fn json_line(record: &JsonRecord<'_>) -> String {
 }
 
 /// Solves one item and renders its output record.
-pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> Solved {
+pub fn solve_item(item: &Item, settings: &Settings) -> Solved {
     let json = settings.output == OutputArg::Json;
-    let (puzzle, units) = match (&item.puzzle, units) {
-        (Ok(p), Some(u)) => (p, u),
-        (Err(msg), _) => return error_record(item, msg, json),
-        (Ok(_), None) => return error_record(item, "internal error: no unit list", json),
+    let (puzzle, units) = match &item.puzzle {
+        Ok(l) => (&l.puzzle, &*l.units),
+        Err(msg) => return error_record(item, msg, json),
     };
     let start = Instant::now();
     let limits = settings.per_puzzle.apply(settings.limits);

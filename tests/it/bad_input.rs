@@ -11,10 +11,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use serde_json::Value;
 
-use crate::common::fixture;
+use crate::common::{fixture, json_lines, satdoku};
 
 /// What one input puzzle should become.
 #[derive(Clone, Copy, Debug)]
@@ -120,7 +119,7 @@ impl Case {
     }
 
     fn run(&self, command: &str, extra: &[&str]) -> Output {
-        let out = cargo_bin_cmd!("satdoku")
+        let out = satdoku()
             .arg(command)
             .args(extra)
             .args(&self.args)
@@ -268,7 +267,7 @@ impl Case {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("solutions.txt");
         std::fs::write(&path, solutions.join("\n") + "\n").unwrap();
-        let out = cargo_bin_cmd!("satdoku")
+        let out = satdoku()
             .args(["verify", "--output", "json", "--puzzles"])
             .arg(&self.files[0])
             .arg("--solutions")
@@ -333,14 +332,6 @@ fn split_records(stdout: &str, multiline: bool) -> Vec<String> {
         }
     }
     records
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
-        .collect()
 }
 
 fn bad(name: &str) -> PathBuf {
@@ -452,7 +443,7 @@ fn zero_as_a_value_or_a_blank() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "zero-blank.txt", format!("{moved}\n"));
     let solution = |file: &Path, args: &[&str]| {
-        let out = cargo_bin_cmd!("satdoku")
+        let out = satdoku()
             .args(["solve", "--output", "json"])
             .args(args)
             .arg(file)
@@ -743,7 +734,7 @@ fn unreadable_file() {
 fn stdin_is_named_in_messages() {
     let lines = top95(2);
     let input = format!("{}\n{}\n{}\n", lines[0], &lines[1][..80], lines[1]);
-    let out = cargo_bin_cmd!("satdoku")
+    let out = satdoku()
         .args(["solve", "--output", "json"])
         .write_stdin(input)
         .output()
@@ -779,7 +770,7 @@ fn stdin_is_named_in_messages() {
 fn verify_names_a_bad_solution_line() {
     let dir = tempfile::tempdir().unwrap();
     let puzzles = write(dir.path(), "puzzles.txt", top95(3).join("\n") + "\n");
-    let out = cargo_bin_cmd!("satdoku")
+    let out = satdoku()
         .args(["solve", "--output", "json"])
         .arg(&puzzles)
         .output()
@@ -790,7 +781,7 @@ fn verify_names_a_bad_solution_line() {
         .collect();
     solutions[1].replace_range(40..41, "x");
     let path = write(dir.path(), "solutions.txt", solutions.join("\n") + "\n");
-    let out = cargo_bin_cmd!("satdoku")
+    let out = satdoku()
         .args(["verify", "--output", "json", "--puzzles"])
         .arg(&puzzles)
         .arg("--solutions")

@@ -3,17 +3,11 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
-use serde_json::Value;
 
 use satdoku::{Grid, Shape, Units, verify};
 
-use crate::common::fixture;
-
-fn satdoku() -> assert_cmd::Command {
-    cargo_bin_cmd!("satdoku")
-}
+use crate::common::{fixture, json_lines, satdoku};
 
 /// The first puzzle of tdoku's 17-clue list (`shared/datasets/17-clue.txt`; unique, per its README).
 const CLUE17: &str =
@@ -32,14 +26,6 @@ fn grid9(line: &str) -> Grid {
         .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
         .collect();
     Grid::from_values(Shape::new(3, 3).unwrap(), values).unwrap()
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
-        .collect()
 }
 
 #[test]
