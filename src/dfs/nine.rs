@@ -190,7 +190,7 @@ impl Board {
     #[inline(always)]
     fn fill(&mut self, b: usize, bit: u32, d: usize) {
         self.open[b] &= !(1 << bit);
-        self.keep(3 * d + b, !T.band_peers[bit as usize]);
+        self.keep(3 * d + b, !T.band_peers[bit as usize % 27]);
         let col = !(ROWS << (bit % 9));
         for o in OTHER[b] {
             self.keep(3 * d + o, col);
@@ -201,12 +201,13 @@ impl Board {
     /// takes the columns alone in their box away from the other bands.
     #[inline(always)]
     fn shrink_band(&mut self, i: usize) -> Step<()> {
+        let i = i % 27;
         let (d, b) = (i / 3, i % 3);
         let a = self.cand[i];
         let p = T.triads[(a & ROW) as usize]
             | T.triads[((a >> 9) & ROW) as usize] << 3
-            | T.triads[(a >> 18) as usize] << 6;
-        let a = a & T.perm_cells[p as usize];
+            | T.triads[((a >> 18) & ROW) as usize] << 6;
+        let a = a & T.perm_cells[usize::from(p) & 511];
         if a == 0 {
             return Err(Contradiction);
         }
@@ -309,10 +310,16 @@ impl Board {
     fn propagate(&mut self) -> Step<bool> {
         loop {
             while self.dirty != 0 {
-                let i = self.dirty.trailing_zeros();
-                self.dirty &= self.dirty - 1;
-                self.moved |= 1 << i;
-                self.shrink_band(i as usize)?;
+                // A snapshot, so that the next digit-band to shrink does not wait for this one's
+                // result: successive shrinks overlap in the processor.
+                let mut work = self.dirty;
+                self.moved |= work;
+                while work != 0 {
+                    let i = work.trailing_zeros();
+                    work &= work - 1;
+                    self.dirty &= !(1 << i);
+                    self.shrink_band(i as usize)?;
+                }
             }
             if self.open == [0; 3] {
                 // Every fill removed its digit from the peers and the other digits from the cell, so
