@@ -137,13 +137,14 @@ fn columns(a: u32) -> u32 {
 /// A partial assignment of a 9x9 grid, copied by value at each guess.
 #[derive(Clone, Copy)]
 struct Board {
-    /// `cand[3·d + b]`: the cells of band `b` that may hold 0-based digit `d`, or hold it.
+    /// `cand[9·b + d]`: the cells of band `b` that may hold 0-based digit `d`, or hold it.
     cand: [u32; 27],
+    /// Each digit-band as its last band shrink left it: those that differ from `cand` are to be
+    /// shrunk again (comparing in bulk is cheaper than flagging each change).
+    shrunk: [u32; 27],
     /// The open cells of each band.
     open: [u32; 3],
-    /// Digit-bands (bit `3·d + b`) changed since their last band shrink.
-    dirty: u32,
-    /// Digit-bands changed since the last stack shrink.
+    /// Digit-bands (bit `9·b + d`) changed since the last stack shrink.
     moved: u32,
 }
 
@@ -152,19 +153,30 @@ impl Board {
     fn new() -> Board {
         Board {
             cand: [BAND; 27],
+            shrunk: [0; 27],
             open: [BAND; 3],
-            dirty: BAND,
             moved: BAND,
         }
     }
 
-    /// Keeps only `m` of digit-band `i`, marking it changed if it shrank.
+    /// The digit-bands changed since their last shrink, as bits `9·b + d`.
     #[inline(always)]
-    fn keep(&mut self, i: usize, m: u32) {
-        let old = self.cand[i];
-        let new = old & m;
-        self.cand[i] = new;
-        self.dirty |= u32::from(new != old) << i;
+    fn dirty(&self) -> u32 {
+        let mut dirty = 0;
+        for i in 0..27 {
+            dirty |= u32::from(self.cand[i] != self.shrunk[i]) << i;
+        }
+        dirty
+    }
+
+    /// Removes the cells `m` from every digit of band `b` but `d`.
+    #[inline(always)]
+    fn clear_others(&mut self, b: usize, d: usize, m: u32) {
+        let own = self.cand[9 * b + d];
+        for x in &mut self.cand[9 * b..9 * b + 9] {
+            *x &= !m;
+        }
+        self.cand[9 * b + d] = own;
     }
 
     /// Puts 0-based digit `d` in cell `bit` of band `b`: the other digits leave the cell, `d` its peers.
@@ -174,14 +186,10 @@ impl Board {
     #[inline]
     fn assign(&mut self, b: usize, bit: u32, d: usize) -> Step<()> {
         let m = 1 << bit;
-        if self.cand[3 * d + b] & m == 0 {
+        if self.cand[9 * b + d] & m == 0 {
             return Err(Contradiction);
         }
-        for e in 0..9 {
-            if e != d {
-                self.keep(3 * e + b, !m);
-            }
-        }
+        self.clear_others(b, d, m);
         self.fill(b, bit, d);
         Ok(())
     }
@@ -190,10 +198,10 @@ impl Board {
     #[inline(always)]
     fn fill(&mut self, b: usize, bit: u32, d: usize) {
         self.open[b] &= !(1 << bit);
-        self.keep(3 * d + b, !T.band_peers[bit as usize % 27]);
+        self.cand[9 * b + d] &= !T.band_peers[bit as usize % 27];
         let col = !(ROWS << (bit % 9));
         for o in OTHER[b] {
-            self.keep(3 * d + o, col);
+            self.cand[9 * o + d] &= col;
         }
     }
 
@@ -202,7 +210,7 @@ impl Board {
     #[inline(always)]
     fn shrink_band(&mut self, i: usize) -> Step<()> {
         let i = i % 27;
-        let (d, b) = (i / 3, i % 3);
+        let (b, d) = (i / 9, i % 9);
         let a = self.cand[i];
         let p = T.triads[(a & ROW) as usize]
             | T.triads[((a >> 9) & ROW) as usize] << 3
@@ -212,6 +220,7 @@ impl Board {
             return Err(Contradiction);
         }
         self.cand[i] = a;
+        self.shrunk[i] = a;
         let mut single = 0;
         for r in [0, 9, 18] {
             let x = (a >> r) & ROW;
@@ -222,15 +231,11 @@ impl Board {
         let new = single & self.open[b];
         if new != 0 {
             self.open[b] &= !new;
-            for e in 0..9 {
-                if e != d {
-                    self.keep(3 * e + b, !new);
-                }
-            }
+            self.clear_others(b, d, new);
         }
         let lone = !(u32::from(T.lone_cols[columns(a) as usize]) * ROWS);
         for o in OTHER[b] {
-            self.keep(3 * d + o, lone);
+            self.cand[9 * o + d] &= lone;
         }
         Ok(())
     }
@@ -246,8 +251,7 @@ impl Board {
             return Ok(false);
         }
         let (mut once, mut twice) = (0, 0);
-        for d in 0..9 {
-            let x = self.cand[3 * d + b];
+        for &x in &self.cand[9 * b..9 * b + 9] {
             twice |= once & x;
             once |= x;
         }
@@ -259,12 +263,12 @@ impl Board {
             return Ok(false);
         }
         for d in 0..9 {
-            let mut s = self.cand[3 * d + b] & singles;
+            let mut s = self.cand[9 * b + d] & singles;
             while s != 0 {
                 let bit = s.trailing_zeros();
                 s &= s - 1;
                 // An earlier single of this round (a peer) may have taken the cell's only digit.
-                if self.cand[3 * d + b] & (1 << bit) == 0 {
+                if self.cand[9 * b + d] & (1 << bit) == 0 {
                     return Err(Contradiction);
                 }
                 self.fill(b, bit, d);
@@ -281,9 +285,9 @@ impl Board {
     #[inline(always)]
     fn shrink_stacks(&mut self, d: usize) -> Step<()> {
         let c = [
-            columns(self.cand[3 * d]),
-            columns(self.cand[3 * d + 1]),
-            columns(self.cand[3 * d + 2]),
+            columns(self.cand[d]),
+            columns(self.cand[9 + d]),
+            columns(self.cand[18 + d]),
         ];
         let mut allowed = [0u32; 3];
         for s in [0, 3, 6] {
@@ -297,7 +301,7 @@ impl Board {
             allowed[2] |= (k >> 6) << s;
         }
         for (b, &a) in allowed.iter().enumerate() {
-            self.keep(3 * d + b, a * ROWS);
+            self.cand[9 * b + d] &= a * ROWS;
         }
         Ok(())
     }
@@ -309,17 +313,17 @@ impl Board {
     /// On a dead end.
     fn propagate(&mut self) -> Step<bool> {
         loop {
-            while self.dirty != 0 {
-                // A snapshot, so that the next digit-band to shrink does not wait for this one's
-                // result: successive shrinks overlap in the processor.
-                let mut work = self.dirty;
-                self.moved |= work;
-                while work != 0 {
-                    let i = work.trailing_zeros();
-                    work &= work - 1;
-                    self.dirty &= !(1 << i);
+            let mut dirty = self.dirty();
+            while dirty != 0 {
+                self.moved |= dirty;
+                // A digit-band changed again after its shrink in this round is in the next one; one
+                // changed before its turn is shrunk once, as it is then.
+                while dirty != 0 {
+                    let i = dirty.trailing_zeros();
+                    dirty &= dirty - 1;
                     self.shrink_band(i as usize)?;
                 }
+                dirty = self.dirty();
             }
             if self.open == [0; 3] {
                 // Every fill removed its digit from the peers and the other digits from the cell, so
@@ -333,14 +337,14 @@ impl Board {
             if filled {
                 continue;
             }
-            let moved = self.moved;
+            let moved = self.moved | self.moved >> 9 | self.moved >> 18;
             self.moved = 0;
             for d in 0..9 {
-                if (moved >> (3 * d)) & 7 != 0 {
+                if moved >> d & 1 != 0 {
                     self.shrink_stacks(d)?;
                 }
             }
-            if self.dirty == 0 {
+            if self.dirty() == 0 {
                 return Ok(false);
             }
         }
@@ -351,8 +355,7 @@ impl Board {
     fn pick(&self) -> (usize, u32) {
         for b in 0..3 {
             let (mut once, mut twice, mut thrice) = (0, 0, 0);
-            for d in 0..9 {
-                let x = self.cand[3 * d + b];
+            for &x in &self.cand[9 * b..9 * b + 9] {
                 thrice |= twice & x;
                 twice |= once & x;
                 once |= x;
@@ -365,8 +368,8 @@ impl Board {
         // No bivalue cell: count candidates bit-sliced (4 bit planes per band), take the smallest count.
         let mut planes = [[0u32; 4]; 3];
         for (b, p) in planes.iter_mut().enumerate() {
-            for d in 0..9 {
-                let mut carry = self.cand[3 * d + b] & self.open[b];
+            for &x in &self.cand[9 * b..9 * b + 9] {
+                let mut carry = x & self.open[b];
                 for plane in p.iter_mut() {
                     let next = *plane & carry;
                     *plane ^= carry;
@@ -391,7 +394,7 @@ impl Board {
     /// The smallest candidate digit of a cell.
     fn lowest(&self, b: usize, bit: u32) -> usize {
         (0..9)
-            .find(|&d| self.cand[3 * d + b] & (1 << bit) != 0)
+            .find(|&d| self.cand[9 * b + d] & (1 << bit) != 0)
             .expect("an open cell of a propagated board has candidates")
     }
 
@@ -399,7 +402,7 @@ impl Board {
     fn values(&self) -> [u8; 81] {
         let mut out = [0u8; 81];
         for (i, &m) in self.cand.iter().enumerate() {
-            let (d, b) = (i / 3, i % 3);
+            let (b, d) = (i / 9, i % 9);
             let mut m = m;
             while m != 0 {
                 out[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
@@ -456,7 +459,7 @@ impl Search<'_> {
                 return true;
             }
             // The parent keeps the other candidates and is propagated again (a node of its own).
-            board.keep(3 * d + b, !(1 << bit));
+            board.cand[9 * b + d] &= !(1 << bit);
         }
     }
 }
