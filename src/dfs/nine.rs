@@ -219,24 +219,27 @@ impl Board {
         if a == 0 {
             return Err(Contradiction);
         }
-        self.cand[i] = a;
-        self.shrunk[i] = a;
-        let mut single = 0;
+        // Every row is occupied now, so subtracting 1 from each row borrows only inside the row: what
+        // is left of a row after clearing its lowest cell is empty exactly for a row with one cell.
+        let rest = a & a.wrapping_sub(ROWS);
+        let mut multi = 0;
         for r in [0, 9, 18] {
-            let x = (a >> r) & ROW;
-            if x & (x - 1) == 0 {
-                single |= x << r;
+            if rest & ROW << r != 0 {
+                multi |= ROW << r;
             }
         }
-        let new = single & self.open[b];
+        let new = a & !multi & self.open[b];
         if new != 0 {
             self.open[b] &= !new;
             self.clear_others(b, d, new);
         }
         let lone = !(u32::from(T.lone_cols[columns(a) as usize]) * ROWS);
-        for o in OTHER[b] {
-            self.cand[9 * o + d] &= lone;
+        for o in [0, 9, 18] {
+            self.cand[o + d] &= lone;
         }
+        // Its own band lost nothing to its own lone columns; written last, over that.
+        self.cand[i] = a;
+        self.shrunk[i] = a;
         Ok(())
     }
 
