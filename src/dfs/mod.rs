@@ -274,6 +274,30 @@ mod tests {
     }
 
     #[test]
+    fn the_standard_9x9_units_are_recognised_in_any_order() {
+        let s9 = Shape::new(3, 3).unwrap();
+        let std = Units::standard(s9);
+        assert!(is_standard_9x9(&std));
+        // Asked again (cached by id) and for a clone.
+        assert!(is_standard_9x9(&std.clone()));
+        let mut reordered = std.units().to_vec();
+        reordered.rotate_left(5);
+        reordered.iter_mut().for_each(|u| u.cells.reverse());
+        assert!(is_standard_9x9(&Units::from_units(s9, reordered)));
+        // Not: another shape, an extra unit, a unit swapped for another.
+        assert!(!is_standard_9x9(&Units::standard(
+            Shape::new(2, 2).unwrap()
+        )));
+        let mut extra = std.units().to_vec();
+        extra.push(extra[0].clone());
+        assert!(!is_standard_9x9(&Units::from_units(s9, extra)));
+        let mut swapped = std.units().to_vec();
+        swapped[0] = swapped[1].clone();
+        assert!(!is_standard_9x9(&Units::from_units(s9, swapped)));
+        assert!(is_standard_9x9(&std));
+    }
+
+    #[test]
     fn every_size_class_is_used() {
         let dfs = DfsBackend::new();
         for (r, c) in [(3, 3), (4, 4), (4, 5), (6, 6)] {

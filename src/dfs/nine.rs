@@ -364,7 +364,7 @@ impl Board {
     fn pick(&self) -> (usize, u32) {
         // (open peers, band, bit) of the best bivalue cell so far.
         let mut best: Option<(u32, usize, u32)> = None;
-        for b in 0..3 {
+        for (b, &[o1, o2]) in OTHER.iter().enumerate() {
             let (mut once, mut twice, mut thrice) = (0, 0, 0);
             for &x in &self.cand[9 * b..9 * b + 9] {
                 thrice |= twice & x;
@@ -376,7 +376,6 @@ impl Board {
                 let bit = two.trailing_zeros();
                 two &= two - 1;
                 let col = ROWS << (bit % 9);
-                let [o1, o2] = OTHER[b];
                 let degree = (self.open[b] & T.band_peers[bit as usize % 27]).count_ones()
                     + (self.open[o1] & col).count_ones()
                     + (self.open[o2] & col).count_ones();
@@ -521,5 +520,90 @@ pub(crate) fn run(puzzle: &Grid, limits: &Limits) -> Found {
         count: search.count,
         gave_up: search.gave_up,
         stats: search.stats,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 3x3 pattern (bit `3·r + k`) of row `r` → column `k` for each row.
+    fn pattern(cols: [usize; 3]) -> u16 {
+        (0..3).map(|r| 1 << (3 * r + cols[r])).sum()
+    }
+
+    #[test]
+    fn permutation_table() {
+        // All nine triads: every permutation, so all survive; one permutation: itself.
+        assert_eq!(T.perm[511], 511);
+        assert_eq!(T.perm[pattern([2, 0, 1]) as usize], pattern([2, 0, 1]));
+        // Two permutations' union plus a stray triad: the stray one goes.
+        let two = pattern([0, 1, 2]) | pattern([1, 0, 2]);
+        assert_eq!(T.perm[(two | 1 << 5) as usize], two);
+        // A row with no triad, or two rows confined to one box: no permutation.
+        assert_eq!(T.perm[0b000_111_111], 0);
+        assert_eq!(T.perm[0b111_001_001], 0);
+        // The cell masks follow the triads.
+        assert_eq!(
+            T.perm_cells[pattern([0, 1, 2]) as usize],
+            7 | 7 << 12 | 7 << 24
+        );
+        assert_eq!(T.triads[0b100_000_010], 0b101);
+        assert_eq!(T.lone_cols[0b100_011_010], 0b100_000_010);
+        // r1c1's band peers: its row (8), its box's other 4 cells, its column's 2: 14 in all.
+        assert_eq!(T.band_peers[0].count_ones(), 14);
+        assert_eq!(T.band_peers[0] & 1, 0);
+    }
+
+    #[test]
+    fn assign_clears_the_cell_and_the_peers() {
+        let mut b = Board::new();
+        // Digit 5 (0-based 4) in r2c5: band 0, bit 13.
+        b.assign(0, 13, 4).unwrap();
+        assert_eq!(b.open[0] & 1 << 13, 0);
+        for d in 0..9 {
+            assert_eq!(b.cand[d] & 1 << 13 != 0, d == 4);
+        }
+        // Digit 5 left row 2, box 2 and column 5 (also in bands 1 and 2) but not r1c1 or r5c1.
+        assert_eq!(b.cand[4] & (ROW << 9 | 7 << 3 | 7 << 21), 1 << 13);
+        assert_eq!(b.cand[9 + 4] & ROWS << 4, 0);
+        assert_eq!(b.cand[18 + 4] & ROWS << 4, 0);
+        assert_ne!(b.cand[4] & 1, 0);
+        assert_ne!(b.cand[9 + 4] & 1 << 9, 0);
+        // Digit 5 again in a peer (r2c1) is a contradiction, digit 6 there is not.
+        assert_eq!(b.assign(0, 9, 4), Err(Contradiction));
+        b.assign(0, 9, 5).unwrap();
+    }
+
+    #[test]
+    fn propagation_finds_hidden_and_naked_singles() {
+        // Row 1 = 1..8 and an empty r1c9: a naked single (9), filled by propagation alone.
+        let mut b = Board::new();
+        for c in 0..8 {
+            b.assign(0, c, c as usize).unwrap();
+        }
+        assert_eq!(b.propagate(), Ok(false));
+        assert_eq!(b.open[0] & 1 << 8, 0);
+        assert_ne!(b.cand[8] & 1 << 8, 0);
+        // Digit 1 in r4c2, r7c3, r2c4, r3c7: in box 1 only r1c1 is left for it (hidden single), given
+        // r2 and r3 hold 1 elsewhere and columns 2 and 3 too.
+        let mut b = Board::new();
+        for (band, bit) in [(1, 1), (2, 2), (0, 12), (0, 24)] {
+            b.assign(band, bit, 0).unwrap();
+        }
+        assert_eq!(b.propagate(), Ok(false));
+        assert_eq!(b.cand[0] & 7, 1);
+        assert_eq!(b.open[0] & 1, 0);
+    }
+
+    #[test]
+    fn pick_prefers_a_bivalue_cell() {
+        let mut b = Board::new();
+        // r1c1 keeps digits 1 and 2 only.
+        for d in 2..9 {
+            b.cand[d] &= !1;
+        }
+        assert_eq!(b.pick(), (0, 0));
+        assert_eq!(b.lowest(0, 0), 0);
     }
 }
