@@ -22,9 +22,7 @@
 //!   the fewest candidates); smallest digit first; the parent keeps the other candidates, as on the
 //!   generic path.
 
-use std::time::Instant;
-
-use super::search::Found;
+use super::search::{Found, out_of_limits};
 use super::state::{Contradiction, Step};
 use crate::grid::{Grid, Shape};
 use crate::solve::{Limits, Stats};
@@ -449,12 +447,8 @@ impl Search<'_> {
     /// reached or a limit ran out.
     fn search(&mut self, mut board: Board) -> bool {
         loop {
-            // Same limit checks as the generic path: the budget at every node, the clock on the first
-            // node and then every 1024.
-            if self.limits.budget.is_some_and(|b| self.stats.nodes >= b)
-                || (self.stats.nodes & 1023 == 0
-                    && self.limits.deadline.is_some_and(|d| Instant::now() >= d))
-            {
+            // The generic path's limit checks, with its clock interval for 81 cells.
+            if out_of_limits(self.limits, self.stats.nodes, 1023) {
                 self.gave_up = true;
                 return true;
             }
