@@ -445,7 +445,7 @@ struct Search<'a> {
 impl Search<'_> {
     /// Searches below `board` (not yet propagated). Returns whether to stop: the solution limit was
     /// reached or a limit ran out.
-    fn search(&mut self, mut board: Board) -> bool {
+    fn search(&mut self, board: &mut Board) -> bool {
         loop {
             // The generic path's limit checks, with its clock interval for 81 cells.
             if out_of_limits(self.limits, self.stats.nodes, 1023) {
@@ -467,11 +467,11 @@ impl Search<'_> {
             let (b, bit) = board.pick();
             let d = board.lowest(b, bit);
             self.stats.guesses += 1;
-            let mut child = board;
+            let mut child = *board;
             child
                 .assign(b, bit, d)
                 .expect("the digit is a candidate of the cell");
-            if self.search(child) {
+            if self.search(&mut child) {
                 return true;
             }
             // The parent keeps the other candidates and is propagated again (a node of its own).
@@ -503,7 +503,7 @@ pub(crate) fn run(puzzle: &Grid, limits: &Limits) -> Found {
                 .is_err()
         });
     if !clash {
-        search.search(board);
+        search.search(&mut board);
     }
     let kept = search.count.min(2) as usize;
     Found {
