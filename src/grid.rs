@@ -364,7 +364,13 @@ impl Grid {
                 found: values.len(),
             });
         }
-        if let Some(i) = values.iter().position(|&v| v as usize > shape.n()) {
+        // A max-reduction the compiler vectorises; the position is looked for only on failure. This
+        // runs for every parsed puzzle and every returned solution.
+        if values.iter().fold(0u8, |m, &v| m.max(v)) as usize > shape.n() {
+            let i = values
+                .iter()
+                .position(|&v| v as usize > shape.n())
+                .unwrap_or_default();
             return Err(GridError::OutOfRange {
                 cell: Cell::new(i).name(shape),
                 value: values[i],

@@ -334,6 +334,8 @@ struct Checker {
     cells: Box<[[u8; 4]; CELLS]>,
     /// Scratch: the indices of the givens of the grid being checked.
     givens: Box<[u16; CELLS]>,
+    /// Scratch: the digits seen so far in each row, column and box (N of each are used).
+    seen: Box<[[u64; MAX_N]; 3]>,
     units: Option<Units>,
 }
 
@@ -528,6 +530,7 @@ impl Parser {
                 shape,
                 cells,
                 givens: Box::new([0; CELLS]),
+                seen: Box::new([[0; MAX_N]; 3]),
                 units: None,
             });
         }
@@ -539,9 +542,10 @@ impl Parser {
             checker.givens[k & (CELLS - 1)] = i as u16;
             k += usize::from(v != 0);
         }
-        let mut rows = [0u64; MAX_N];
-        let mut cols = [0u64; MAX_N];
-        let mut boxes = [0u64; MAX_N];
+        let [rows, cols, boxes] = &mut *checker.seen;
+        for unit in [&mut *rows, &mut *cols, &mut *boxes] {
+            unit[..n].fill(0);
+        }
         let mut dup = 0u64;
         for &i in &checker.givens[..k.min(CELLS)] {
             let i = i as usize & (CELLS - 1);
