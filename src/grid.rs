@@ -30,7 +30,7 @@ pub enum ShapeError {
         cols: usize,
     },
     /// N = rows·cols above [`MAX_N`].
-    #[error("box {rows}x{cols} gives a {n}x{n} grid; the largest supported is {MAX_N}x{MAX_N}")]
+    #[error("box {rows}x{cols} gives {n}x{n} grids; the largest supported is {MAX_N}x{MAX_N}")]
     TooLarge {
         /// Box rows asked for.
         rows: usize,
@@ -40,13 +40,13 @@ pub enum ShapeError {
         n: usize,
     },
     /// A grid side that no default box shape fits (not a square, not 6 or 12).
-    #[error("a {n}x{n} grid has no default box shape; give one with --box RxC (rows x columns)")]
+    #[error("{n}x{n} grids have no default box shape; give one with --box RxC (rows x columns)")]
     NoDefault {
         /// The grid side.
         n: usize,
     },
     /// A box shape whose product is not the grid side found in the input.
-    #[error("box {rows}x{cols} gives a {}x{} grid, but the puzzle is {n}x{n}", rows * cols, rows * cols)]
+    #[error("box {rows}x{cols} gives {}x{} grids, but the puzzle is {n}x{n}", rows * cols, rows * cols)]
     Mismatch {
         /// Box rows asked for.
         rows: usize,
@@ -364,7 +364,13 @@ impl Grid {
                 found: values.len(),
             });
         }
-        if let Some(i) = values.iter().position(|&v| v as usize > shape.n()) {
+        // A max-reduction the compiler vectorises; the position is looked for only on failure. This
+        // runs for every parsed puzzle and every returned solution.
+        if values.iter().fold(0u8, |m, &v| m.max(v)) as usize > shape.n() {
+            let i = values
+                .iter()
+                .position(|&v| v as usize > shape.n())
+                .unwrap_or_default();
             return Err(GridError::OutOfRange {
                 cell: Cell::new(i).name(shape),
                 value: values[i],
@@ -464,7 +470,7 @@ mod tests {
         let e = Shape::parse("2x3").unwrap().check_side(9).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "box 2x3 gives a 6x6 grid, but the puzzle is 9x9"
+            "box 2x3 gives 6x6 grids, but the puzzle is 9x9"
         );
     }
 

@@ -218,7 +218,7 @@ pub enum SolveError {
     },
     /// The formula would exceed the memory budget.
     #[error(
-        "the {encoding} encoding of a {n}x{n} grid needs about {clauses} clauses, over the budget of {budget}; {hint}"
+        "the {encoding} encoding of {n}x{n} grids needs about {clauses} clauses, over the budget of {budget}; {hint}"
     )]
     FormulaTooLarge {
         /// Encoding name.

@@ -124,7 +124,8 @@ Exit status (decode):
   2  bad input: unreadable puzzle or model, or a model that breaks a rule (named)";
 
 const VERIFY_HELP: &str = "\
-Each solution must fill every cell with a digit in range, keep every given of its puzzle, and hold each
+The reading options (--format, --symbols, --box, --column) apply to both files. Each solution must fill
+every cell with a digit in range, keep every given of its puzzle, and hold each
 digit once in every row, column and box. With --unique, both backends must also prove that the puzzle
 has no other solution.
 
@@ -153,21 +154,8 @@ pub struct VerifyArgs {
     #[arg(long)]
     pub unique: bool,
 
-    /// Input format of both files (auto-detected by default, separately for each).
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-
-    /// Symbol alphabet for both files (see `solve --help`).
-    #[arg(long, value_name = "S")]
-    pub symbols: Option<String>,
-
-    /// Box shape for both files, rows x columns.
-    #[arg(long = "box", value_name = "RxC")]
-    pub box_shape: Option<String>,
-
-    /// CSV column holding the grids in both files.
-    #[arg(long, value_name = "NAME")]
-    pub column: Option<String>,
+    #[command(flatten)]
+    pub read: ReadArgs,
 
     #[command(flatten)]
     pub sat: SatArgs,
@@ -183,23 +171,6 @@ pub struct VerifyArgs {
     /// Print no summary on standard error.
     #[arg(long)]
     pub quiet: bool,
-}
-
-impl VerifyArgs {
-    /// The reader options for both files.
-    ///
-    /// # Errors
-    /// A message naming the flag whose value is wrong.
-    pub fn read_options(&self) -> Result<ReadOptions> {
-        InputArgs {
-            files: Vec::new(),
-            format: self.format,
-            symbols: self.symbols.clone(),
-            box_shape: self.box_shape.clone(),
-            column: self.column.clone(),
-        }
-        .read_options()
-    }
 }
 
 const CHECK_HELP: &str = "\
@@ -367,38 +338,8 @@ pub struct DecodeArgs {
     #[arg(value_name = "MODEL")]
     pub model: PathBuf,
 
-    /// Input format of the puzzle file.
-    #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-
-    /// Symbol alphabet of the puzzle file.
-    #[arg(long, value_name = "S")]
-    pub symbols: Option<String>,
-
-    /// Box shape of the puzzle, rows x columns.
-    #[arg(long = "box", value_name = "RxC")]
-    pub box_shape: Option<String>,
-
-    /// CSV column of the puzzle file.
-    #[arg(long, value_name = "NAME")]
-    pub column: Option<String>,
-}
-
-impl DecodeArgs {
-    /// The reader options for the puzzle file.
-    ///
-    /// # Errors
-    /// A message naming the flag whose value is wrong.
-    pub fn read_options(&self) -> Result<ReadOptions> {
-        InputArgs {
-            files: Vec::new(),
-            format: self.format,
-            symbols: self.symbols.clone(),
-            box_shape: self.box_shape.clone(),
-            column: self.column.clone(),
-        }
-        .read_options()
-    }
+    #[command(flatten)]
+    pub read: ReadArgs,
 }
 
 /// Options of `satdoku check`.
@@ -430,14 +371,21 @@ pub struct CheckArgs {
     pub quiet: bool,
 }
 
-/// Where puzzles come from and how to read them (shared by every command that reads puzzles).
+/// Where puzzles come from and how to read them (shared by every command that reads puzzle files).
 #[derive(Debug, Args)]
 pub struct InputArgs {
     /// Puzzle files; none or `-` reads standard input.
     #[arg(value_name = "FILE")]
     pub files: Vec<PathBuf>,
 
-    /// Input format (auto-detected by default).
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How to read puzzle files: format, alphabet, box shape, CSV column.
+#[derive(Debug, Args, Clone)]
+pub struct ReadArgs {
+    /// Input format (auto-detected by default, for each file).
     #[arg(long, value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
 
@@ -449,7 +397,7 @@ pub struct InputArgs {
     #[arg(long = "box", value_name = "RxC")]
     pub box_shape: Option<String>,
 
-    /// CSV column holding the puzzles (default: found by name or by shape).
+    /// CSV column holding the grids (default: found by name or by shape).
     #[arg(long, value_name = "NAME")]
     pub column: Option<String>,
 }
@@ -570,7 +518,7 @@ impl LimitArgs {
     }
 }
 
-impl InputArgs {
+impl ReadArgs {
     /// Validates `--symbols`, `--box` and `--format` into reader options.
     ///
     /// # Errors
@@ -608,5 +556,15 @@ impl InputArgs {
             column: self.column.clone(),
             allow_clashes: false,
         })
+    }
+}
+
+impl InputArgs {
+    /// The reader options (see [`ReadArgs::read_options`]).
+    ///
+    /// # Errors
+    /// A message naming the flag whose value is wrong.
+    pub fn read_options(&self) -> Result<ReadOptions> {
+        self.read.read_options()
     }
 }

@@ -2,8 +2,7 @@
 //! thread consumes results in input order. Memory is bounded by the chunks in flight, not the input.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, sync_channel};
 
@@ -17,8 +16,7 @@ pub fn jobs(requested: Option<u32>, files: &[PathBuf]) -> usize {
     if let Some(n) = requested {
         return n as usize;
     }
-    let reads_stdin = files.is_empty() || files.iter().any(|f| f == Path::new("-"));
-    if reads_stdin && std::io::stdin().is_terminal() {
+    if super::input::typing(files) {
         return 1;
     }
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -1,7 +1,6 @@
 //! `satdoku check`: both backends on every puzzle; they must agree, and every grid must verify.
 
-use std::io::{self, IsTerminal};
-use std::sync::Arc;
+use std::io;
 use std::time::Duration;
 
 use anyhow::Result;
@@ -9,12 +8,12 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use satdoku::format::Layout;
-use satdoku::{Answer, CrossCheck, Limits, Outcome, Units, Verdict, cross_check};
+use satdoku::{Answer, CrossCheck, Limits, Outcome, Verdict, cross_check};
 
 use super::args::{CheckArgs, ReportArg};
 use super::backends;
 use super::batch;
-use super::input::{self, Item, Items, UnitsCache};
+use super::input::{self, Item, Items};
 use super::progress::Progress;
 use super::solve::{Output, Solved, output_layout};
 
@@ -48,45 +47,34 @@ pub fn run(args: CheckArgs) -> Result<u8> {
     let limits = Limits::count_to(args.limit);
     let json = args.output == ReportArg::Json;
     let jobs = batch::jobs(args.jobs, &args.input.files);
-    let mut progress = Progress::new(
-        !args.quiet && io::stderr().is_terminal(),
-        input::total_bytes(&args.input.files),
-    );
+    let typing = input::typing(&args.input.files);
+    let mut progress = Progress::for_run(&args.input.files, args.quiet);
     let counter = progress.counter();
     let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), json);
+    let mut out = Output::new(stdout.lock(), json).flush_each(typing);
     let mut totals = Totals::default();
     let files = &args.input.files;
     batch::ordered_map(
         jobs,
         |emit| {
-            let mut units = UnitsCache::default();
-            for item in Items::new(files, &options).count_bytes(counter) {
-                let u = item.puzzle.as_ref().ok().map(|p| units.get(p.grid.shape()));
-                emit((item, u));
-            }
+            Items::new(files, &options)
+                .count_bytes(counter)
+                .for_each(emit)
         },
-        |(item, units): (Item, Option<Arc<Units>>)| match (&item.puzzle, units) {
-            (Ok(puzzle), Some(units)) => {
+        |item: Item| match &item.puzzle {
+            Ok(loaded) => {
                 let limits = args.limits.apply(limits);
-                let check = cross_check(&units, &puzzle.grid, &*a, &*b, &limits);
-                let layout = output_layout(&puzzle.layout, super::args::OutputArg::Same);
+                let check = cross_check(&loaded.units, loaded.grid(), &*a, &*b, &limits);
+                let layout = output_layout(&loaded.puzzle.layout, super::args::OutputArg::Same);
                 render(&item, &check, &layout, json)
             }
-            _ => {
-                let msg = if let Err(m) = &item.puzzle {
-                    m.as_str()
-                } else {
-                    "internal error: no unit list"
-                };
-                Checked {
-                    diagnostic: Some(msg.to_string()),
-                    solved: error_record(&item, msg, json),
-                    status: None,
-                    disagree: false,
-                    time: [Duration::ZERO; 2],
-                }
-            }
+            Err(msg) => Checked {
+                diagnostic: Some(msg.clone()),
+                solved: error_record(&item, msg, json),
+                status: None,
+                disagree: false,
+                time: [Duration::ZERO; 2],
+            },
         },
         |checked| {
             if let Some(msg) = &checked.diagnostic {

@@ -12,7 +12,7 @@ use satdoku::sat::{
 use satdoku::{Units, verify};
 
 use super::args::{DecodeArgs, EncodeArgs};
-use super::input::{Items, UnitsCache};
+use super::input::{Items, Loaded};
 use super::solve::{Output, Solved};
 
 /// Runs `satdoku encode`.
@@ -30,15 +30,14 @@ pub fn run_encode(args: EncodeArgs) -> Result<u8> {
         return stats(&args, &options, &encodings, amo);
     }
     let encoding = args.encoding.unwrap_or_default().get();
-    let mut units = UnitsCache::default();
     let mut items = Items::new(&args.input.files, &options);
     match &args.out_dir {
         None => {
             let Some(first) = items.next() else {
                 bail!("no puzzle found");
             };
-            let puzzle = match first.puzzle {
-                Ok(p) => p,
+            let loaded = match first.puzzle {
+                Ok(l) => l,
                 Err(msg) => {
                     eprintln!("satdoku: {msg}");
                     return Ok(2);
@@ -51,9 +50,9 @@ pub fn run_encode(args: EncodeArgs) -> Result<u8> {
                 );
                 return Ok(2);
             }
-            let units = units.get(puzzle.grid.shape());
             let stdout = io::stdout();
-            if let Err(e) = write_dimacs(stdout.lock(), &units, &puzzle.grid, encoding, amo) {
+            if let Err(e) = write_dimacs(stdout.lock(), &loaded.units, loaded.grid(), encoding, amo)
+            {
                 return Err(e).context("writing DIMACS to standard output");
             }
             Ok(0)
@@ -67,10 +66,9 @@ pub fn run_encode(args: EncodeArgs) -> Result<u8> {
                         eprintln!("satdoku: {msg}");
                         bad += 1;
                     }
-                    Ok(puzzle) => {
+                    Ok(loaded) => {
                         let path = dir.join(format!("puzzle-{}.cnf", item.index));
-                        let units = units.get(puzzle.grid.shape());
-                        write_file(&path, &units, &puzzle.grid, encoding, amo)?;
+                        write_file(&path, &loaded.units, loaded.grid(), encoding, amo)?;
                         written += 1;
                     }
                 }
@@ -118,11 +116,10 @@ fn stats(
         "index\tencoding\tamo\tvariables\tclauses\tliterals\n".to_string(),
     ));
     let mut totals = vec![[0u64; 3]; encodings.len()];
-    let mut units = UnitsCache::default();
     let mut bad = 0u64;
     for item in Items::new(&args.input.files, options) {
-        let puzzle = match item.puzzle {
-            Ok(p) => p,
+        let loaded = match item.puzzle {
+            Ok(l) => l,
             Err(msg) => {
                 eprintln!("satdoku: {msg}");
                 out.record(&line(format!("{}\terror: {msg}\n", item.index)));
@@ -130,9 +127,8 @@ fn stats(
                 continue;
             }
         };
-        let units = units.get(puzzle.grid.shape());
         for (k, &encoding) in encodings.iter().enumerate() {
-            let s = formula_stats(&units, &puzzle.grid, encoding, amo)?;
+            let s = formula_stats(&loaded.units, loaded.grid(), encoding, amo)?;
             totals[k][0] += s.variables;
             totals[k][1] += s.clauses;
             totals[k][2] += s.literals;
@@ -155,7 +151,7 @@ fn stats(
 /// # Errors
 /// Bad flag values; otherwise problems are reported with an exit code.
 pub fn run_decode(args: DecodeArgs) -> Result<u8> {
-    let options = args.read_options()?;
+    let options = args.read.read_options()?;
     let Some(item) = Items::new(std::slice::from_ref(&args.puzzle), &options).nth(args.index)
     else {
         eprintln!(
@@ -165,8 +161,8 @@ pub fn run_decode(args: DecodeArgs) -> Result<u8> {
         );
         return Ok(2);
     };
-    let puzzle = match item.puzzle {
-        Ok(p) => p,
+    let Loaded { puzzle, units } = match item.puzzle {
+        Ok(l) => l,
         Err(msg) => {
             eprintln!("satdoku: {msg}");
             return Ok(2);
@@ -197,7 +193,6 @@ pub fn run_decode(args: DecodeArgs) -> Result<u8> {
             return Ok(2);
         }
     };
-    let units = Units::standard(puzzle.grid.shape());
     let grid = match decode_model(&units, &puzzle.grid, &model) {
         Ok(g) => g,
         Err(e) => {

@@ -2,12 +2,12 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use satdoku::format::{Puzzle, PuzzleReader, ReadOptions};
+use satdoku::format::{Lookahead, Puzzle, PuzzleReader, ReadOptions};
 use satdoku::{Shape, Units};
 
 /// One input puzzle, or the reason it could not be read.
@@ -18,8 +18,38 @@ pub struct Item {
     pub source: Arc<str>,
     /// 1-based line where the puzzle starts (0 when the file could not be opened).
     pub line: usize,
-    /// The puzzle, or the full error message (`FILE:LINE:COLUMN: message`).
-    pub puzzle: Result<Puzzle, String>,
+    /// The puzzle with its unit list, or the full error message (`FILE:LINE:COLUMN: message`).
+    pub puzzle: Result<Loaded, String>,
+}
+
+/// A puzzle as read, with the unit list of its shape (one list shared by every puzzle of a shape).
+pub struct Loaded {
+    /// The grid of givens and the layout it came in.
+    pub puzzle: Puzzle,
+    /// The unit list for the grid's shape.
+    pub units: Arc<Units>,
+}
+
+impl Loaded {
+    /// The grid of givens.
+    pub fn grid(&self) -> &satdoku::Grid {
+        &self.puzzle.grid
+    }
+}
+
+/// Whether puzzles are being typed at a terminal (standard input is one).
+pub fn interactive() -> bool {
+    io::stdin().is_terminal()
+}
+
+/// Whether puzzles are typed at a terminal as the run goes (`files` read standard input, which is one).
+pub fn typing(files: &[PathBuf]) -> bool {
+    reads_stdin(files) && interactive()
+}
+
+/// Whether `files` read standard input (none given, or `-`).
+pub fn reads_stdin(files: &[PathBuf]) -> bool {
+    files.is_empty() || files.iter().any(|f| f == Path::new("-"))
 }
 
 /// The name standard input goes by in messages.
@@ -96,6 +126,7 @@ pub struct Items {
     current: Option<(Arc<str>, Reader)>,
     next_index: usize,
     counter: Option<Arc<AtomicU64>>,
+    units: UnitsCache,
 }
 
 impl Items {
@@ -112,6 +143,7 @@ impl Items {
             current: None,
             next_index: 0,
             counter: None,
+            units: UnitsCache::default(),
         }
     }
 
@@ -124,6 +156,10 @@ impl Items {
     fn item(&mut self, source: Arc<str>, line: usize, puzzle: Result<Puzzle, String>) -> Item {
         let index = self.next_index;
         self.next_index += 1;
+        let puzzle = puzzle.map(|p| Loaded {
+            units: self.units.get(p.grid.shape()),
+            puzzle: p,
+        });
         Item {
             index,
             source,
@@ -153,7 +189,11 @@ impl Iterator for Items {
             };
             match open(&path, &self.counter) {
                 Ok(reader) => {
-                    let reader = PuzzleReader::new(reader, name.clone(), self.options.clone());
+                    let mut reader = PuzzleReader::new(reader, name.clone(), self.options.clone());
+                    if path == Path::new("-") && interactive() {
+                        // Typed puzzles: decide the format from the first one, answer it at once.
+                        reader = reader.with_lookahead(Lookahead::FirstPuzzle);
+                    }
                     self.current = Some((name, reader));
                 }
                 Err(e) => {
@@ -167,7 +207,7 @@ impl Iterator for Items {
 
 /// Units for each shape met in a run, built once per shape.
 #[derive(Default)]
-pub struct UnitsCache(HashMap<Shape, Arc<Units>>);
+struct UnitsCache(HashMap<Shape, Arc<Units>>);
 
 impl UnitsCache {
     /// The standard units of `shape`.

@@ -1,6 +1,8 @@
 //! A progress bar on standard error for long runs (only when it is a terminal): puzzles done, rate, and
 //! an ETA from the share of input bytes read (a spinner when reading standard input).
 
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -50,6 +52,12 @@ impl Progress {
                 bar
             }
         }
+    }
+
+    /// The bar for a run over `files`: drawn on a terminal unless `quiet` or puzzles are being typed.
+    pub fn for_run(files: &[PathBuf], quiet: bool) -> Progress {
+        let enabled = !quiet && !super::input::typing(files) && std::io::stderr().is_terminal();
+        Progress::new(enabled, super::input::total_bytes(files))
     }
 
     /// The counter that readers add the bytes they consume to.

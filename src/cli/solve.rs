@@ -8,15 +8,13 @@ use anyhow::Result;
 use serde::Serialize;
 
 use satdoku::format::{Format, Layout};
-use satdoku::{
-    Backend, Grid, Limits, Outcome, Problem, Report, Status, Units, Verdict, cross_check,
-};
+use satdoku::{Backend, Grid, Limits, Outcome, Problem, Report, Status, Verdict, cross_check};
 
 use super::args::{BackendArg, LimitArgs, OutputArg, SolveArgs};
 use super::backends;
 use super::batch;
 use super::exit::Tally;
-use super::input::{self, Item, Items, UnitsCache};
+use super::input::{self, Item, Items};
 use super::progress::Progress;
 use super::summary::Summary;
 
@@ -87,27 +85,23 @@ pub fn run(args: SolveArgs) -> Result<u8> {
     };
     let show_summary = args.summary || (!args.quiet && io::stderr().is_terminal());
     let jobs = batch::jobs(args.jobs, &args.input.files);
-    let mut progress = Progress::new(
-        !args.quiet && io::stderr().is_terminal(),
-        input::total_bytes(&args.input.files),
-    );
+    let typing = input::typing(&args.input.files);
+    let mut progress = Progress::for_run(&args.input.files, args.quiet);
     let counter = progress.counter();
     let mut summary = Summary::new();
     let mut tally = Tally::default();
     let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), settings.output == OutputArg::Json);
+    let mut out = Output::new(stdout.lock(), settings.output == OutputArg::Json).flush_each(typing);
     let (files, counting) = (&args.input.files, settings.counting());
     batch::ordered_map(
         jobs,
         |emit| {
-            let mut units = UnitsCache::default();
-            for item in Items::new(files, &options).count_bytes(counter) {
-                let u = item.puzzle.as_ref().ok().map(|p| units.get(p.grid.shape()));
-                emit((item, u));
-            }
+            Items::new(files, &options)
+                .count_bytes(counter)
+                .for_each(emit)
         },
-        |(item, units)| {
-            let solved = solve_item(&item, units.as_deref(), &settings);
+        |item| {
+            let solved = solve_item(&item, &settings);
             (item.puzzle.err(), solved)
         },
         |(bad, solved)| {
@@ -142,6 +136,7 @@ pub struct Output<W: Write> {
     json: bool,
     first: bool,
     previous_multiline: bool,
+    flush_each: bool,
 }
 
 impl<W: Write> Output<W> {
@@ -152,7 +147,14 @@ impl<W: Write> Output<W> {
             json,
             first: true,
             previous_multiline: false,
+            flush_each: false,
         }
+    }
+
+    /// Flushes after every record (when answers must appear as puzzles are typed).
+    pub fn flush_each(mut self, on: bool) -> Output<W> {
+        self.flush_each = on;
+        self
     }
 
     /// Writes one record.
@@ -163,7 +165,10 @@ impl<W: Write> Output<W> {
         } else {
             Ok(())
         };
-        let result = result.and_then(|()| self.out.write_all(solved.text.as_bytes()));
+        let mut result = result.and_then(|()| self.out.write_all(solved.text.as_bytes()));
+        if self.flush_each {
+            result = result.and_then(|()| self.out.flush());
+        }
         if let Err(e) = result {
             write_failed(e);
         }
@@ -232,12 +237,11 @@ fn json_line(record: &JsonRecord<'_>) -> String {
 }
 
 /// Solves one item and renders its output record.
-pub fn solve_item(item: &Item, units: Option<&Units>, settings: &Settings) -> Solved {
+pub fn solve_item(item: &Item, settings: &Settings) -> Solved {
     let json = settings.output == OutputArg::Json;
-    let (puzzle, units) = match (&item.puzzle, units) {
-        (Ok(p), Some(u)) => (p, u),
-        (Err(msg), _) => return error_record(item, msg, json),
-        (Ok(_), None) => return error_record(item, "internal error: no unit list", json),
+    let (puzzle, units) = match &item.puzzle {
+        Ok(l) => (&l.puzzle, &*l.units),
+        Err(msg) => return error_record(item, msg, json),
     };
     let start = Instant::now();
     let limits = settings.per_puzzle.apply(settings.limits);

@@ -9,7 +9,7 @@ use satdoku::Limits;
 use satdoku::study::{self, Subject};
 
 use super::args::{StudyArgs, StudyBackendArg, TableArg};
-use super::input::{Items, UnitsCache};
+use super::input::Items;
 
 /// Runs `satdoku study`.
 ///
@@ -44,7 +44,6 @@ pub fn run(args: StudyArgs) -> Result<u8> {
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for (k, file) in files.iter().enumerate() {
-        let mut units = UnitsCache::default();
         let mut puzzles = Vec::new();
         let mut errors = 0usize;
         for item in Items::new(std::slice::from_ref(file), &options) {
@@ -52,10 +51,7 @@ pub fn run(args: StudyArgs) -> Result<u8> {
                 break;
             }
             match item.puzzle {
-                Ok(p) => {
-                    let u = units.get(p.grid.shape());
-                    puzzles.push((p.grid, u));
-                }
+                Ok(l) => puzzles.push((l.puzzle.grid, l.units)),
                 Err(msg) => {
                     eprintln!("satdoku: {msg}");
                     errors += 1;

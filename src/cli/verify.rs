@@ -1,18 +1,17 @@
 //! `satdoku verify`: checks solutions produced by another program against their puzzles, pair by pair.
 
 use std::io;
-use std::sync::Arc;
 
 use anyhow::Result;
 use serde_json::{Value, json};
 
 use satdoku::format::ReadOptions;
-use satdoku::{Grid, Limits, Outcome, Status, Units, Verdict, cross_check, verify};
+use satdoku::{Grid, Limits, Outcome, Status, Verdict, cross_check, verify};
 
 use super::args::{ReportArg, VerifyArgs};
 use super::backends;
 use super::batch;
-use super::input::{Item, Items, UnitsCache};
+use super::input::{Item, Items};
 use super::solve::{Output, Solved};
 
 /// What became of one pair.
@@ -32,7 +31,6 @@ struct Pair {
     index: usize,
     puzzle: Option<Item>,
     solution: Option<Item>,
-    units: Option<Arc<Units>>,
 }
 
 /// Runs `satdoku verify`.
@@ -40,7 +38,7 @@ struct Pair {
 /// # Errors
 /// Bad flag values (exit 2).
 pub fn run(args: VerifyArgs) -> Result<u8> {
-    let options = args.read_options()?;
+    let options = args.read.read_options()?;
     let backends = if args.unique {
         Some((backends::dfs(), backends::sat(&args.sat)?))
     } else {
@@ -54,7 +52,6 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
     batch::ordered_map(
         batch::jobs(args.jobs, &[puzzles.clone(), solutions.clone()]),
         |emit| {
-            let mut units = UnitsCache::default();
             let mut p = Items::new(&[puzzles], &options);
             // Solutions are judged by the verifier, which names the broken rule: read them as they are.
             let solution_options = ReadOptions {
@@ -68,15 +65,10 @@ pub fn run(args: VerifyArgs) -> Result<u8> {
                 if a.is_none() && b.is_none() {
                     break;
                 }
-                let u = a
-                    .as_ref()
-                    .and_then(|i| i.puzzle.as_ref().ok())
-                    .map(|p| units.get(p.grid.shape()));
                 emit(Pair {
                     index,
                     puzzle: a,
                     solution: b,
-                    units: u,
                 });
                 index += 1;
             }
@@ -146,15 +138,11 @@ fn judge_pair(
                 format!("no solution given for puzzle {}", pair.index),
                 None,
             ),
-            (Some(p), Some(s)) => match (&p.puzzle, &s.puzzle, &pair.units) {
-                (Err(e), _, _) | (_, Err(e), _) => (PairResult::Bad, None, e.clone(), None),
-                (Ok(_), Ok(_), None) => (
-                    PairResult::Bad,
-                    None,
-                    "internal error: no unit list".into(),
-                    None,
-                ),
-                (Ok(puzzle), Ok(solution), Some(units)) => {
+            (Some(p), Some(s)) => match (&p.puzzle, &s.puzzle) {
+                (Err(e), _) | (_, Err(e)) => (PairResult::Bad, None, e.clone(), None),
+                (Ok(loaded), Ok(solution)) => {
+                    let (puzzle, solution, units) =
+                        (&loaded.puzzle, &solution.puzzle, &*loaded.units);
                     if puzzle.grid.shape() != solution.grid.shape() {
                         (
                             PairResult::Fail,
@@ -221,7 +209,7 @@ fn judge_pair(
         .solution
         .as_ref()
         .and_then(|s| s.puzzle.as_ref().ok())
-        .map(|p| p.layout.clone());
+        .map(|l| l.puzzle.layout.clone());
     let text = if json {
         let mut v = json!({
             "index": pair.index,

@@ -61,6 +61,15 @@ pub(crate) struct Found {
     pub stats: Stats,
 }
 
+/// Whether a search that has visited `nodes` nodes must stop before the next one: the node budget is
+/// checked at every node, the deadline when `nodes & clock_mask == 0` (the first node, then every
+/// `clock_mask + 1` nodes, since reading the clock costs more than a small node).
+#[inline(always)]
+pub(crate) fn out_of_limits(limits: &Limits, nodes: u64, clock_mask: u64) -> bool {
+    limits.budget.is_some_and(|b| nodes >= b)
+        || (nodes & clock_mask == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+}
+
 /// Searches `puzzle` (whose shape matches the tables) within `limits`.
 pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
     t: &Tables,
@@ -105,10 +114,7 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
     // A guess to apply to `stack[depth]` before propagating it.
     let mut pending: Option<(usize, u32)> = None;
     loop {
-        if limits.budget.is_some_and(|b| found.stats.nodes >= b)
-            || (found.stats.nodes & clock_mask == 0
-                && limits.deadline.is_some_and(|d| Instant::now() >= d))
-        {
+        if out_of_limits(limits, found.stats.nodes, clock_mask) {
             found.gave_up = true;
             break;
         }

@@ -249,6 +249,11 @@ impl Alphabet {
     }
 
     /// The raw lookup table (ASCII byte → digit, 0 for none).
+    /// The symbols in digit order (digit d is `symbol_bytes()[d - 1]`), all ASCII.
+    pub(crate) fn symbol_bytes(&self) -> &[u8] {
+        &self.symbols
+    }
+
     pub(crate) fn lookup(&self) -> &[u8; 128] {
         &self.lookup
     }

@@ -292,7 +292,7 @@ pub(crate) fn detect(
                 }
             }
             plan.separated = separated(sample, whole, d, n, |t| {
-                format == Format::Block && is_rule(t, n, plan.bars)
+                matches!(format, Format::Block | Format::Letters) && is_rule(t, n, plan.bars)
             });
             let alphabet = choose_alphabet(n, &seen, options);
             if n == 16 && alphabet == Alphabet::letters(16) {
@@ -330,8 +330,45 @@ pub(crate) fn detect(
     Ok(plan)
 }
 
+/// Whether the look-ahead `sample` already holds one whole puzzle of the kind it shows, so that an
+/// interactive reader may decide now ([`super::Lookahead::FirstPuzzle`]): a grid line (two when its
+/// width could also be a block row of 16 … 64 cells and neither `--format` nor `--box` says which),
+/// a CSV row with a grid, or N rows of an N-wide block. A whole-input error needs no more input.
+pub(crate) fn holds_a_puzzle(sample: &[OwnedLine], options: &ReadOptions) -> bool {
+    let plan = match detect(sample, false, options) {
+        Ok(plan) => plan,
+        Err(_) => return true,
+    };
+    let Some(n) = plan.n else {
+        return false;
+    };
+    let data: Vec<&OwnedLine> = sample
+        .iter()
+        .filter(|l| classify(&l.text) == Kind::Data)
+        .collect();
+    let one_line = plan.format == Format::Line || (plan.format == Format::Ints && plan.ints_line);
+    if plan.format == Format::Csv {
+        true
+    } else if one_line {
+        // n ≤ 8: the line's n² cells could also be one row of an n²-wide block.
+        let ambiguous = n <= 8
+            && options.shape.is_none()
+            && (plan.format == Format::Ints || options.format.is_none());
+        data.len() >= if ambiguous { 2 } else { 1 }
+    } else {
+        let rows = data
+            .iter()
+            .filter(|l| plan.format == Format::Ints || !is_rule(&l.text, n, plan.bars))
+            .count();
+        rows >= n
+    }
+}
+
 /// The line that shows the file's shape: the first data line of the most common kind (token count, and
-/// width for one-token lines), so that one broken first row does not decide for the whole file.
+/// width for one-token lines), so that one broken first row does not decide for the whole file. Lines
+/// of fewer than 4 cells (no grid has rows that short) decide only when there is nothing else; between
+/// kinds equally common, a whole one-line grid or a row of a side with a default box shape wins, then
+/// the first.
 fn typical<'a>(data: &[&'a OwnedLine]) -> Option<&'a OwnedLine> {
     let mut kinds: std::collections::HashMap<(usize, usize), (usize, usize)> =
         std::collections::HashMap::new();
@@ -341,9 +378,13 @@ fn typical<'a>(data: &[&'a OwnedLine]) -> Option<&'a OwnedLine> {
         kinds.entry(key).or_insert((i, 0)).1 += 1;
     }
     kinds
-        .values()
-        .max_by_key(|&&(first, count)| (count, std::cmp::Reverse(first)))
-        .map(|&(first, _)| data[first])
+        .iter()
+        .max_by_key(|&(&(t, w), &(first, count))| {
+            let cells = if t == 1 { w } else { t };
+            let standard = (t == 1 && square_side(w).is_some()) || Shape::for_side(cells).is_ok();
+            (cells >= 4, count, standard, std::cmp::Reverse(first))
+        })
+        .map(|(_, &(first, _))| data[first])
 }
 
 /// The format of the typical data line `d`, when not forced and not CSV.

@@ -42,7 +42,7 @@ pub enum ParseErrorKind {
     #[error("no puzzle found: the input is empty or holds only comments and headers")]
     NoPuzzle,
     /// A one-line puzzle with the wrong number of symbols for the file's grid side.
-    #[error("wrong length: expected {expected} symbols for a {n}x{n} grid, found {found}")]
+    #[error("wrong length: expected {expected} symbols for {n}x{n}, found {found}")]
     WrongLength {
         /// The file's grid side.
         n: usize,
@@ -86,7 +86,7 @@ pub enum ParseErrorKind {
     },
     /// A symbol that stands for a digit above N (e.g. `7` in a 4x4 grid).
     #[error(
-        "digit out of range: {symbol:?} is {value}, but a {n}x{n} grid has digits {alphabet} \
+        "digit out of range: {symbol:?} is {value}, but {n}x{n} grids have digits {alphabet} \
          (use --symbols if the file has another alphabet)"
     )]
     DigitOutOfRange {
@@ -100,9 +100,7 @@ pub enum ParseErrorKind {
         alphabet: String,
     },
     /// An integer outside 1..=N (ints format).
-    #[error(
-        "digit out of range: {text} in a {n}x{n} grid (expected 1..={n}, or 0, -1 or . for a blank)"
-    )]
+    #[error("digit out of range: {text} in {n}x{n} (expected 1..={n}, or 0, -1 or . for a blank)")]
     ValueOutOfRange {
         /// The number as written.
         text: String,

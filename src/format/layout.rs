@@ -137,9 +137,15 @@ impl Layout {
         }
         if !self.multiline {
             // Symbols are ASCII: write bytes, not chars (this is the hot path of batch runs).
+            // value -> symbol byte; 128 entries so `v & 127` needs no bounds check (values are <= 64).
+            let mut table = [b'?'; 128];
+            table[0] = self.blank;
+            for (t, &s) in table[1..].iter_mut().zip(self.alphabet.symbol_bytes()) {
+                *t = s;
+            }
             let mut bytes = std::mem::take(out).into_bytes();
             bytes.reserve(values.len() + 1);
-            bytes.extend(values.iter().map(|&v| self.sym_byte(v)));
+            bytes.extend(values.iter().map(|&v| table[usize::from(v & 127)]));
             bytes.push(b'\n');
             *out = String::from_utf8(bytes).expect("alphabets are ASCII");
             return;

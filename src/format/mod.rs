@@ -19,7 +19,8 @@
 //!
 //! # How detection decides
 //! The reader keeps the first 1,000 lines (at most about 1 MiB), decides, replays them and streams the
-//! rest with the decision fixed. Blank lines, `#` comments, lone integers of up to three digits (count
+//! rest with the decision fixed. (Interactive input can ask for a decision at the first whole puzzle
+//! instead: [`Lookahead::FirstPuzzle`].) Blank lines, `#` comments, lone integers of up to three digits (count
 //! and box-size headers) and title lines (words with spaces, such as `Grid 01`) are not grid data.
 //! - **Format** (unless forced): a first line with commas (followed by another one, or without spaces)
 //!   means CSV. Otherwise the most common kind of data line decides: several integer tokens → ints;
@@ -132,6 +133,25 @@ impl FromStr for Format {
             .find(|f| f.name().eq_ignore_ascii_case(s.trim()))
             .ok_or_else(|| UnknownFormat(s.to_string()))
     }
+}
+
+/// How much input a [`PuzzleReader`] reads before it decides the format, the grid side and the alphabet
+/// (set with [`PuzzleReader::with_lookahead`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Lookahead {
+    /// The first 1,000 lines (at most about 1 MiB), or the whole input if it is shorter: the best
+    /// decision, for files and pipes. Nothing comes out before that much is read.
+    #[default]
+    Full,
+    /// Decides as soon as the lines read hold one whole puzzle of the kind they show — one grid line,
+    /// or N rows of an N-wide block — so that a person typing at a terminal sees each answer as soon as
+    /// its puzzle is complete. A first line of 16, 25, 36, 49 or 64 symbols (or numbers) may be a row
+    /// of a block or a whole 4x4 … 8x8 grid: then a second line is waited for, unless `--format` or
+    /// `--box` settles it. It decides after 200 lines at the latest. The decision sees less, so it can
+    /// be worse than [`Lookahead::Full`]'s: e.g. the alphabet is chosen from the first puzzle alone,
+    /// and grids are cut every N rows.
+    FirstPuzzle,
 }
 
 /// What the caller forces instead of detecting.

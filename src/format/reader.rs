@@ -7,14 +7,14 @@ use std::sync::Arc;
 use super::alphabet::Alphabet;
 use super::csv;
 use super::detect::{
-    self, CsvPlan, LOOKAHEAD_BYTES, LOOKAHEAD_LINES, Plan, choose_alphabet, flat_width, is_rule,
-    row_width, shape_hint, square_side,
+    self, CsvPlan, LOOKAHEAD_BYTES, LOOKAHEAD_LINES, Plan, choose_alphabet, flat_width,
+    holds_a_puzzle, is_rule, row_width, shape_hint, square_side,
 };
 use super::error::{ParseError, ParseErrorKind};
 use super::layout::Layout;
 use super::lines::{Kind, Line, LineReader, MAX_LINE, OwnedLine, classify, column, first_non_text};
 use super::symbols::{SKIP, Symbols};
-use super::{Format, ReadOptions};
+use super::{Format, Lookahead, ReadOptions};
 use crate::grid::{Grid, GridError, MAX_N, Shape};
 use crate::units::Units;
 
@@ -67,6 +67,7 @@ pub struct PuzzleReader<R: BufRead> {
     pending_io: Option<std::io::Error>,
     out: VecDeque<Record>,
     state: State,
+    lookahead: Lookahead,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -88,7 +89,24 @@ impl<R: BufRead> PuzzleReader<R> {
             pending_io: None,
             out: VecDeque::new(),
             state: State::Start,
+            lookahead: Lookahead::Full,
         }
+    }
+
+    /// This reader deciding from `lookahead` instead of [`Lookahead::Full`]: a terminal's reader should
+    /// use [`Lookahead::FirstPuzzle`], so that each answer comes as soon as its puzzle is typed.
+    ///
+    /// # Examples
+    /// ```
+    /// use satdoku::format::{Lookahead, PuzzleReader, ReadOptions};
+    /// let typed = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......\n";
+    /// let mut reader = PuzzleReader::new(typed.as_bytes(), "<stdin>", ReadOptions::default())
+    ///     .with_lookahead(Lookahead::FirstPuzzle);
+    /// assert!(reader.next().unwrap().puzzle.is_ok());
+    /// ```
+    pub fn with_lookahead(mut self, lookahead: Lookahead) -> Self {
+        self.lookahead = lookahead;
+        self
     }
 
     /// Reads the look-ahead and decides the plan.
@@ -96,15 +114,27 @@ impl<R: BufRead> PuzzleReader<R> {
         let mut sample = Vec::new();
         let mut bytes = 0;
         let mut whole = false;
-        while sample.len() < LOOKAHEAD_LINES && bytes < LOOKAHEAD_BYTES {
+        let max_lines = match self.lookahead {
+            Lookahead::Full => LOOKAHEAD_LINES,
+            // Enough for a 64x64 block with rules and headers; bounds the repeated detection.
+            Lookahead::FirstPuzzle => 200,
+        };
+        while sample.len() < max_lines && bytes < LOOKAHEAD_BYTES {
             match self.lines.next_line() {
                 Ok(true) => {
                     bytes += self.lines.buf.len() + 1;
+                    let data = classify(&self.lines.buf) == Kind::Data;
                     sample.push(OwnedLine {
                         number: self.lines.number,
                         text: self.lines.buf.clone(),
                         length: self.lines.length,
                     });
+                    if data
+                        && self.lookahead == Lookahead::FirstPuzzle
+                        && holds_a_puzzle(&sample, &self.options)
+                    {
+                        break;
+                    }
                 }
                 Ok(false) => {
                     whole = true;
@@ -225,6 +255,18 @@ fn snippet(bytes: &[u8]) -> String {
     out
 }
 
+/// Binary data or invalid UTF-8 in `text[start..end]`: `(offset in text, error)`. A line of garbage is
+/// reported as such rather than as a grid of the wrong length.
+fn garbage(text: &[u8], start: usize, end: usize) -> Option<(usize, ParseErrorKind)> {
+    let (offset, byte, utf8) = first_non_text(text.get(start..end)?)?;
+    let kind = if utf8 {
+        ParseErrorKind::InvalidUtf8 { byte }
+    } else {
+        ParseErrorKind::Binary { byte }
+    };
+    Some((start + offset, kind))
+}
+
 /// The byte offset of the `k`-th (0-based) cell symbol of a one-line grid (`|` skipped), or the end.
 fn nth_symbol(field: &[u8], k: usize) -> usize {
     let mut seen = 0;
@@ -292,6 +334,8 @@ struct Checker {
     cells: Box<[[u8; 4]; CELLS]>,
     /// Scratch: the indices of the givens of the grid being checked.
     givens: Box<[u16; CELLS]>,
+    /// Scratch: the digits seen so far in each row, column and box (N of each are used).
+    seen: Box<[[u64; MAX_N]; 3]>,
     units: Option<Units>,
 }
 
@@ -486,6 +530,7 @@ impl Parser {
                 shape,
                 cells,
                 givens: Box::new([0; CELLS]),
+                seen: Box::new([[0; MAX_N]; 3]),
                 units: None,
             });
         }
@@ -497,9 +542,10 @@ impl Parser {
             checker.givens[k & (CELLS - 1)] = i as u16;
             k += usize::from(v != 0);
         }
-        let mut rows = [0u64; MAX_N];
-        let mut cols = [0u64; MAX_N];
-        let mut boxes = [0u64; MAX_N];
+        let [rows, cols, boxes] = &mut *checker.seen;
+        for unit in [&mut *rows, &mut *cols, &mut *boxes] {
+            unit[..n].fill(0);
+        }
         let mut dup = 0u64;
         for &i in &checker.givens[..k.min(CELLS)] {
             let i = i as usize & (CELLS - 1);
@@ -573,8 +619,13 @@ impl Parser {
     // ----- line format and CSV: a whole grid in one field -----
 
     fn feed_line(&mut self, line: Line<'_>, out: &mut VecDeque<Record>) {
-        if classify(line.text) != Kind::Data {
-            return;
+        match classify(line.text) {
+            Kind::Data => {}
+            Kind::Blank | Kind::Comment => return,
+            // A count or title line heads some files (Norvig's copies, Royle's list); among puzzles
+            // the same text is a malformed puzzle, reported rather than dropped.
+            Kind::HeaderInt(_) | Kind::HeaderText if self.emitted == 0 => return,
+            Kind::HeaderInt(_) | Kind::HeaderText => {}
         }
         let r = if line.too_long() {
             Err(self.too_long(&line))
@@ -654,6 +705,9 @@ impl Parser {
                     m
                 }
                 None => {
+                    if let Some((at, kind)) = garbage(text, start, end) {
+                        return Err(self.error(line, column_of(text, at), kind));
+                    }
                     return Err(self.error(
                         line,
                         column_of(text, start),
@@ -664,6 +718,9 @@ impl Parser {
         };
         let n2 = n * n;
         if count != n2 {
+            if let Some((at, kind)) = garbage(text, start, end) {
+                return Err(self.error(line, column_of(text, at), kind));
+            }
             if let Some(m) = square_side(count).filter(|&m| m != n) {
                 return Err(self.error(
                     line,
@@ -758,7 +815,10 @@ impl Parser {
                 width
             }
         };
-        if self.format == Format::Block && is_rule(line.text, n, self.bars) {
+        // Letters too: a block of `A`-`P` written with `|` and `---+---` rules is read as letters.
+        if matches!(self.format, Format::Block | Format::Letters)
+            && is_rule(line.text, n, self.bars)
+        {
             return;
         }
         if self.block.is_none() {
@@ -871,6 +931,9 @@ impl Parser {
             self.positions.push((line.number, i + 1));
         }
         if count != n {
+            if let Some((at, kind)) = garbage(text, 0, text.len()) {
+                return Err(self.error(line.number, column_of(text, at), kind));
+            }
             return Err(self.error(
                 line.number,
                 column_of(text, extra.unwrap_or(text.len())),

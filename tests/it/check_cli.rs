@@ -1,23 +1,7 @@
 //! `satdoku check`, `solve --backend both` and `satdoku verify` as users run them, including a faulty
 //! backend (switched on by the test hook `SATDOKU_TEST_FAULT`) that the cross-check must catch.
 
-use assert_cmd::cargo::cargo_bin_cmd;
-use serde_json::Value;
-
-use crate::common::fixture;
-
-fn satdoku() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("satdoku");
-    cmd.env_remove("SATDOKU_TEST_FAULT");
-    cmd
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8_lossy(stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
-        .collect()
-}
+use crate::common::{fixture, json_lines, satdoku};
 
 fn path(name: &str) -> String {
     fixture(name).to_str().unwrap().to_string()

@@ -3,17 +3,11 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::Stdio;
 
-use assert_cmd::cargo::cargo_bin_cmd;
 use predicates::prelude::*;
-use serde_json::Value;
 
 use satdoku::{Grid, Shape, Units, verify};
 
-use crate::common::fixture;
-
-fn satdoku() -> assert_cmd::Command {
-    cargo_bin_cmd!("satdoku")
-}
+use crate::common::{fixture, json_lines, satdoku};
 
 /// The first puzzle of tdoku's 17-clue list (`shared/datasets/17-clue.txt`; unique, per its README).
 const CLUE17: &str =
@@ -32,14 +26,6 @@ fn grid9(line: &str) -> Grid {
         .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
         .collect();
     Grid::from_values(Shape::new(3, 3).unwrap(), values).unwrap()
-}
-
-fn json_lines(stdout: &[u8]) -> Vec<Value> {
-    String::from_utf8(stdout.to_vec())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
-        .collect()
 }
 
 #[test]
@@ -377,4 +363,59 @@ fn a_timeout_gives_unknown_and_the_run_goes_on() {
         // The 4x4 has several solutions (it is the crate documentation's example).
         assert_eq!(r[1]["status"], "multiple", "{backend}");
     }
+}
+
+#[test]
+fn a_count_line_heads_a_file_but_among_puzzles_is_an_error() {
+    // Norvig's copies start with a count line; the same text later in the file is a bad puzzle,
+    // reported in place rather than dropped.
+    let out = satdoku()
+        .args(["solve", "--output", "json"])
+        .write_stdin(format!("95\n{CLUE17}\n123\nGrid 07\n{CLUE17}\n"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let r = json_lines(&out.stdout);
+    let statuses: Vec<&str> = r.iter().map(|v| v["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["solved", "error", "error", "solved"]);
+    assert!(
+        r[1]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("<stdin>:3:4: wrong length"),
+        "{}",
+        r[1]
+    );
+    assert!(
+        r[2]["error"].as_str().unwrap().starts_with("<stdin>:4:"),
+        "{}",
+        r[2]
+    );
+}
+
+#[test]
+fn a_formula_over_the_memory_budget_is_refused_with_a_way_out() {
+    // An empty 64x64 grid under the extended pairwise encoding: 4N² + 2N³(N-1) = 33,046,528 clauses
+    // (about 1.1 GB in varisat), over the budget: refused at once, naming the alternatives.
+    let out = satdoku()
+        .args([
+            "solve",
+            "--backend",
+            "sat",
+            "--encoding",
+            "extended",
+            "--output",
+            "json",
+        ])
+        .write_stdin(format!("{}\n", ".".repeat(4096)))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let r = &json_lines(&out.stdout)[0];
+    assert_eq!(r["status"], "error");
+    let e = r["error"].as_str().unwrap();
+    assert!(
+        e.contains("33046528 clauses") && e.contains("--amo sequential"),
+        "{e}"
+    );
 }

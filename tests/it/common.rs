@@ -9,6 +9,21 @@ use std::path::PathBuf;
 
 use satdoku::{Cell, Grid, Shape};
 
+/// The `satdoku` binary under test, with the fault-injection hook switched off.
+pub fn satdoku() -> assert_cmd::Command {
+    let mut cmd = assert_cmd::cargo::cargo_bin_cmd!("satdoku");
+    cmd.env_remove("SATDOKU_TEST_FAULT");
+    cmd
+}
+
+/// Standard output parsed as JSON Lines (panics, naming the line, on anything else).
+pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l:?}: {e}")))
+        .collect()
+}
+
 /// The path of a file under `fixtures/`.
 pub fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -39,9 +39,9 @@ fn std9() -> Units {
     Units::standard(Shape::new(3, 3).unwrap())
 }
 
-/// Solves and checks every grid returned with `verify`.
-fn solve(units: &Units, puzzle: &Grid, limits: &Limits) -> Outcome {
-    let report = DfsBackend::new().solve(units, puzzle, limits).unwrap();
+/// Solves with `dfs` and checks every grid returned with `verify`.
+fn solve_with(dfs: DfsBackend, units: &Units, puzzle: &Grid, limits: &Limits) -> Outcome {
+    let report = dfs.solve(units, puzzle, limits).unwrap();
     for g in report.outcome.grids() {
         verify(units, puzzle, g).unwrap_or_else(|e| panic!("{e}"));
     }
@@ -49,6 +49,32 @@ fn solve(units: &Units, puzzle: &Grid, limits: &Limits) -> Outcome {
         assert_ne!(solutions[0], solutions[1]);
     }
     report.outcome
+}
+
+/// Asserts that two outcomes for one puzzle agree: status and count, the grid when it is the only
+/// solution, completeness when counting. (Which grids "first" or "multiple" show depends on the order
+/// of the search, which differs between the paths.)
+fn assert_agree(a: &Outcome, b: &Outcome, what: &str) {
+    assert_eq!(a.status(), b.status(), "{what}");
+    assert_eq!(a.count(), b.count(), "{what}");
+    match (a, b) {
+        (Outcome::Unique(x), Outcome::Unique(y)) => assert_eq!(x, y, "{what}"),
+        (Outcome::Multiple { complete: x, .. }, Outcome::Multiple { complete: y, .. }) => {
+            assert_eq!(x, y, "{what}")
+        }
+        _ => {}
+    }
+}
+
+/// Solves with the backend as users get it (the 9x9 fast path for the standard 9x9 units) and checks
+/// every grid with `verify`; without a budget or deadline, also on the generic path, which must agree.
+fn solve(units: &Units, puzzle: &Grid, limits: &Limits) -> Outcome {
+    let outcome = solve_with(DfsBackend::new(), units, puzzle, limits);
+    if limits.budget.is_none() && limits.deadline.is_none() {
+        let generic = solve_with(DfsBackend::generic_only(), units, puzzle, limits);
+        assert_agree(&outcome, &generic, &format!("{:?}", puzzle.values()));
+    }
+    outcome
 }
 
 #[test]
@@ -378,21 +404,41 @@ fn budget_and_deadline_give_unknown() {
         budget: Some(5),
         ..Limits::first()
     };
-    let report = DfsBackend::new().solve(&std9(), &hard, &limits).unwrap();
-    assert_eq!(
-        report.outcome,
-        Outcome::Unknown {
-            count: 0,
-            first: None
-        }
-    );
-    assert_eq!(report.stats.nodes, 5);
-
     let past = Limits {
         deadline: Some(Instant::now()),
         ..Limits::unique()
     };
-    assert_eq!(solve(&std9(), &hard, &past).status(), Status::Unknown);
+    // The 9x9 fast path and the generic path alike.
+    for dfs in [DfsBackend::new(), DfsBackend::generic_only()] {
+        let report = dfs.solve(&std9(), &hard, &limits).unwrap();
+        assert_eq!(
+            report.outcome,
+            Outcome::Unknown {
+                count: 0,
+                first: None
+            }
+        );
+        assert_eq!(report.stats.nodes, 5);
+        let report = dfs.solve(&std9(), &hard, &past).unwrap();
+        assert_eq!(report.outcome.status(), Status::Unknown);
+        assert_eq!(report.stats.nodes, 0);
+        // A budget that the search needs all of is not "unknown".
+        let unlimited = dfs.solve(&std9(), &hard, &Limits::unique()).unwrap();
+        assert_eq!(unlimited.outcome.status(), Status::Unique);
+        let exact = Limits {
+            budget: Some(unlimited.stats.nodes),
+            ..Limits::unique()
+        };
+        let report = dfs.solve(&std9(), &hard, &exact).unwrap();
+        assert_eq!(report.outcome, unlimited.outcome);
+        assert_eq!(report.stats, unlimited.stats);
+        let short = Limits {
+            budget: Some(unlimited.stats.nodes - 1),
+            ..Limits::unique()
+        };
+        let report = dfs.solve(&std9(), &hard, &short).unwrap();
+        assert_eq!(report.outcome.status(), Status::Unknown);
+    }
     // Even an empty 64x64 grid stops at once.
     let s64 = Shape::new(8, 8).unwrap();
     let start = Instant::now();
@@ -413,22 +459,24 @@ fn budget_and_deadline_give_unknown() {
 fn unknown_keeps_the_first_solution() {
     // The empty 9x9 grid, counting to 10 with a budget too small to find the second solution.
     let s9 = Shape::new(3, 3).unwrap();
-    let first = solve(&std9(), &Grid::empty(s9), &Limits::first());
-    let nodes = DfsBackend::new()
-        .solve(&std9(), &Grid::empty(s9), &Limits::first())
-        .unwrap()
-        .stats
-        .nodes;
-    let limits = Limits {
-        budget: Some(nodes),
-        ..Limits::count_to(10)
-    };
-    match solve(&std9(), &Grid::empty(s9), &limits) {
-        Outcome::Unknown {
-            count: 1,
-            first: Some(g),
-        } => assert_eq!(Some(&*g), first.solution()),
-        other => panic!("{other:?}"),
+    for dfs in [DfsBackend::new(), DfsBackend::generic_only()] {
+        let first = solve_with(dfs, &std9(), &Grid::empty(s9), &Limits::first());
+        let nodes = dfs
+            .solve(&std9(), &Grid::empty(s9), &Limits::first())
+            .unwrap()
+            .stats
+            .nodes;
+        let limits = Limits {
+            budget: Some(nodes),
+            ..Limits::count_to(10)
+        };
+        match solve_with(dfs, &std9(), &Grid::empty(s9), &limits) {
+            Outcome::Unknown {
+                count: 1,
+                first: Some(g),
+            } => assert_eq!(Some(&*g), first.solution()),
+            other => panic!("{other:?}"),
+        }
     }
 }
 
@@ -624,4 +672,171 @@ fn a_zero_solution_limit_counts_as_one() {
         solve(&std9(), &Grid::empty(s9), &limits).status(),
         Status::Solved
     );
+}
+
+/// A random symmetry of 9x9 grids (relabel digits, permute bands, rows in a band, stacks, columns in
+/// a stack, maybe transpose): it maps puzzles to puzzles with the same number of solutions.
+fn shuffle9(rng: &mut Rng) -> impl Fn(&Grid) -> Grid {
+    let mut relabel: Vec<u8> = (1..=9).collect();
+    rng.shuffle(&mut relabel);
+    let mut lines = [[0usize; 9]; 2];
+    for l in &mut lines {
+        let mut blocks = [0, 1, 2];
+        rng.shuffle(&mut blocks);
+        for (i, &b) in blocks.iter().enumerate() {
+            let mut inner = [0, 1, 2];
+            rng.shuffle(&mut inner);
+            for (j, &k) in inner.iter().enumerate() {
+                l[3 * i + j] = 3 * b + k;
+            }
+        }
+    }
+    let transpose = rng.below(2) == 1;
+    move |g: &Grid| {
+        let values = (0..81)
+            .map(|i| {
+                let (mut r, mut c) = (lines[0][i / 9], lines[1][i % 9]);
+                if transpose {
+                    std::mem::swap(&mut r, &mut c);
+                }
+                match g.values()[9 * r + c] {
+                    0 => 0,
+                    v => relabel[v as usize - 1],
+                }
+            })
+            .collect();
+        Grid::from_values(g.shape(), values).unwrap()
+    }
+}
+
+#[test]
+fn fast_path_agrees_with_the_generic_path_on_planted_puzzles() {
+    // `solve` runs both paths and asserts that they agree; here on 2,600 planted 9x9 puzzles from empty
+    // to full, counting to 1, 2, 10 or 100 solutions, a quarter of them with one given overwritten by a
+    // random digit (a clash, no solution, or other solutions).
+    let s9 = Shape::new(3, 3).unwrap();
+    let units = std9();
+    let mut rng = Rng::new(99);
+    let mut seen = Vec::new();
+    let mut complete_counts = 0;
+    let keeps = [
+        0.0, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.7, 1.0,
+    ];
+    for (k, &keep) in keeps.iter().enumerate() {
+        for i in 0..200 {
+            let planted = solved(s9, &mut rng);
+            let mut puzzle = carve(&planted, keep, &mut rng);
+            if i % 4 == 3 {
+                let d = satdoku::Digit::new(1 + rng.below(9) as u8);
+                puzzle.set(Cell::new(rng.below(81)), d);
+            }
+            let limits = Limits::count_to([1, 2, 10, 100][(i + k) % 4]);
+            let outcome = solve(&units, &puzzle, &limits);
+            if i % 4 != 3 && outcome.status() == Status::Unique {
+                assert_eq!(outcome.solution(), Some(&planted), "keep {keep} #{i}");
+            }
+            if let Outcome::Multiple { complete: true, .. } = outcome {
+                complete_counts += 1;
+            }
+            seen.push(outcome.status());
+        }
+    }
+    assert_all_statuses(&seen);
+    assert!(seen.contains(&Status::Solved));
+    assert!(complete_counts > 10, "{complete_counts} exact counts");
+}
+
+#[test]
+fn fast_path_agrees_on_unsatisfiable_and_clashing_puzzles() {
+    let s9 = Shape::new(3, 3).unwrap();
+    let units = std9();
+    let mut rng = Rng::new(7);
+    // r1c1 blank, its row holding 1-8 and its column 9: no digit fits, yet no unit repeats a digit.
+    let mut base = vec![0u8; 81];
+    base[1..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+    base[27] = 9;
+    let base = Grid::from_values(s9, base).unwrap();
+    for i in 0..300 {
+        let mut puzzle = shuffle9(&mut rng)(&base);
+        // More random givens, where they clash with nothing.
+        for _ in 0..rng.below(20) {
+            let c = Cell::new(rng.below(81));
+            let d = satdoku::Digit::new(1 + rng.below(9) as u8);
+            let before = puzzle.get(c);
+            puzzle.set(c, d);
+            if before.is_some() || units.find_clash(&puzzle).is_some() {
+                puzzle.set(c, before);
+            }
+        }
+        assert!(units.find_clash(&puzzle).is_none());
+        for limits in [Limits::first(), Limits::unique(), Limits::count_to(50)] {
+            assert_eq!(solve(&units, &puzzle, &limits), Outcome::NoSolution, "#{i}");
+        }
+    }
+    // Two equal givens in one unit, at every density: no solution on either path.
+    for i in 0..300 {
+        let planted = solved(s9, &mut rng);
+        let mut puzzle = carve(&planted, rng.below(100) as f64 / 100.0, &mut rng);
+        let (a, b) = loop {
+            let unit = &units.units()[rng.below(27)];
+            let (a, b) = (unit.cells[rng.below(9)], unit.cells[rng.below(9)]);
+            if a != b {
+                break (a, b);
+            }
+        };
+        let d = satdoku::Digit::new(1 + rng.below(9) as u8);
+        puzzle.set(a, d);
+        puzzle.set(b, d);
+        assert!(units.find_clash(&puzzle).is_some());
+        assert_eq!(
+            solve(&units, &puzzle, &Limits::unique()),
+            Outcome::NoSolution,
+            "#{i}"
+        );
+    }
+}
+
+#[test]
+fn fast_path_agrees_on_shuffled_dataset_puzzles() {
+    // Unique puzzles under random symmetries, counted to 3 on both paths (which must agree, see
+    // `solve`): forum-hardest-1905-11plus.txt's first three lines; top95.txt's first two.
+    let puzzles = [
+        "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6",
+        "98.7..6..75..4......3..8.7.8....9.5..3.2..1.....4....6.7...4.3....8..4......1...2",
+        "98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9",
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......",
+        "52...6.........7.13...........4..8..6......5...........418.........3..2...87.....",
+    ];
+    let mut rng = Rng::new(5);
+    for p in puzzles {
+        let puzzle = line(p);
+        for _ in 0..20 {
+            let shuffled = shuffle9(&mut rng)(&puzzle);
+            assert_eq!(
+                solve(&std9(), &shuffled, &Limits::count_to(3)).status(),
+                Status::Unique
+            );
+        }
+    }
+    // serg-benchmark.txt's first puzzle (several solutions), shuffled, counted to 1000: exact counts.
+    let serg =
+        line("8.........95.......76.........426798...571243...893165......916....3.487....1.532");
+    for _ in 0..20 {
+        let shuffled = shuffle9(&mut rng)(&serg);
+        assert_eq!(
+            solve(&std9(), &shuffled, &Limits::count_to(1000)).status(),
+            Status::Multiple
+        );
+    }
+    // The standard units listed in another order, each unit's cells reversed: the same answers.
+    let shape = Shape::new(3, 3).unwrap();
+    let mut reordered = std9().units().to_vec();
+    reordered.reverse();
+    reordered.iter_mut().for_each(|u| u.cells.reverse());
+    let reordered = Units::from_units(shape, reordered);
+    for p in puzzles {
+        let puzzle = line(p);
+        let a = solve(&reordered, &puzzle, &Limits::unique());
+        assert_eq!(a, solve(&std9(), &puzzle, &Limits::unique()));
+    }
 }

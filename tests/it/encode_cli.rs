@@ -7,15 +7,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
-use crate::common::fixture;
-
-fn satdoku() -> assert_cmd::Command {
-    let mut cmd = cargo_bin_cmd!("satdoku");
-    cmd.env_remove("SATDOKU_TEST_FAULT");
-    cmd
-}
+use crate::common::{fixture, satdoku};
 
 /// Whether `bin` runs here; if not, a note (or a failure when solvers are required).
 fn available(bin: &str) -> bool {

@@ -488,7 +488,7 @@ fn forced_box_shape_and_mismatch() {
         "bad/no-box-8x8.txt",
         1,
         1,
-        &["bad box shape: box 3x3 gives a 9x9 grid, but the puzzle is 8x8"],
+        &["bad box shape: box 3x3 gives 9x9 grids, but the puzzle is 8x8"],
     );
     let records = read_fixture_with("top95.txt", with("2x3"));
     assert_eq!(records.len(), 95);

@@ -1,11 +1,15 @@
-//! The one integration test binary: fixtures, formats, backends, CLI.
+//! The one integration test binary: fixtures, formats, backends, CLI, bad input, fuzz corpora.
 
+mod bad_input;
 mod check_cli;
 mod cli;
 mod common;
 mod dfs;
 mod differential;
 mod encode_cli;
+mod fixtures;
 mod formats;
+mod fuzz_corpus;
+mod lookahead;
 mod sat;
 mod study_cli;

@@ -1,13 +1,11 @@
 //! `satdoku study`: the table's rows, sizes that follow from published counts, and no failed answer.
 
-use assert_cmd::cargo::cargo_bin_cmd;
-
-use crate::common::fixture;
+use crate::common::{fixture, satdoku};
 
 #[test]
 fn study_csv_rows_and_sizes() {
     let pe96 = fixture("pe96.txt");
-    let out = cargo_bin_cmd!("satdoku")
+    let out = satdoku()
         .args(["study", "--table", "csv"])
         .arg(&pe96)
         .output()

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Side-by-side timing of satdoku and its peers, as issue 5 defines it; prints Markdown tables.
+
+Ours: whole-process CPU time (user + sys) of `satdoku solve --jobs 1 [--unique] [--backend sat] FILE >
+/dev/null`, divided by the number of puzzles: start-up, reading, parsing and printing included.
+Peers: the in-process per-puzzle CPU medians printed by the harnesses in ../shared/peers (the `sudoku`
+crate, and varisat on the plain extended CNF with a fresh solver per puzzle).
+Rounds are interleaved (every program on one file, then the next file, then the next round) and the
+median over rounds is reported, because the machine is shared and noisy.
+
+usage: scripts/compare.py [--shared DIR] [--rounds R] [--work DIR] [--only dfs|sat|batch|large]
+"""
+
+import argparse
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def cpu_of(cmd, stdin_path=None):
+    """User + sys CPU seconds of a child process, from wait4's rusage."""
+    with open(os.devnull, "w") as null:
+        stdin = open(stdin_path) if stdin_path else subprocess.DEVNULL
+        p = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE, stdin=stdin)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode not in (0, 1):
+            sys.exit(f"{cmd}: exit {p.returncode}: {p.stderr.read().decode()}")
+        return usage.ru_utime + usage.ru_stime
+
+
+def count_puzzles(path):
+    with open(path) as f:
+        return sum(1 for line in f if line.strip() and not line.startswith("#"))
+
+
+def build_peers(shared, work):
+    peers = {}
+    for name, binary in [("rust-sudoku", "peer-rust-sudoku"), ("varisat-naive", "peer-varisat-naive")]:
+        dst = os.path.join(work, name)
+        if not os.path.exists(dst):
+            shutil.copytree(os.path.join(shared, "peers", name), dst)
+            for root, dirs, files in os.walk(dst):
+                os.chmod(root, 0o755)
+                for f in files:
+                    os.chmod(os.path.join(root, f), 0o644)
+        sh(["cargo", "build", "--release", "--quiet"], cwd=dst)
+        peers[name] = os.path.join(dst, "target", "release", binary)
+    return peers
+
+
+def peer_median(cmd):
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    m = re.search(r"cpu_us_per_puzzle_median=([0-9.]+)", out)
+    if not m:
+        sys.exit(f"no median in {cmd}: {out}")
+    return float(m.group(1))
+
+
+def inputs(shared, work):
+    data = os.path.join(shared, "datasets")
+    files = {}
+    files["17-clue"] = os.path.join(data, "17-clue.txt")
+    top = os.path.join(work, "top1465x10.txt")
+    with open(top, "w") as out:
+        text = open(os.path.join(data, "top1465.txt")).read()
+        for _ in range(10):
+            out.write(text if text.endswith("\n") else text + "\n")
+    files["top1465"] = top
+    files["forum-hardest"] = os.path.join(data, "forum-hardest-1905-11plus.txt")
+    # The SAT runs take the first 5,000 puzzles of the large files (the baseline runs on the same).
+    for name in ["17-clue", "forum-hardest"]:
+        small = os.path.join(work, f"{name}-5000.txt")
+        with open(files[name]) as f, open(small, "w") as out:
+            kept = 0
+            for line in f:
+                if line.strip() and not line.startswith("#"):
+                    out.write(line)
+                    kept += 1
+                    if kept == 5000:
+                        break
+        files[name + "-5000"] = small
+    return files
+
+
+def table(title, header, rows):
+    print(f"\n### {title}\n")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "---|" * len(header))
+    for r in rows:
+        print("| " + " | ".join(r) + " |")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--work", default="/tmp/satdoku-compare")
+    ap.add_argument("--only", choices=["dfs", "sat", "batch", "large"])
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    sh(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    ours = os.path.join(ROOT, "target", "release", "satdoku")
+    peers = build_peers(args.shared, args.work)
+    files = inputs(args.shared, args.work)
+    n = {k: count_puzzles(v) for k, v in files.items()}
+    sets = ["17-clue", "top1465", "forum-hardest"]
+
+    if args.only in (None, "dfs"):
+        res = {}
+        for _ in range(args.rounds):
+            for s in sets:
+                for mode in ["first", "count2"]:
+                    extra = ["--unique"] if mode == "count2" else []
+                    t = cpu_of([ours, "solve", "--jobs", "1", *extra, files[s]])
+                    res.setdefault((s, mode, "ours"), []).append(t * 1e6 / n[s])
+                    p = peer_median([peers["rust-sudoku"], "--mode", mode, "--secs", "2", files[s]])
+                    res.setdefault((s, mode, "peer"), []).append(p)
+        rows = []
+        for s in sets:
+            for mode in ["first", "count2"]:
+                o = statistics.median(res[(s, mode, "ours")])
+                p = statistics.median(res[(s, mode, "peer")])
+                rows.append([s, mode, f"{n[s]:,}", f"{p:.2f}", f"{o:.2f}", f"{o / p:.2f}x"])
+        table(
+            "Native backend vs the `sudoku` crate (µs of CPU per puzzle; ours whole-process)",
+            ["set", "mode", "puzzles", "sudoku crate", "satdoku dfs", "ours / theirs"],
+            rows,
+        )
+
+    if args.only in (None, "sat"):
+        res = {}
+        sat_sets = [("17-clue", "17-clue-5000"), ("top1465", "top1465"), ("forum-hardest", "forum-hardest-5000")]
+        for _ in range(args.rounds):
+            for s, f in sat_sets:
+                for mode in ["first", "count2"]:
+                    extra = ["--unique"] if mode == "count2" else []
+                    t = cpu_of([ours, "solve", "--jobs", "1", "--backend", "sat", *extra, files[f]])
+                    res.setdefault((s, mode, "ours"), []).append(t * 1e6 / n[f])
+                    peer_extra = ["--count2"] if mode == "count2" else []
+                    p = peer_median([peers["varisat-naive"], "--mode", "fresh", *peer_extra, "--secs", "2", files[f]])
+                    res.setdefault((s, mode, "peer"), []).append(p)
+        rows = []
+        for s, f in sat_sets:
+            for mode in ["first", "count2"]:
+                o = statistics.median(res[(s, mode, "ours")])
+                p = statistics.median(res[(s, mode, "peer")])
+                rows.append([s, mode, f"{n[f]:,}", f"{p:.0f}", f"{o:.0f}", f"{p / o:.1f}x"])
+        table(
+            "SAT backend vs naive varisat (µs of CPU per puzzle; ours whole-process)",
+            ["set", "mode", "puzzles", "naive varisat", "satdoku sat", "speed-up"],
+            rows,
+        )
+
+    if args.only in (None, "batch"):
+        rows = []
+        f = files["forum-hardest"]
+        for jobs in [1, 2]:
+            walls = []
+            for _ in range(args.rounds):
+                import time
+
+                t0 = time.monotonic()
+                with open(os.devnull, "w") as null:
+                    sh([ours, "solve", "--jobs", str(jobs), f], stdout=null)
+                walls.append(time.monotonic() - t0)
+            w = statistics.median(walls)
+            rows.append([str(jobs), f"{w:.2f}", f"{n['forum-hardest'] / w:,.0f}"])
+        rows[1].append(f"{float(rows[0][1]) / float(rows[1][1]):.2f}x")
+        rows[0].append("1.00x")
+        table(
+            "Batch throughput, forum-hardest-1905-11plus (wall time)",
+            ["--jobs", "seconds", "puzzles/s", "vs 1 job"],
+            rows,
+        )
+
+    if args.only in (None, "large"):
+        large(ours, args.shared, args.work)
+
+
+def unique_25x25(ours, shared, work):
+    """The 25x25 sudoku_acs instances that both backends prove unique (a puzzle either backend cannot
+    settle in 10 s is left out; the datasets README finds all such ones to have several solutions)."""
+    src = os.path.join(shared, "datasets", "25x25-sudoku-acs-general.txt")
+    out = subprocess.run(
+        [ours, "check", "--timeout", "10", "--output", "json", "--quiet", src],
+        capture_output=True, text=True,
+    ).stdout
+    import json
+
+    keep = {r["index"] for r in map(json.loads, out.splitlines()) if r["status"] == "unique"}
+    blocks, current = [], []
+    for line in open(src):
+        if line.startswith("# file:") and current:
+            blocks.append(current)
+            current = []
+        current.append(line)
+    blocks.append(current)
+    path = os.path.join(work, "25x25-unique.txt")
+    with open(path, "w") as f:
+        for i, b in enumerate(blocks):
+            if i in keep:
+                f.writelines(b)
+    return path, len(keep), len(blocks)
+
+
+def large(ours, shared, work):
+    hex16 = os.path.join(shared, "datasets", "16x16-krazydad.csv")
+    path25, kept, total = unique_25x25(ours, shared, work)
+    print(f"\n25x25: {kept} of {total} sudoku_acs instances proven unique by both backends")
+    for title, path in [("16x16-krazydad.csv (all unique)", hex16), ("25x25 sudoku_acs, unique instances", path25)]:
+        out = subprocess.run(
+            [ours, "study", "--backends", "dfs,sat", "--encodings", "pruned", path],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        print(f"\n### {title}\n")
+        print(out.split("\n\n", 2)[-1].strip())
+
+
+if __name__ == "__main__":
+    main()
