@@ -239,12 +239,12 @@ impl Board {
         }
     }
 
-    /// Shrinks digit-band `i` to the triads on some permutation, fills the rows left with one cell and
+    /// Shrinks digit-band `9·b + d` to the triads on some permutation, fills the rows left with one cell and
     /// takes the columns alone in their box away from the other bands.
     #[inline(always)]
-    fn shrink_band(&mut self, i: usize) -> Step<()> {
-        let i = i % 27;
-        let (b, d) = (i / 9, i % 9);
+    fn shrink_band(&mut self, b: usize, d: usize) -> Step<()> {
+        let (b, d) = (b % 3, d % 9);
+        let i = 9 * b + d;
         let a = self.cand[i];
         let p = T.triads[(a & ROW) as usize]
             | T.triads[((a >> 9) & ROW) as usize] << 3
@@ -349,10 +349,13 @@ impl Board {
                 self.moved |= dirty;
                 // A digit-band changed again after its shrink in this round is in the next one; one
                 // changed before its turn is shrunk once, as it is then.
-                while dirty != 0 {
-                    let i = dirty.trailing_zeros();
-                    dirty &= dirty - 1;
-                    self.shrink_band(i as usize)?;
+                for b in 0..3 {
+                    let mut digits = (dirty >> (9 * b)) & ROW;
+                    while digits != 0 {
+                        let d = digits.trailing_zeros();
+                        digits &= digits - 1;
+                        self.shrink_band(b, d as usize)?;
+                    }
                 }
                 dirty = self.dirty();
             }
@@ -450,12 +453,16 @@ impl Board {
     /// The values of a full board, row-major.
     fn values(&self) -> [u8; 81] {
         let mut out = [0u8; 81];
-        for (i, &m) in self.cand[..27].iter().enumerate() {
-            let (b, d) = (i / 9, i % 9);
-            let mut m = m;
-            while m != 0 {
-                out[27 * b + m.trailing_zeros() as usize] = d as u8 + 1;
-                m &= m - 1;
+        for b in 0..3 {
+            let band = &mut out[27 * b..27 * b + 27];
+            for (d, &m) in self.cand[9 * b..9 * b + 9].iter().enumerate() {
+                // A full band holds each digit once in each of its three rows.
+                debug_assert_eq!(m.count_ones(), 3);
+                let mut m = m;
+                for _ in 0..3 {
+                    band[(m.trailing_zeros() % 27) as usize] = d as u8 + 1;
+                    m &= m.wrapping_sub(1);
+                }
             }
         }
         out
