@@ -41,6 +41,7 @@ pub fn run(args: StudyArgs) -> Result<u8> {
         args.input.files.clone()
     };
     let mut bad = false;
+    let mut csv_header_written = false;
     let stdout = io::stdout();
     let mut out = stdout.lock();
     for (k, file) in files.iter().enumerate() {
@@ -59,6 +60,23 @@ pub fn run(args: StudyArgs) -> Result<u8> {
             }
         }
         bad |= errors > 0;
+        if puzzles.is_empty() {
+            // Nothing to measure: a row of zeros would read like a measurement.
+            if matches!(args.table, TableArg::Markdown) {
+                let text = format!(
+                    "{}### {}\n\nno puzzles read; {errors} unreadable\n",
+                    if k > 0 { "\n" } else { "" },
+                    file.display()
+                );
+                if let Err(e) = out.write_all(text.as_bytes()) {
+                    if e.kind() == io::ErrorKind::BrokenPipe {
+                        return Ok(0);
+                    }
+                    return Err(e).context("writing to standard output");
+                }
+            }
+            continue;
+        }
         let refs: Vec<_> = puzzles.iter().map(|(g, u)| (g.clone(), &**u)).collect();
         let rows: Vec<_> = subjects
             .iter()
@@ -84,7 +102,11 @@ pub fn run(args: StudyArgs) -> Result<u8> {
                     study::markdown(&rows)
                 )
             }
-            TableArg::Csv => study::csv(&name, &rows, k == 0),
+            TableArg::Csv => {
+                let header = !csv_header_written;
+                csv_header_written = true;
+                study::csv(&name, &rows, header)
+            }
         };
         if let Err(e) = out.write_all(text.as_bytes()) {
             if e.kind() == io::ErrorKind::BrokenPipe {

@@ -52,3 +52,39 @@ fn study_csv_rows_and_sizes() {
     // Pruning by the givens leaves fewer variables than the 729 of the plain encodings.
     assert!(rows[5][column("variables")].parse::<u32>().unwrap() < 729);
 }
+
+#[test]
+fn study_skips_a_file_it_cannot_read_and_measures_the_others() {
+    let pe96 = fixture("pe96.txt");
+    for table in ["markdown", "csv"] {
+        let out = satdoku()
+            .args([
+                "study",
+                "--backends",
+                "dfs",
+                "--table",
+                table,
+                "no-such-file.txt",
+            ])
+            .arg(&pe96)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{table}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("no-such-file.txt: cannot read"), "{stderr}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        // No row of zeros for the missing file; PE96 measured in full.
+        assert!(!text.contains("| dfs | - | 0 |"), "{text}");
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("dfs")).collect();
+        assert_eq!(rows.len(), 1, "{text}");
+        assert!(rows[0].contains("50"), "{text}");
+        if table == "csv" {
+            assert!(text.starts_with("file,backend,"), "{text}");
+        } else {
+            assert!(
+                text.contains("### no-such-file.txt\n\nno puzzles read; 1 unreadable"),
+                "{text}"
+            );
+        }
+    }
+}
