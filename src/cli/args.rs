@@ -452,7 +452,8 @@ pub struct LimitArgs {
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub timeout: Option<std::time::Duration>,
 
-    /// Give up on a puzzle after N search nodes (the native backend's nodes).
+    /// Give up on a puzzle after N search nodes of the native backend (varisat exposes no conflict
+    /// count, so the SAT backend is bounded by --timeout only).
     #[arg(long, value_name = "N")]
     pub budget: Option<u64>,
 }
@@ -508,6 +509,17 @@ pub struct SolveArgs {
 }
 
 impl LimitArgs {
+    /// Says on standard error that `--budget` does not bound the SAT backend, when it is given to a
+    /// run that uses that backend (it still bounds the native one).
+    pub fn warn_if_budget_misses_sat(&self) {
+        if self.budget.is_some() {
+            eprintln!(
+                "satdoku: note: --budget counts the native backend's search nodes; the SAT backend \
+                 (varisat, which counts no conflicts it would show) is bounded by --timeout only"
+            );
+        }
+    }
+
     /// `base` with this budget, and a deadline of now + timeout (call when a puzzle starts).
     pub fn apply(&self, base: satdoku::Limits) -> satdoku::Limits {
         satdoku::Limits {

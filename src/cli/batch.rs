@@ -107,7 +107,7 @@ mod tests {
                     |emit| (0..n).for_each(emit),
                     |i: usize| {
                         // Uneven work, so chunks finish out of order.
-                        if i % 7 == 0 {
+                        if i.is_multiple_of(7) {
                             std::thread::yield_now();
                         }
                         i * 2

@@ -44,6 +44,7 @@ struct Checked {
 pub fn run(args: CheckArgs) -> Result<u8> {
     let options = args.input.read_options()?;
     let (a, b) = (backends::dfs(), backends::sat(&args.sat)?);
+    args.limits.warn_if_budget_misses_sat();
     let limits = Limits::count_to(args.limit);
     let json = args.output == ReportArg::Json;
     let jobs = batch::jobs(args.jobs, &args.input.files);

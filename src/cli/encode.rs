@@ -209,10 +209,10 @@ pub fn run_decode(args: DecodeArgs) -> Result<u8> {
     layout.write(&grid, &mut text);
     let stdout = io::stdout();
     let mut lock = stdout.lock();
-    if let Err(e) = lock.write_all(text.as_bytes()).and_then(|()| lock.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            return Err(e).context("writing to standard output");
-        }
+    if let Err(e) = lock.write_all(text.as_bytes()).and_then(|()| lock.flush())
+        && e.kind() != io::ErrorKind::BrokenPipe
+    {
+        return Err(e).context("writing to standard output");
     }
     Ok(0)
 }

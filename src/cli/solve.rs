@@ -72,6 +72,9 @@ pub fn run(args: SolveArgs) -> Result<u8> {
         BackendArg::Sat => Backends::One(backends::sat(&args.sat)?),
         BackendArg::Both => Backends::Both(backends::dfs(), backends::sat(&args.sat)?),
     };
+    if args.backend != BackendArg::Dfs {
+        args.limits.warn_if_budget_misses_sat();
+    }
     let limits = match (args.unique, args.limit) {
         (true, _) => Limits::unique(),
         (false, Some(k)) => Limits::count_to(k),

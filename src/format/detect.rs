@@ -473,10 +473,10 @@ fn run_of<'a>(
     let start = data.iter().position(|l| l.number == d.number).unwrap_or(0);
     let mut run: Vec<&OwnedLine> = Vec::new();
     for l in &data[start..] {
-        if let Some(prev) = run.last() {
-            if l.number != prev.number + 1 {
-                break;
-            }
+        if let Some(prev) = run.last()
+            && l.number != prev.number + 1
+        {
+            break;
         }
         if width(l) != w {
             break;

@@ -476,16 +476,15 @@ impl Parser {
         if n > MAX_N {
             return Err(ParseErrorKind::TooLarge { n });
         }
-        if self.format != Format::Ints {
-            if let Some(a) = &self.options.symbols {
-                if a.len() != n {
-                    return Err(ParseErrorKind::AlphabetSize {
-                        alphabet: a.to_string(),
-                        len: a.len(),
-                        n,
-                    });
-                }
-            }
+        if self.format != Format::Ints
+            && let Some(a) = &self.options.symbols
+            && a.len() != n
+        {
+            return Err(ParseErrorKind::AlphabetSize {
+                alphabet: a.to_string(),
+                len: a.len(),
+                n,
+            });
         }
         let shape = match self.options.shape {
             Some(s) => s.check_side(n).map_err(ParseErrorKind::Shape)?,
@@ -494,10 +493,10 @@ impl Parser {
                 None => Shape::for_side(n).map_err(ParseErrorKind::Shape)?,
             },
         };
-        if let Some(l) = &self.layout {
-            if l.shape() == shape {
-                return Ok(Arc::clone(l));
-            }
+        if let Some(l) = &self.layout
+            && l.shape() == shape
+        {
+            return Ok(Arc::clone(l));
         }
         let alphabet = match &self.syms {
             Some(s) => s.alphabet.clone(),
@@ -595,28 +594,29 @@ impl Parser {
                 return Err(self.error(line, 1, kind));
             }
         };
-        if !self.options.allow_clashes && self.has_clash(shape, grid.values()) {
-            if let Some(checker) = self.checker.as_mut() {
-                let units = checker.units.get_or_insert_with(|| Units::standard(shape));
-                if let Some(c) = units.find_clash(&grid) {
-                    let symbol = if layout.format() == Format::Ints {
-                        c.digit.get().to_string()
-                    } else {
-                        layout.alphabet().symbol(c.digit.get()).to_string()
-                    };
-                    let (l, col) = locate(c.second.index());
-                    return Err(self.error(
-                        l,
-                        col,
-                        ParseErrorKind::Clash {
-                            unit: c.unit,
-                            symbol,
-                            first: c.first,
-                            second: c.second,
-                            shape,
-                        },
-                    ));
-                }
+        if !self.options.allow_clashes
+            && self.has_clash(shape, grid.values())
+            && let Some(checker) = self.checker.as_mut()
+        {
+            let units = checker.units.get_or_insert_with(|| Units::standard(shape));
+            if let Some(c) = units.find_clash(&grid) {
+                let symbol = if layout.format() == Format::Ints {
+                    c.digit.get().to_string()
+                } else {
+                    layout.alphabet().symbol(c.digit.get()).to_string()
+                };
+                let (l, col) = locate(c.second.index());
+                return Err(self.error(
+                    l,
+                    col,
+                    ParseErrorKind::Clash {
+                        unit: c.unit,
+                        symbol,
+                        first: c.first,
+                        second: c.second,
+                        shape,
+                    },
+                ));
             }
         }
         Ok(Puzzle { grid, layout })

@@ -83,15 +83,15 @@ impl Symbols {
         if b < 0x20 || b == 0x7F {
             return ParseErrorKind::Binary { byte: b };
         }
-        if self.lut[b as usize] == OUT {
-            if let Some(value) = self.family.as_ref().and_then(|f| f.digit(b as char)) {
-                return ParseErrorKind::DigitOutOfRange {
-                    symbol: b as char,
-                    value: value as usize,
-                    n: self.alphabet.len(),
-                    alphabet: self.alphabet.to_string(),
-                };
-            }
+        if self.lut[b as usize] == OUT
+            && let Some(value) = self.family.as_ref().and_then(|f| f.digit(b as char))
+        {
+            return ParseErrorKind::DigitOutOfRange {
+                symbol: b as char,
+                value: value as usize,
+                n: self.alphabet.len(),
+                alphabet: self.alphabet.to_string(),
+            };
         }
         self.unknown(b as char)
     }

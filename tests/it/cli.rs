@@ -366,6 +366,57 @@ fn a_timeout_gives_unknown_and_the_run_goes_on() {
 }
 
 #[test]
+fn a_node_budget_gives_unknown_for_dfs_and_says_it_does_not_bound_sat() {
+    // The first forum-hardest puzzle needs guesses, so one node is not enough for the native
+    // backend; the SAT backend has no node count, solves it, and the run says why.
+    let first = std::fs::read_to_string(fixture("forum-hardest-1905-11plus-head200.txt")).unwrap();
+    let first = first
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap()
+        .to_string();
+    let run = |backend: &str| {
+        satdoku()
+            .args([
+                "solve",
+                "--budget",
+                "1",
+                "--output",
+                "json",
+                "--backend",
+                backend,
+            ])
+            .write_stdin(format!("{first}\n"))
+            .output()
+            .unwrap()
+    };
+    let dfs = run("dfs");
+    assert_eq!(dfs.status.code(), Some(1));
+    assert_eq!(json_lines(&dfs.stdout)[0]["status"], "unknown");
+    assert!(
+        dfs.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&dfs.stderr)
+    );
+    let sat = run("sat");
+    assert_eq!(sat.status.code(), Some(0));
+    let r = json_lines(&sat.stdout);
+    assert_eq!(r[0]["status"], "solved");
+    let grid = grid9(r[0]["solution"].as_str().unwrap());
+    verify(
+        &Units::standard(Shape::new(3, 3).unwrap()),
+        &grid9(&first),
+        &grid,
+    )
+    .unwrap();
+    let note = String::from_utf8_lossy(&sat.stderr);
+    assert!(
+        note.contains("--budget") && note.contains("--timeout"),
+        "{note}"
+    );
+}
+
+#[test]
 fn a_count_line_heads_a_file_but_among_puzzles_is_an_error() {
     // Norvig's copies start with a count line; the same text later in the file is a bad puzzle,
     // reported in place rather than dropped.
