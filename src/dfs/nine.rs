@@ -176,14 +176,13 @@ impl Board {
     #[inline(always)]
     fn dirty(&self) -> u32 {
         #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-        // SAFETY: the intrinsics need SSE2, which this build enables (every x86-64 target does); they
-        // touch only the values passed in.
+        // SAFETY: the intrinsics need SSE2, which this build enables (every x86-64 target does); each
+        // unaligned load reads the 16 bytes of a 4-element slice whose bounds the indexing checks.
         unsafe {
             // Seven 4-lane compares, each lane's sign bit gathered into 4 bits.
             use std::arch::x86_64::{
                 __m128i, _mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps,
             };
-            // In bounds: k + 4 <= 28.
             let lanes =
                 |a: &[u32; 28], k: usize| _mm_loadu_si128(a[k..k + 4].as_ptr().cast::<__m128i>());
             let mut same = 0u32;
