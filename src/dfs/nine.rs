@@ -256,10 +256,10 @@ impl Board {
         // is left of a row after clearing its lowest cell is empty exactly for a row with one cell.
         let multi = nonempty_rows(a & a.wrapping_sub(ROWS));
         let new = a & !multi & self.open[b];
-        if new != 0 {
-            self.open[b] &= !new;
-            self.clear_others(b, d, new);
-        }
+        // Unconditional: with nothing new it changes nothing, and the branch would be mispredicted
+        // about a third of the time.
+        self.open[b] &= !new;
+        self.clear_others(b, d, new);
         let lone = !(u32::from(T.lone_cols[columns(a) as usize]) * ROWS);
         for o in [0, 9, 18] {
             self.cand[o + d] &= lone;
