@@ -60,52 +60,45 @@ pub fn run(args: StudyArgs) -> Result<u8> {
             }
         }
         bad |= errors > 0;
-        if puzzles.is_empty() {
-            // Nothing to measure: a row of zeros would read like a measurement.
-            if matches!(args.table, TableArg::Markdown) {
-                let text = format!(
-                    "{}### {}\n\nno puzzles read; {errors} unreadable\n",
-                    if k > 0 { "\n" } else { "" },
-                    file.display()
-                );
-                if let Err(e) = out.write_all(text.as_bytes()) {
-                    if e.kind() == io::ErrorKind::BrokenPipe {
-                        return Ok(0);
-                    }
-                    return Err(e).context("writing to standard output");
-                }
-            }
-            continue;
-        }
-        let refs: Vec<_> = puzzles.iter().map(|(g, u)| (g.clone(), &**u)).collect();
-        let rows: Vec<_> = subjects
-            .iter()
-            .map(|&s| study::measure(s, &refs, &limits))
-            .collect();
         let name = file.display().to_string();
-        let text = match args.table {
-            TableArg::Markdown => {
-                let shapes: std::collections::BTreeSet<String> = puzzles
-                    .iter()
-                    .map(|(g, _)| format!("{}x{}", g.n(), g.n()))
-                    .collect();
-                format!(
-                    "{}### {name}\n\n{} puzzles ({}), {}; {errors} unreadable\n\n{}",
-                    if k > 0 { "\n" } else { "" },
-                    puzzles.len(),
-                    shapes.into_iter().collect::<Vec<_>>().join(", "),
-                    if args.unique {
-                        "counting to 2"
-                    } else {
-                        "first solution"
-                    },
-                    study::markdown(&rows)
-                )
+        let sep = if k > 0 { "\n" } else { "" };
+        let text = if puzzles.is_empty() {
+            // Nothing to measure: a row of zeros would read like a measurement.
+            match args.table {
+                TableArg::Markdown => {
+                    format!("{sep}### {name}\n\nno puzzles read; {errors} unreadable\n")
+                }
+                TableArg::Csv => String::new(),
             }
-            TableArg::Csv => {
-                let header = !csv_header_written;
-                csv_header_written = true;
-                study::csv(&name, &rows, header)
+        } else {
+            let refs: Vec<_> = puzzles.iter().map(|(g, u)| (g.clone(), &**u)).collect();
+            let rows: Vec<_> = subjects
+                .iter()
+                .map(|&s| study::measure(s, &refs, &limits))
+                .collect();
+            match args.table {
+                TableArg::Markdown => {
+                    let shapes: std::collections::BTreeSet<String> = puzzles
+                        .iter()
+                        .map(|(g, _)| format!("{}x{}", g.n(), g.n()))
+                        .collect();
+                    format!(
+                        "{sep}### {name}\n\n{} puzzles ({}), {}; {errors} unreadable\n\n{}",
+                        puzzles.len(),
+                        shapes.into_iter().collect::<Vec<_>>().join(", "),
+                        if args.unique {
+                            "counting to 2"
+                        } else {
+                            "first solution"
+                        },
+                        study::markdown(&rows)
+                    )
+                }
+                TableArg::Csv => {
+                    let header = !csv_header_written;
+                    csv_header_written = true;
+                    study::csv(&name, &rows, header)
+                }
             }
         };
         if let Err(e) = out.write_all(text.as_bytes()) {

@@ -238,8 +238,8 @@ impl Board {
         }
     }
 
-    /// Shrinks digit-band `9·b + d` to the triads on some permutation, fills the rows left with one cell and
-    /// takes the columns alone in their box away from the other bands.
+    /// Shrinks digit-band `9·b + d` to the triads on some permutation, fills the rows left with one
+    /// cell and takes the columns alone in their box away from the other bands.
     #[inline(always)]
     fn shrink_band(&mut self, b: usize, d: usize) -> Step<()> {
         let (b, d) = (b % 3, d % 9);

@@ -537,8 +537,8 @@ impl Parser {
             unit[..n].fill(0);
         }
         let mut dup = 0u64;
-        // 16 cells at a time, the filled ones as a bit mask (one vector compare), then one check per
-        // given: a 17-clue grid costs 17 checks and no branch per cell.
+        // 16 cells at a time, the filled ones as a bit mask, then one check per given: a 17-clue grid
+        // costs 17 checks and no branch per cell.
         let mut check = |start: usize, chunk: &[u8]| {
             let mut filled = chunk
                 .iter()

@@ -95,6 +95,8 @@ pub(crate) struct Simplifier {
     implied: Vec<Lit>,
     /// Literals implied by both sides of a binary clause.
     both: Vec<Lit>,
+    /// Scratch: the open literals of a clause being copied into `rest`.
+    emit: Vec<Lit>,
     /// Probe candidates with their sort key, and the probing order built from them.
     keyed: Vec<(u8, u32)>,
     order: Vec<u32>,
@@ -134,7 +136,7 @@ impl Simplifier {
             // Every variable is assigned without conflict: every clause is satisfied.
             return Verdict::Simplified;
         }
-        let mut buf: Vec<Lit> = Vec::new();
+        let mut buf = std::mem::take(&mut self.emit);
         for c in formula.clauses() {
             if c.iter().any(|&l| lit_value(&self.values, l) == TRUE) {
                 continue;
@@ -147,6 +149,7 @@ impl Simplifier {
             );
             rest.add_clause(&buf);
         }
+        self.emit = buf;
         Verdict::Simplified
     }
 
@@ -233,7 +236,7 @@ impl Simplifier {
                 }
             }
         }
-        let mut buf: Vec<Lit> = Vec::new();
+        let mut buf = std::mem::take(&mut self.emit);
         for c in 0..self.left.len() {
             if self.ntrue[c] > 0 {
                 continue;
@@ -248,6 +251,7 @@ impl Simplifier {
             );
             rest.add_clause(&buf);
         }
+        self.emit = buf;
         Verdict::Simplified
     }
 

@@ -206,6 +206,8 @@ struct Scratch {
     /// The extended formula of the unit list `base_units` (by [`Units::id`]), loaded as a base.
     base: Simplifier,
     base_units: Option<u64>,
+    /// A puzzle's givens as unit literals, for the loaded base.
+    givens: Vec<Lit>,
 }
 
 thread_local! {
@@ -261,6 +263,7 @@ impl SatBackend {
             simplifier,
             base,
             base_units,
+            givens,
         } = scratch;
         let mut stats = Stats::default();
         let probe = match self.simplify {
@@ -279,14 +282,16 @@ impl SatBackend {
                 base.load_base(formula);
                 *base_units = Some(units.id());
             }
-            let givens: Vec<Lit> = puzzle
-                .values()
-                .iter()
-                .enumerate()
-                .filter(|&(_, &v)| v != 0)
-                .map(|(i, &v)| Lit::from_index(i * n + v as usize - 1, true))
-                .collect();
-            let verdict = base.run_with_units(&givens, probe, rest);
+            givens.clear();
+            givens.extend(
+                puzzle
+                    .values()
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &v)| v != 0)
+                    .map(|(i, &v)| Lit::from_index(i * n + v as usize - 1, true)),
+            );
+            let verdict = base.run_with_units(givens, probe, rest);
             stats.variables = base.distinct_vars - base.assigned() as u64;
             stats.clauses = rest.len() as u64;
             (verdict, &base.values)
