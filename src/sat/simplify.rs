@@ -107,6 +107,17 @@ pub(crate) struct Simplifier {
     base_ok: bool,
 }
 
+/// Adds to `rest` the clause of the literals of `lits` that `values` leaves open (`buf` is scratch).
+fn add_open(values: &[i8], lits: &[Lit], buf: &mut Vec<Lit>, rest: &mut Formula) {
+    buf.clear();
+    buf.extend(
+        lits.iter()
+            .copied()
+            .filter(|&l| lit_value(values, l) == UNSET),
+    );
+    rest.add_clause(buf);
+}
+
 impl Simplifier {
     /// Simplifies `formula`: unit propagation, then (if `probe_vars` is non-empty) failed-literal
     /// probing of the positive literals of variables with index below `probe_vars`. On
@@ -141,13 +152,7 @@ impl Simplifier {
             if c.iter().any(|&l| lit_value(&self.values, l) == TRUE) {
                 continue;
             }
-            buf.clear();
-            buf.extend(
-                c.iter()
-                    .copied()
-                    .filter(|&l| lit_value(&self.values, l) == UNSET),
-            );
-            rest.add_clause(&buf);
+            add_open(&self.values, c, &mut buf, rest);
         }
         self.emit = buf;
         Verdict::Simplified
@@ -243,13 +248,7 @@ impl Simplifier {
             }
             let lits =
                 &self.long_lits[self.long_start[c] as usize..self.long_start[c + 1] as usize];
-            buf.clear();
-            buf.extend(
-                lits.iter()
-                    .copied()
-                    .filter(|&l| lit_value(&self.values, l) == UNSET),
-            );
-            rest.add_clause(&buf);
+            add_open(&self.values, lits, &mut buf, rest);
         }
         self.emit = buf;
         Verdict::Simplified
