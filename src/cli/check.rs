@@ -102,7 +102,7 @@ pub fn run(args: CheckArgs) -> Result<u8> {
         }
     } else {
         out.record(&Solved {
-            text: format!("{summary}\n"),
+            text: format!("{summary}\n").into(),
             multiline: false,
             status: None,
             disagree: false,
@@ -243,7 +243,7 @@ fn render(item: &Item, check: &CrossCheck, layout: &Layout, json: bool) -> Check
     };
     Checked {
         solved: Solved {
-            text,
+            text: text.into(),
             multiline: false,
             status: None,
             disagree,
@@ -272,7 +272,7 @@ fn error_record(item: &Item, msg: &str, json: bool) -> Solved {
         format!("{} error: {msg}\n", item.index)
     };
     Solved {
-        text,
+        text: text.into(),
         multiline: false,
         status: None,
         disagree: false,

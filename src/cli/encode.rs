@@ -107,7 +107,7 @@ fn stats(
     let stdout = io::stdout();
     let mut out = Output::new(stdout.lock(), false);
     let line = |text: String| Solved {
-        text,
+        text: text.into(),
         multiline: false,
         status: None,
         disagree: false,

@@ -206,15 +206,27 @@ impl Iterator for Items {
 }
 
 /// Units for each shape met in a run, built once per shape.
+/// The standard units of each shape met, built once; the last one is kept at hand (a file rarely
+/// mixes shapes), so the usual lookup is one comparison.
 #[derive(Default)]
-struct UnitsCache(HashMap<Shape, Arc<Units>>);
+struct UnitsCache {
+    last: Option<(Shape, Arc<Units>)>,
+    all: HashMap<Shape, Arc<Units>>,
+}
 
 impl UnitsCache {
-    /// The standard units of `shape`.
     pub fn get(&mut self, shape: Shape) -> Arc<Units> {
-        self.0
+        if let Some((s, units)) = &self.last
+            && *s == shape
+        {
+            return units.clone();
+        }
+        let units = self
+            .all
             .entry(shape)
             .or_insert_with(|| Arc::new(Units::standard(shape)))
-            .clone()
+            .clone();
+        self.last = Some((shape, units.clone()));
+        units
     }
 }

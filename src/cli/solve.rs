@@ -1,7 +1,7 @@
 //! `satdoku solve`: one output record per input puzzle, in input order.
 
+use std::borrow::Cow;
 use std::io::{self, IsTerminal, Write};
-use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Result;
@@ -21,7 +21,7 @@ use super::summary::Summary;
 /// What the solve of one item produced, ready to print.
 pub struct Solved {
     /// The record's text, including its final newline.
-    pub text: String,
+    pub text: Vec<u8>,
     /// Whether it is a multi-line record (blocks are separated by a blank line).
     pub multiline: bool,
     /// The status, or `None` for bad input or a disagreement.
@@ -168,7 +168,7 @@ impl<W: Write> Output<W> {
         } else {
             Ok(())
         };
-        let mut result = result.and_then(|()| self.out.write_all(solved.text.as_bytes()));
+        let mut result = result.and_then(|()| self.out.write_all(&solved.text));
         if self.flush_each {
             result = result.and_then(|()| self.out.flush());
         }
@@ -195,16 +195,16 @@ fn write_failed(e: io::Error) -> ! {
     std::process::exit(2);
 }
 
-/// The layout to print a puzzle's solution in: its own (shared, not copied) unless the output asks for
-/// another or the input was CSV (printed as lines).
-pub fn output_layout(layout: &Arc<Layout>, output: OutputArg) -> Arc<Layout> {
+/// The layout to print a puzzle's solution in: its own (borrowed, not copied) unless the output asks
+/// for another or the input was CSV (printed as lines).
+pub fn output_layout(layout: &Layout, output: OutputArg) -> Cow<'_, Layout> {
     match output {
-        OutputArg::Line if layout.format() != Format::Line => Arc::new(layout.as_line()),
-        OutputArg::Block if !layout.is_multiline() => Arc::new(layout.as_block()),
+        OutputArg::Line if layout.format() != Format::Line => Cow::Owned(layout.as_line()),
+        OutputArg::Block if !layout.is_multiline() => Cow::Owned(layout.as_block()),
         OutputArg::Same | OutputArg::Json if layout.format() == Format::Csv => {
-            Arc::new(layout.as_line())
+            Cow::Owned(layout.as_line())
         }
-        _ => layout.clone(),
+        _ => Cow::Borrowed(layout),
     }
 }
 
@@ -276,7 +276,7 @@ pub fn solve_item(item: &Item, settings: &Settings) -> Solved {
     if json {
         let text = json_line(&json_of(item, &report, &layout, settings, micros));
         Solved {
-            text,
+            text: text.into(),
             multiline: false,
             status: Some(status),
             disagree: false,
@@ -284,8 +284,8 @@ pub fn solve_item(item: &Item, settings: &Settings) -> Solved {
     } else {
         match report.outcome.solution() {
             Some(grid) => {
-                let mut text = String::with_capacity(grid.values().len() * 2 + 8);
-                layout.write(grid, &mut text);
+                let mut text = Vec::with_capacity(grid.values().len() + 1);
+                layout.write_bytes(grid, &mut text);
                 Solved {
                     text,
                     multiline: layout.is_multiline(),
@@ -294,7 +294,7 @@ pub fn solve_item(item: &Item, settings: &Settings) -> Solved {
                 }
             }
             None => Solved {
-                text: format!("{}\n", status.word()),
+                text: format!("{}\n", status.word()).into(),
                 multiline: false,
                 status: Some(status),
                 disagree: false,
@@ -357,7 +357,7 @@ fn disagreement(item: &Item, problems: &[Problem], json: bool) -> Solved {
         format!("disagree: {}\n", words.join("; "))
     };
     Solved {
-        text,
+        text: text.into(),
         multiline: false,
         status: None,
         disagree: true,
@@ -384,7 +384,7 @@ fn error_record(item: &Item, msg: &str, json: bool) -> Solved {
         format!("error: {msg}\n")
     };
     Solved {
-        text,
+        text: text.into(),
         multiline: false,
         status: None,
         disagree: false,

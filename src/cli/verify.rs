@@ -249,7 +249,7 @@ fn judge_pair(
     (
         result,
         Solved {
-            text,
+            text: text.into(),
             multiline: false,
             status: None,
             disagree: result == PairResult::Disagree,

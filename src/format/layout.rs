@@ -22,6 +22,19 @@ pub struct Layout {
     spaced: bool,
     /// Block: `|` between boxes and a rule line between bands.
     bars: bool,
+    /// Value -> symbol byte (0: the blank; past N: `?`), 128 entries so that `v & 127` needs no
+    /// bounds check (values are <= 64): a line is written by one lookup per cell.
+    bytes: [u8; 128],
+}
+
+/// The value -> symbol byte table of `alphabet` with `blank` for 0.
+fn byte_table(alphabet: &Alphabet, blank: u8) -> [u8; 128] {
+    let mut table = [b'?'; 128];
+    table[0] = blank;
+    for (t, &s) in table[1..].iter_mut().zip(alphabet.symbol_bytes()) {
+        *t = s;
+    }
+    table
 }
 
 impl Layout {
@@ -37,6 +50,7 @@ impl Layout {
         Layout {
             format,
             shape,
+            bytes: byte_table(&alphabet, blank),
             alphabet,
             blank,
             multiline: matches!(format, Format::Block | Format::Letters | Format::Ints),
@@ -47,6 +61,7 @@ impl Layout {
 
     /// This layout with another alphabet (ignored by ints).
     pub fn with_alphabet(mut self, alphabet: Alphabet) -> Layout {
+        self.bytes = byte_table(&alphabet, self.blank);
         self.alphabet = alphabet;
         self
     }
@@ -136,17 +151,8 @@ impl Layout {
             return;
         }
         if !self.multiline {
-            // Symbols are ASCII: write bytes, not chars (this is the hot path of batch runs).
-            // value -> symbol byte; 128 entries so `v & 127` needs no bounds check (values are <= 64).
-            let mut table = [b'?'; 128];
-            table[0] = self.blank;
-            for (t, &s) in table[1..].iter_mut().zip(self.alphabet.symbol_bytes()) {
-                *t = s;
-            }
             let mut bytes = std::mem::take(out).into_bytes();
-            bytes.reserve(values.len() + 1);
-            bytes.extend(values.iter().map(|&v| table[usize::from(v & 127)]));
-            bytes.push(b'\n');
+            self.write_line(values, &mut bytes);
             *out = String::from_utf8(bytes).expect("alphabets are ASCII");
             return;
         }
@@ -176,6 +182,25 @@ impl Layout {
             }
             out.push('\n');
         }
+    }
+
+    /// Appends `grid` in this layout, as [`Layout::write`] does, to a byte buffer (the hot path of batch
+    /// runs: a one-line layout is one table lookup per cell, with no UTF-8 check).
+    pub fn write_bytes(&self, grid: &Grid, out: &mut Vec<u8>) {
+        if !self.multiline && self.format != Format::Ints {
+            self.write_line(grid.values(), out);
+        } else {
+            let mut text = String::new();
+            self.write(grid, &mut text);
+            out.extend_from_slice(text.as_bytes());
+        }
+    }
+
+    /// A one-line layout's symbols for `values`, then `'\n'` (symbols are ASCII).
+    fn write_line(&self, values: &[u8], out: &mut Vec<u8>) {
+        out.reserve(values.len() + 1);
+        out.extend(values.iter().map(|&v| self.bytes[usize::from(v & 127)]));
+        out.push(b'\n');
     }
 
     /// The grid as one string for JSON: row-major symbols without separators (ints: the numbers separated
@@ -216,6 +241,35 @@ mod tests {
     fn grid4() -> Grid {
         let s = Shape::new(2, 2).unwrap();
         Grid::from_values(s, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 0, 1]).unwrap()
+    }
+
+    #[test]
+    fn bytes_match_the_text_in_every_layout() {
+        let g = grid4();
+        let s = g.shape();
+        let letters = Alphabet::letters(4);
+        let layouts = [
+            Layout::new(Format::Line, s),
+            Layout::new(Format::Line, s).with_alphabet(letters.clone()),
+            Layout::new(Format::Letters, s).as_line(),
+            Layout::new(Format::Block, s).with_block_style(true, true),
+            Layout::new(Format::Ints, s),
+            Layout::new(Format::Ints, s).as_line(),
+            Layout::new(Format::Csv, s),
+        ];
+        for layout in layouts {
+            let mut text = String::new();
+            layout.write(&g, &mut text);
+            let mut bytes = b"kept ".to_vec();
+            layout.write_bytes(&g, &mut bytes);
+            assert_eq!(bytes, format!("kept {text}").into_bytes(), "{layout:?}");
+        }
+        // The letters line writes the blank as `-`, the digits line as `.`.
+        let mut bytes = Vec::new();
+        Layout::new(Format::Letters, s)
+            .as_line()
+            .write_bytes(&g, &mut bytes);
+        assert_eq!(bytes, b"ABCDCDABBADCDC-A\n");
     }
 
     #[test]
