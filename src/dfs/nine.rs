@@ -526,17 +526,21 @@ pub(crate) fn run(puzzle: &Grid, limits: &Limits) -> Found {
         gave_up: false,
     };
     let mut board = Board::new();
-    // Givens placed one by one; two equal givens in a unit fail here.
-    let clash = puzzle
-        .values()
-        .iter()
-        .enumerate()
-        .filter(|&(_, &v)| v != 0)
-        .any(|(c, &v)| {
-            board
-                .assign(c / 27, (c % 27) as u32, usize::from(v) - 1)
-                .is_err()
-        });
+    // Givens placed one by one; two equal givens in a unit fail here. Each band's givens are found
+    // as a bit mask first (no branch per cell: which cells hold givens is unpredictable).
+    let mut clash = false;
+    for (b, band) in puzzle.values().chunks_exact(27).enumerate() {
+        let mut filled = band
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (j, &v)| m | u32::from(v != 0) << j);
+        while filled != 0 {
+            let bit = filled.trailing_zeros();
+            filled &= filled - 1;
+            let d = usize::from(band[bit as usize % 27]).wrapping_sub(1) % 9;
+            clash |= board.assign(b, bit, d).is_err();
+        }
+    }
     if !clash {
         search.search(&mut board);
     }

@@ -25,6 +25,20 @@ pub struct Layout {
     /// Value -> symbol byte (0: the blank; past N: `?`), 128 entries so that `v & 127` needs no
     /// bounds check (values are <= 64): a line is written by one lookup per cell.
     bytes: [u8; 128],
+    /// When the symbols are consecutive bytes (`1`…`9`, `A`…`P`): the byte before the first, so that
+    /// value v is written `offset + v`, which the compiler turns into vector code.
+    offset: Option<u8>,
+}
+
+/// The byte before the first symbol, when the symbols of `alphabet` are consecutive bytes.
+fn consecutive(alphabet: &Alphabet) -> Option<u8> {
+    let symbols = alphabet.symbol_bytes();
+    let base = symbols.first()?.checked_sub(1)?;
+    symbols
+        .iter()
+        .zip(1u8..)
+        .all(|(&s, v)| base.checked_add(v) == Some(s))
+        .then_some(base)
 }
 
 /// The value -> symbol byte table of `alphabet` with `blank` for 0.
@@ -51,6 +65,7 @@ impl Layout {
             format,
             shape,
             bytes: byte_table(&alphabet, blank),
+            offset: consecutive(&alphabet),
             alphabet,
             blank,
             multiline: matches!(format, Format::Block | Format::Letters | Format::Ints),
@@ -62,6 +77,7 @@ impl Layout {
     /// This layout with another alphabet (ignored by ints).
     pub fn with_alphabet(mut self, alphabet: Alphabet) -> Layout {
         self.bytes = byte_table(&alphabet, self.blank);
+        self.offset = consecutive(&alphabet);
         self.alphabet = alphabet;
         self
     }
@@ -198,8 +214,24 @@ impl Layout {
 
     /// A one-line layout's symbols for `values`, then `'\n'` (symbols are ASCII).
     fn write_line(&self, values: &[u8], out: &mut Vec<u8>) {
-        out.reserve(values.len() + 1);
-        out.extend(values.iter().map(|&v| self.bytes[usize::from(v & 127)]));
+        let start = out.len();
+        out.resize(start + values.len(), 0);
+        let line = &mut out[start..];
+        let n = self.shape.n() as u8;
+        match self.offset {
+            // Values past N (never in a grid of this shape) would need the table's `?`: checked first.
+            Some(base) if values.iter().fold(0, |m, &v| m.max(v)) <= n => {
+                let blank = self.blank;
+                for (o, &v) in line.iter_mut().zip(values) {
+                    *o = if v == 0 { blank } else { base.wrapping_add(v) };
+                }
+            }
+            _ => {
+                for (o, &v) in line.iter_mut().zip(values) {
+                    *o = self.bytes[usize::from(v & 127)];
+                }
+            }
+        }
         out.push(b'\n');
     }
 
