@@ -283,6 +283,9 @@ mod tests {
         let layouts = [
             Layout::new(Format::Line, s),
             Layout::new(Format::Line, s).with_alphabet(letters.clone()),
+            // Not consecutive: written through the table.
+            Layout::new(Format::Line, s).with_alphabet(Alphabet::parse("1A2B").unwrap()),
+            Layout::new(Format::Line, s).with_alphabet(Alphabet::zero_first(4, false)),
             Layout::new(Format::Letters, s).as_line(),
             Layout::new(Format::Block, s).with_block_style(true, true),
             Layout::new(Format::Ints, s),
@@ -302,6 +305,11 @@ mod tests {
             .as_line()
             .write_bytes(&g, &mut bytes);
         assert_eq!(bytes, b"ABCDCDABBADCDC-A\n");
+        let mut bytes = Vec::new();
+        Layout::new(Format::Line, s)
+            .with_alphabet(Alphabet::parse("1A2B").unwrap())
+            .write_bytes(&g, &mut bytes);
+        assert_eq!(bytes, b"1A2B2B1AA1B2B2.1\n");
     }
 
     #[test]
