@@ -109,13 +109,15 @@ pub(crate) struct Simplifier {
 
 /// Adds to `rest` the clause of the literals of `lits` that `values` leaves open (`buf` is scratch).
 fn add_open(values: &[i8], lits: &[Lit], buf: &mut Vec<Lit>, rest: &mut Formula) {
+    // Gathered without branching: which literals are open is unpredictable.
     buf.clear();
-    buf.extend(
-        lits.iter()
-            .copied()
-            .filter(|&l| lit_value(values, l) == UNSET),
-    );
-    rest.add_clause(buf);
+    buf.resize(lits.len(), Lit::from_index(0, true));
+    let mut k = 0;
+    for &l in lits {
+        buf[k] = l;
+        k += usize::from(values[l.var().index()] == UNSET);
+    }
+    rest.add_clause(&buf[..k]);
 }
 
 impl Simplifier {
@@ -228,27 +230,37 @@ impl Simplifier {
             return Verdict::Simplified;
         }
         // After propagation without conflict a binary clause with a false literal has its other
-        // literal true: an open binary clause has both literals unassigned.
-        let codes = self.imp_start.len() - 1;
-        for p in 0..codes {
-            let a = !Lit::from_code(p);
-            if lit_value(&self.values, a) != UNSET {
+        // literal true: an open binary clause has both literals unassigned. Each is found from
+        // its smaller literal a, as (¬a → b) with b > a: the loaded implication lists are sorted,
+        // so those b are a suffix of ¬a's list. The open ones are gathered without branching
+        // (which literals are open is unpredictable).
+        let mut buf = std::mem::take(&mut self.emit);
+        let values = &self.values[..];
+        for (v, &value) in values.iter().enumerate() {
+            if value != UNSET {
                 continue;
             }
-            for &b in &self.imp[self.imp_start[p] as usize..self.imp_start[p + 1] as usize] {
-                if a.code() < b.code() && lit_value(&self.values, b) == UNSET {
-                    rest.add_clause(&[a, b]);
+            for a in [Lit::from_index(v, false), Lit::from_index(v, true)] {
+                let p = (!a).code();
+                let list = &self.imp[self.imp_start[p] as usize..self.imp_start[p + 1] as usize];
+                let later = &list[list.partition_point(|b| b.code() <= a.code())..];
+                buf.clear();
+                buf.resize(later.len(), a);
+                let mut k = 0;
+                for &b in later {
+                    buf[k] = b;
+                    k += usize::from(values[b.var().index()] == UNSET);
                 }
+                rest.add_binaries(a, &buf[..k]);
             }
         }
-        let mut buf = std::mem::take(&mut self.emit);
         for c in 0..self.left.len() {
             if self.ntrue[c] > 0 {
                 continue;
             }
             let lits =
                 &self.long_lits[self.long_start[c] as usize..self.long_start[c + 1] as usize];
-            add_open(&self.values, lits, &mut buf, rest);
+            add_open(values, lits, &mut buf, rest);
         }
         self.emit = buf;
         Verdict::Simplified

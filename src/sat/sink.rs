@@ -126,6 +126,23 @@ impl ClauseSink for Formula {
     }
 }
 
+impl Formula {
+    /// Adds the binary clauses (`a` ∨ b) for each b of `others`.
+    pub(crate) fn add_binaries(&mut self, a: Lit, others: &[Lit]) {
+        let Some(top) = others.iter().map(|b| b.var().index()).max() else {
+            return;
+        };
+        self.var_bound = self.var_bound.max(a.var().index().max(top) + 1);
+        self.lits.reserve(2 * others.len());
+        self.ends.reserve(others.len());
+        for &b in others {
+            self.lits.push(a);
+            self.lits.push(b);
+            self.ends.push(self.lits.len() as u32);
+        }
+    }
+}
+
 /// The size of a formula, counted without storing it.
 ///
 /// As a [`ClauseSink`] it counts what an encoder writes; `+=` sums the counts of several formulas
@@ -218,5 +235,19 @@ mod tests {
             (s.variables, s.max_var, s.clauses, s.literals),
             (3, 7, 3, 3)
         );
+    }
+
+    #[test]
+    fn binaries_are_clauses_of_two() {
+        let mut f = Formula::new();
+        f.add_clause(&[l(2), l(3), l(4)]);
+        f.add_binaries(l(-5), &[l(1), l(-9)]);
+        f.add_binaries(l(6), &[]);
+        let mut g = Formula::new();
+        g.add_clause(&[l(2), l(3), l(4)]);
+        g.add_clause(&[l(-5), l(1)]);
+        g.add_clause(&[l(-5), l(-9)]);
+        assert_eq!(f, g);
+        assert_eq!(f.max_var(), 9);
     }
 }
