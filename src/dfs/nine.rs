@@ -69,8 +69,11 @@ struct Tables {
     perm_cells: [u32; 512],
     /// For the 9 columns of a band where a digit may be, those alone in their box (stack).
     lone_cols: [u16; 512],
-    /// For each cell of a band, the other cells of its row, column and box in that band.
-    band_peers: [u32; 27],
+    /// For each cell of a band, the other cells of its row, column and box in that band (32 entries,
+    /// so that a bit index masked by 31 needs no other bounds check; the last 5 are 0).
+    band_peers: [u32; 32],
+    /// For each cell of a band, the cells of its column in all three rows (32 entries, as above).
+    column: [u32; 32],
 }
 
 static T: Tables = {
@@ -79,7 +82,8 @@ static T: Tables = {
         perm: [0; 512],
         perm_cells: [0; 512],
         lone_cols: [0; 512],
-        band_peers: [0; 27],
+        band_peers: [0; 32],
+        column: [0; 32],
     };
     let mut x = 0;
     while x < 512 {
@@ -114,6 +118,7 @@ static T: Tables = {
     let mut i = 0;
     while i < 27 {
         let (r, c) = (i / 9, i % 9);
+        t.column[i] = ROWS << c;
         let mut j = 0;
         while j < 27 {
             let (r2, c2) = (j / 9, j % 9);
@@ -231,8 +236,8 @@ impl Board {
     #[inline(always)]
     fn fill(&mut self, b: usize, bit: u32, d: usize) {
         self.open[b] &= !(1 << bit);
-        self.cand[9 * b + d] &= !T.band_peers[bit as usize % 27];
-        let col = !(ROWS << (bit % 9));
+        self.cand[9 * b + d] &= !T.band_peers[bit as usize & 31];
+        let col = !T.column[bit as usize & 31];
         for o in OTHER[b] {
             self.cand[9 * o + d] &= col;
         }
@@ -404,8 +409,8 @@ impl Board {
             while two != 0 {
                 let bit = two.trailing_zeros();
                 two &= two - 1;
-                let col = ROWS << (bit % 9);
-                let degree = (self.open[b] & T.band_peers[bit as usize % 27]).count_ones()
+                let col = T.column[bit as usize & 31];
+                let degree = (self.open[b] & T.band_peers[bit as usize & 31]).count_ones()
                     + (self.open[o1] & col).count_ones()
                     + (self.open[o2] & col).count_ones();
                 if best.is_none_or(|(most, _, _)| degree > most) {
@@ -451,18 +456,23 @@ impl Board {
 
     /// The values of a full board, row-major.
     fn values(&self) -> [u8; 81] {
-        let mut out = [0u8; 81];
-        for b in 0..3 {
-            let band = &mut out[27 * b..27 * b + 27];
+        // Each band written into 32 bytes, so that a bit index masked by 31 needs no other bounds
+        // check; then the 27 cells of each band are copied out.
+        let mut bands = [[0u8; 32]; 3];
+        for (b, band) in bands.iter_mut().enumerate() {
             for (d, &m) in self.cand[9 * b..9 * b + 9].iter().enumerate() {
                 // A full band holds each digit once in each of its three rows.
                 debug_assert_eq!(m.count_ones(), 3);
                 let mut m = m;
                 for _ in 0..3 {
-                    band[(m.trailing_zeros() % 27) as usize] = d as u8 + 1;
+                    band[(m.trailing_zeros() & 31) as usize] = d as u8 + 1;
                     m &= m.wrapping_sub(1);
                 }
             }
+        }
+        let mut out = [0u8; 81];
+        for (o, band) in out.chunks_exact_mut(27).zip(&bands) {
+            o.copy_from_slice(&band[..27]);
         }
         out
     }
