@@ -205,7 +205,6 @@ impl Iterator for Items {
     }
 }
 
-/// Units for each shape met in a run, built once per shape.
 /// The standard units of each shape met, built once; the last one is kept at hand (a file rarely
 /// mixes shapes), so the usual lookup is one comparison.
 #[derive(Default)]
