@@ -189,6 +189,10 @@ fn rewrite(grid: &Grid, layout: &Layout, allow_clashes: bool) {
     };
     let mut text = String::new();
     layout.write(grid, &mut text);
+    // The byte writer (the CLI's) writes the same.
+    let mut bytes = Vec::new();
+    layout.write_bytes(grid, &mut bytes);
+    assert_eq!(bytes, text.as_bytes(), "{layout:?}");
     let options = ReadOptions {
         format: Some(layout.format()),
         symbols: (layout.format() != Format::Ints).then(|| layout.alphabet().clone()),
@@ -300,10 +304,15 @@ pub fn round_trip(data: &[u8]) {
     // Several copies in one input: records must stay apart.
     let copies = 1 + usize::from(style >> 6);
     let mut text = String::new();
+    let mut bytes = Vec::new();
     for _ in 0..copies {
         layout.write(&grid, &mut text);
+        // The byte writer (the CLI's) appends the same.
+        layout.write_bytes(&grid, &mut bytes);
+        assert_eq!(bytes, text.as_bytes(), "{layout:?}");
         if layout.is_multiline() {
             text.push('\n');
+            bytes.push(b'\n');
         }
     }
     let options = ReadOptions {
