@@ -13,7 +13,7 @@ use std::process::Output;
 
 use serde_json::Value;
 
-use crate::common::{fixture, json_lines, satdoku};
+use crate::common::{fixture, json_lines, satdoku, top95};
 
 /// What one input puzzle should become.
 #[derive(Clone, Copy, Debug)]
@@ -336,16 +336,6 @@ fn split_records(stdout: &str, multiline: bool) -> Vec<String> {
 
 fn bad(name: &str) -> PathBuf {
     fixture(&format!("bad/{name}"))
-}
-
-/// The first `k` puzzles of top95 (all unique), one per line.
-fn top95(k: usize) -> Vec<String> {
-    std::fs::read_to_string(fixture("top95.txt"))
-        .unwrap()
-        .lines()
-        .take(k)
-        .map(str::to_string)
-        .collect()
 }
 
 fn write(dir: &Path, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {

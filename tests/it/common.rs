@@ -31,6 +31,16 @@ pub fn fixture(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The first `k` puzzles of top95 (all unique), one per line.
+pub fn top95(k: usize) -> Vec<String> {
+    std::fs::read_to_string(fixture("top95.txt"))
+        .unwrap()
+        .lines()
+        .take(k)
+        .map(str::to_string)
+        .collect()
+}
+
 /// A small seeded generator (SplitMix64), so that every test run sees the same puzzles.
 pub struct Rng(u64);
 

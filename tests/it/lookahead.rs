@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use satdoku::format::{Format, Lookahead, PuzzleReader, ReadOptions, Record, read_str};
 
-use crate::common::fixture;
+use crate::common::{fixture, top95};
 
 /// Standard input at a terminal: each `send` is one line typed; reading blocks until the next one, and
 /// ends when the sender is dropped (Ctrl-D).
@@ -97,15 +97,6 @@ impl Session {
         }
         rest
     }
-}
-
-fn top95(k: usize) -> Vec<String> {
-    std::fs::read_to_string(fixture("top95.txt"))
-        .unwrap()
-        .lines()
-        .take(k)
-        .map(str::to_string)
-        .collect()
 }
 
 #[test]
