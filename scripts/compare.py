@@ -18,6 +18,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -96,6 +97,29 @@ def inputs(shared, work):
     return files
 
 
+MODES = ["first", "count2"]
+
+
+def unique(mode):
+    """Our flag for a mode: counting to 2 is `--unique`."""
+    return ["--unique"] if mode == "count2" else []
+
+
+def interleaved(rounds, cases):
+    """Times each case, ours then the peer, case after case, round after round (the machine is noisy).
+
+    cases: (key, our command, puzzles in its file, peer command). Yields (key, our median µs per
+    puzzle of whole-process CPU, the peer's median of its own per-puzzle medians), in case order.
+    """
+    ours, peer = {}, {}
+    for _ in range(rounds):
+        for key, our_cmd, puzzles, peer_cmd in cases:
+            ours.setdefault(key, []).append(cpu_of(our_cmd) * 1e6 / puzzles)
+            peer.setdefault(key, []).append(peer_median(peer_cmd))
+    for key, _, _, _ in cases:
+        yield key, statistics.median(ours[key]), statistics.median(peer[key])
+
+
 def table(title, header, rows):
     print(f"\n### {title}\n")
     print("| " + " | ".join(header) + " |")
@@ -120,21 +144,15 @@ def main():
     sets = ["17-clue", "top1465", "forum-hardest"]
 
     if args.only in (None, "dfs"):
-        res = {}
-        for _ in range(args.rounds):
-            for s in sets:
-                for mode in ["first", "count2"]:
-                    extra = ["--unique"] if mode == "count2" else []
-                    t = cpu_of([ours, "solve", "--jobs", "1", *extra, files[s]])
-                    res.setdefault((s, mode, "ours"), []).append(t * 1e6 / n[s])
-                    p = peer_median([peers["rust-sudoku"], "--mode", mode, "--secs", "2", files[s]])
-                    res.setdefault((s, mode, "peer"), []).append(p)
+        cases = [
+            ((s, mode), [ours, "solve", "--jobs", "1", *unique(mode), files[s]], n[s],
+             [peers["rust-sudoku"], "--mode", mode, "--secs", "2", files[s]])
+            for s in sets
+            for mode in MODES
+        ]
         rows = []
-        for s in sets:
-            for mode in ["first", "count2"]:
-                o = statistics.median(res[(s, mode, "ours")])
-                p = statistics.median(res[(s, mode, "peer")])
-                rows.append([s, mode, f"{n[s]:,}", f"{p:.2f}", f"{o:.2f}", f"{o / p:.2f}x"])
+        for (s, mode), o, p in interleaved(args.rounds, cases):
+            rows.append([s, mode, f"{n[s]:,}", f"{p:.2f}", f"{o:.2f}", f"{o / p:.2f}x"])
         table(
             "Native backend vs the `sudoku` crate (µs of CPU per puzzle; ours whole-process)",
             ["set", "mode", "puzzles", "sudoku crate", "satdoku dfs", "ours / theirs"],
@@ -142,23 +160,17 @@ def main():
         )
 
     if args.only in (None, "sat"):
-        res = {}
         sat_sets = [("17-clue", "17-clue-5000"), ("top1465", "top1465"), ("forum-hardest", "forum-hardest-5000")]
-        for _ in range(args.rounds):
-            for s, f in sat_sets:
-                for mode in ["first", "count2"]:
-                    extra = ["--unique"] if mode == "count2" else []
-                    t = cpu_of([ours, "solve", "--jobs", "1", "--backend", "sat", *extra, files[f]])
-                    res.setdefault((s, mode, "ours"), []).append(t * 1e6 / n[f])
-                    peer_extra = ["--count2"] if mode == "count2" else []
-                    p = peer_median([peers["varisat-naive"], "--mode", "fresh", *peer_extra, "--secs", "2", files[f]])
-                    res.setdefault((s, mode, "peer"), []).append(p)
+        cases = [
+            ((s, f, mode), [ours, "solve", "--jobs", "1", "--backend", "sat", *unique(mode), files[f]], n[f],
+             [peers["varisat-naive"], "--mode", "fresh", *(["--count2"] if mode == "count2" else []),
+              "--secs", "2", files[f]])
+            for s, f in sat_sets
+            for mode in MODES
+        ]
         rows = []
-        for s, f in sat_sets:
-            for mode in ["first", "count2"]:
-                o = statistics.median(res[(s, mode, "ours")])
-                p = statistics.median(res[(s, mode, "peer")])
-                rows.append([s, mode, f"{n[f]:,}", f"{p:.0f}", f"{o:.0f}", f"{p / o:.1f}x"])
+        for (s, f, mode), o, p in interleaved(args.rounds, cases):
+            rows.append([s, mode, f"{n[f]:,}", f"{p:.0f}", f"{o:.0f}", f"{p / o:.1f}x"])
         table(
             "SAT backend vs naive varisat (µs of CPU per puzzle; ours whole-process)",
             ["set", "mode", "puzzles", "naive varisat", "satdoku sat", "speed-up"],
@@ -171,7 +183,6 @@ def main():
         for jobs in [1, 2]:
             walls = []
             for _ in range(args.rounds):
-                import time
 
                 t0 = time.monotonic()
                 with open(os.devnull, "w") as null:
