@@ -926,25 +926,29 @@ mod tests {
         assert!(rest.contains(&vec![1, 2]));
     }
 
+    /// A xorshift64 generator: reproducible pseudo-random formulas without a dependency.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
     /// Undo restores the counters: probing every literal of a satisfiable formula, then solving the
     /// rest, must agree with varisat on the whole formula.
     #[test]
     fn probing_keeps_satisfiability() {
         use varisat::{ExtendFormula, Solver};
-        let mut seed = 0x1234_5678_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x1234_5678_u64);
         for _ in 0..300 {
             let mut formula = Formula::new();
             let nv = 8;
             for _ in 0..(next() % 30 + 5) {
                 let len = (next() % 4 + 1) as usize;
                 let c: Vec<Lit> = (0..len)
-                    .map(|_| Lit::from_index((next() % nv) as usize, next() % 2 == 0))
+                    .map(|_| Lit::from_index((next() % nv) as usize, next().is_multiple_of(2)))
                     .collect();
                 formula.add_clause(&c);
             }
@@ -1019,13 +1023,7 @@ mod tests {
     #[test]
     fn base_runs_agree_with_varisat() {
         use varisat::{ExtendFormula, Solver};
-        let mut seed = 0x9e37_79b9_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(0x9e37_79b9_u64);
         let solve = |formula: &Formula, units: &[Lit]| {
             let mut s = Solver::new();
             for c in formula.clauses() {
@@ -1042,11 +1040,11 @@ mod tests {
             for _ in 0..(next() % 25 + 5) {
                 let len = (next() % 4 + 2) as usize;
                 let c: Vec<Lit> = (0..len)
-                    .map(|_| Lit::from_index((next() % nv) as usize, next() % 3 != 0))
+                    .map(|_| Lit::from_index((next() % nv) as usize, !next().is_multiple_of(3)))
                     .collect();
                 formula.add_clause(&c);
                 // Some binary clauses twice, as in the extended encoding.
-                if len == 2 && next() % 2 == 0 {
+                if len == 2 && next().is_multiple_of(2) {
                     formula.add_clause(&c);
                 }
             }
@@ -1055,9 +1053,13 @@ mod tests {
             for _ in 0..8 {
                 let vars = formula.max_var() as u64;
                 let units: Vec<Lit> = (0..next() % 4)
-                    .map(|_| Lit::from_index((next() % vars) as usize, next() % 2 == 0))
+                    .map(|_| Lit::from_index((next() % vars) as usize, next().is_multiple_of(2)))
                     .collect();
-                let probe = if next() % 2 == 0 { nv as usize } else { 0 };
+                let probe = if next().is_multiple_of(2) {
+                    nv as usize
+                } else {
+                    0
+                };
                 let mut rest = Formula::new();
                 let verdict = base.run_with_units(&units, probe, &mut rest);
                 assert_ne!(verdict, Verdict::Unchanged);
