@@ -96,10 +96,7 @@ fn samples() -> Vec<Sample> {
             // the datasets README finds them unique), the ones both backends prove unique before timing
             // (with a node budget, so a hard one is skipped rather than waited for).
             let unique = |g: &Grid, u: &Units| {
-                let limits = Limits {
-                    budget: Some(100_000),
-                    ..Limits::unique()
-                };
+                let limits = Limits::unique().with_budget(Some(100_000));
                 g.filled() * 10 >= g.shape().cells() * 6
                     && [&DfsBackend::new() as &dyn Backend, &SatBackend::default()]
                         .iter()

@@ -407,10 +407,7 @@ pub fn solve_check(data: &[u8]) {
         }
     }
     let puzzle = Grid::from_values(shape, values).expect("digits in range");
-    let limits = Limits {
-        budget: Some(2_000_000),
-        ..Limits::count_to(max)
-    };
+    let limits = Limits::count_to(max).with_budget(Some(2_000_000));
     let report = DfsBackend::new()
         .solve(&units, &puzzle, &limits)
         .unwrap_or_else(|e| panic!("the DFS refused a {n}x{n} puzzle: {e}"));

@@ -119,6 +119,61 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
     Ok(())
 }
 
+/// A backend whose every answer has passed [`verify`] before it is returned: a grid that breaks a rule
+/// becomes [`SolveError::InvalidAnswer`], and a `multiple` answer whose two grids are one becomes
+/// [`SolveError::RepeatedSolution`]. The command-line tool wraps every backend in it, so that no grid
+/// reaches a user, or counts as a solution, unverified.
+///
+/// ```
+/// use satdoku::{Backend, DfsBackend, Grid, Limits, Shape, Units, Verified};
+/// let shape = Shape::new(2, 2).unwrap();
+/// let backend = Verified::new(DfsBackend::new());
+/// let report = backend.solve(&Units::standard(shape), &Grid::empty(shape), &Limits::first()).unwrap();
+/// assert!(report.outcome.solution().is_some());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Verified<B> {
+    inner: B,
+}
+
+impl<B: Backend> Verified<B> {
+    /// `inner`, verified.
+    pub fn new(inner: B) -> Verified<B> {
+        Verified { inner }
+    }
+
+    /// The backend inside.
+    pub fn inner(&self) -> &B {
+        &self.inner
+    }
+}
+
+impl<B: Backend> Backend for Verified<B> {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+
+    /// The inner backend's answer, if every grid in it passes [`verify`].
+    ///
+    /// # Errors
+    /// The inner backend's errors, [`SolveError::InvalidAnswer`] for a grid that breaks a rule and
+    /// [`SolveError::RepeatedSolution`] for a `multiple` answer with one grid twice.
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        let report = self.inner.solve(units, puzzle, limits)?;
+        let backend = self.inner.name();
+        for grid in report.outcome.grids() {
+            verify(units, puzzle, grid)
+                .map_err(|violation| SolveError::InvalidAnswer { backend, violation })?;
+        }
+        if let Outcome::Multiple { solutions, .. } = &report.outcome
+            && solutions[0] == solutions[1]
+        {
+            return Err(SolveError::RepeatedSolution { backend });
+        }
+        Ok(report)
+    }
+}
+
 /// What one backend answered in a cross-check, and how long it took.
 #[derive(Clone, Debug)]
 pub struct Answer {

@@ -30,12 +30,14 @@ pub mod solve;
 pub mod study;
 pub mod units;
 
-pub use check::{Answer, CrossCheck, Problem, Verdict, Violation, cross_check, judge, verify};
+pub use check::{
+    Answer, CrossCheck, Problem, Verdict, Verified, Violation, cross_check, judge, verify,
+};
 pub use dfs::DfsBackend;
 pub use format::{
     Alphabet, Format, Layout, ParseError, ParseErrorKind, Puzzle, PuzzleReader, ReadOptions, Record,
 };
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
 pub use sat::{Amo, Encoding, SatBackend};
-pub use solve::{Backend, Limits, Outcome, Report, SolveError, Stats, Status};
+pub use solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status};
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};

@@ -1,26 +1,38 @@
 //! The backend trait and what a solve returns: `Outcome` (no solution / found / unique / multiple /
-//! unknown), `Limits` and `Stats`.
+//! unknown), `Limits`, `Solutions` (the one place a search's finds become an `Outcome`) and `Stats`.
 
-use std::time::Instant;
+use std::num::NonZeroU64;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use crate::check::Violation;
 use crate::grid::{Grid, Shape};
 use crate::units::Units;
 
-/// How far a backend may go on one puzzle.
+/// How far a backend may go on one puzzle: how many solutions to count, and a node/conflict budget and
+/// a timeout that each apply to one `solve` call (so two backends given the same limits each get the
+/// whole of them).
+///
+/// Built with [`Limits::first`], [`Limits::unique`] or [`Limits::count_to`] and the `with_*` methods;
+/// the solution limit is at least 1 by construction.
+///
+/// ```
+/// use std::time::Duration;
+/// use satdoku::Limits;
+/// let limits = Limits::count_to(0).with_timeout(Some(Duration::MAX));
+/// assert_eq!(limits.max_solutions(), 1);
+/// assert!(limits.deadline(std::time::Instant::now()).is_none()); // too far away to matter
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// Stop after this many solutions (at least 1). 1 = first solution only; 2 = uniqueness check.
-    pub max_solutions: u64,
-    /// Give up (outcome [`Outcome::Unknown`]) after this many search nodes (DFS) or conflicts (SAT).
-    pub budget: Option<u64>,
-    /// Give up (outcome [`Outcome::Unknown`]) at this instant.
-    pub deadline: Option<Instant>,
+    max_solutions: NonZeroU64,
+    budget: Option<u64>,
+    timeout: Option<Duration>,
 }
 
 impl Limits {
-    /// Stop at the first solution, no budget.
+    /// Stop at the first solution, no budget, no timeout.
     pub fn first() -> Limits {
         Limits::count_to(1)
     }
@@ -30,13 +42,52 @@ impl Limits {
         Limits::count_to(2)
     }
 
-    /// Count up to `k` solutions (`k` is raised to at least 1), no budget.
+    /// Count up to `k` solutions (`k` is raised to at least 1), no budget, no timeout.
     pub fn count_to(k: u64) -> Limits {
         Limits {
-            max_solutions: k.max(1),
+            max_solutions: NonZeroU64::new(k).unwrap_or(NonZeroU64::MIN),
             budget: None,
-            deadline: None,
+            timeout: None,
         }
+    }
+
+    /// These limits with a budget of search nodes (native backend) or conflicts (SAT solvers that
+    /// count them), per solve; `None` for no budget.
+    pub fn with_budget(self, budget: Option<u64>) -> Limits {
+        Limits { budget, ..self }
+    }
+
+    /// These limits with a timeout per solve, counted from the start of each `solve` call; `None` for
+    /// none. Any duration is accepted: one too long to represent as an instant means no deadline.
+    pub fn with_timeout(self, timeout: Option<Duration>) -> Limits {
+        Limits { timeout, ..self }
+    }
+
+    /// The solution limit (at least 1): 1 = first solution only, 2 = uniqueness.
+    pub fn max_solutions(&self) -> u64 {
+        self.max_solutions.get()
+    }
+
+    /// Whether solutions are counted (the limit is above 1), so that several solutions is an answer
+    /// of its own (`multiple`) rather than one of them.
+    pub fn counting(&self) -> bool {
+        self.max_solutions() > 1
+    }
+
+    /// The node or conflict budget per solve, if any.
+    pub fn budget(&self) -> Option<u64> {
+        self.budget
+    }
+
+    /// The timeout per solve, if any.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+
+    /// The deadline of a solve that starts at `start`: `None` without a timeout, or when the timeout
+    /// reaches beyond what an [`Instant`] can represent (it then never expires).
+    pub fn deadline(&self, start: Instant) -> Option<Instant> {
+        self.timeout.and_then(|t| start.checked_add(t))
     }
 }
 
@@ -51,9 +102,9 @@ impl Default for Limits {
 pub enum Outcome {
     /// Proven: no grid satisfies the givens and units.
     NoSolution,
-    /// A solution, found with `max_solutions == 1`: whether it is unique was not asked.
+    /// A solution, found with a solution limit of 1: whether it is unique was not asked.
     Found(Grid),
-    /// The only solution (proven, `max_solutions >= 2`).
+    /// The only solution (proven, solution limit of 2 or more).
     Unique(Grid),
     /// At least two solutions.
     Multiple {
@@ -139,33 +190,79 @@ impl Outcome {
             Outcome::Unknown { first, .. } => first.iter().map(|g| &**g).collect(),
         }
     }
+}
 
-    /// Builds the outcome of a search that found `solutions` (in order, at most the limit) and either
-    /// finished (`complete`) or stopped at the solution limit, or gave up on a budget (`gave_up`).
-    ///
-    /// This is the one place that maps counts to statuses, so both backends report alike.
-    pub fn from_search(limits: &Limits, mut solutions: Vec<Grid>, gave_up: bool) -> Outcome {
-        let count = solutions.len() as u64;
-        if gave_up && count < limits.max_solutions && count < 2 {
-            return Outcome::Unknown {
-                count,
-                first: solutions.into_iter().next().map(Box::new),
-            };
+/// What a search has found so far: the first two solutions and how many it has counted. Backends feed
+/// it each solution they find and ask it when to stop; [`Solutions::finish`] is the one place where
+/// counts become an [`Outcome`], so every backend maps them to statuses alike. It keeps two grids
+/// whatever the count.
+#[derive(Clone, Debug)]
+pub struct Solutions {
+    max: u64,
+    first: Option<Grid>,
+    second: Option<Grid>,
+    count: u64,
+}
+
+impl Solutions {
+    /// Nothing found yet, counting up to the solution limit of `limits`.
+    pub fn new(limits: &Limits) -> Solutions {
+        Solutions {
+            max: limits.max_solutions(),
+            first: None,
+            second: None,
+            count: 0,
         }
-        match count {
-            0 => Outcome::NoSolution,
-            1 if limits.max_solutions == 1 => Outcome::Found(solutions.pop().unwrap()),
-            1 => Outcome::Unique(solutions.pop().unwrap()),
-            _ => {
-                let mut it = solutions.into_iter();
-                let a = it.next().unwrap();
-                let b = it.next().unwrap();
-                Outcome::Multiple {
-                    solutions: [Box::new(a), Box::new(b)],
-                    count,
-                    complete: !gave_up && count < limits.max_solutions,
-                }
+    }
+
+    /// Counts a solution, built by `make` only if it is one of the first two (the others are not
+    /// kept). Returns whether the solution limit is now reached, so the search must stop.
+    pub fn add_with(&mut self, make: impl FnOnce() -> Grid) -> bool {
+        if self.count < 2 {
+            let grid = make();
+            if self.count == 0 {
+                self.first = Some(grid);
+            } else {
+                self.second = Some(grid);
             }
+        }
+        self.count = self.count.saturating_add(1);
+        self.is_full()
+    }
+
+    /// Counts `solution` (see [`Solutions::add_with`]).
+    pub fn add(&mut self, solution: Grid) -> bool {
+        self.add_with(|| solution)
+    }
+
+    /// Solutions counted so far.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// Whether the solution limit is reached.
+    pub fn is_full(&self) -> bool {
+        self.count >= self.max
+    }
+
+    /// The outcome of a search that found these solutions and then either finished or reached the
+    /// solution limit (`gave_up == false`), or gave up on a budget or deadline (`gave_up == true`).
+    pub fn finish(self, gave_up: bool) -> Outcome {
+        let complete = !gave_up && self.count < self.max;
+        match (self.first, self.second) {
+            // Two solutions settle "multiple" even if a limit then ran out.
+            (Some(a), Some(b)) => Outcome::Multiple {
+                solutions: [Box::new(a), Box::new(b)],
+                count: self.count,
+                complete,
+            },
+            (first, _) if gave_up && self.count < self.max => Outcome::Unknown {
+                count: self.count,
+                first: first.map(Box::new),
+            },
+            (None, _) => Outcome::NoSolution,
+            (Some(a), None) if self.max == 1 => Outcome::Found(a),
+            (Some(a), None) => Outcome::Unique(a),
         }
     }
 }
@@ -232,6 +329,23 @@ pub enum SolveError {
         /// What to use instead.
         hint: String,
     },
+    /// The backend returned a grid that the independent verifier rejects: a bug in that backend,
+    /// caught before anyone sees the grid (see [`Verified`](crate::Verified)).
+    #[error("internal error: the {backend} backend returned an invalid grid: {violation}")]
+    InvalidAnswer {
+        /// Backend name.
+        backend: &'static str,
+        /// The first rule the grid breaks.
+        violation: Violation,
+    },
+    /// The backend claimed several solutions but returned the same grid twice.
+    #[error(
+        "internal error: the {backend} backend claimed several solutions but returned one grid twice"
+    )]
+    RepeatedSolution {
+        /// Backend name.
+        backend: &'static str,
+    },
 }
 
 /// A way of solving puzzles. The CLI and the cross-check depend on this trait only.
@@ -249,6 +363,26 @@ pub trait Backend: Send + Sync {
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError>;
 }
 
+impl<B: Backend + ?Sized> Backend for Box<B> {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        (**self).solve(units, puzzle, limits)
+    }
+}
+
+impl<B: Backend + ?Sized> Backend for &B {
+    fn name(&self) -> &'static str {
+        (**self).name()
+    }
+
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        (**self).solve(units, puzzle, limits)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -260,23 +394,22 @@ mod tests {
         Grid::from_values(s, vals).unwrap()
     }
 
+    fn finish(limits: &Limits, found: Vec<Grid>, gave_up: bool) -> Outcome {
+        let mut s = Solutions::new(limits);
+        for grid in found {
+            s.add(grid);
+        }
+        s.finish(gave_up)
+    }
+
     #[test]
     fn statuses_from_counts() {
         let first = Limits::first();
         let two = Limits::unique();
-        assert_eq!(
-            Outcome::from_search(&first, vec![], false).status(),
-            Status::None
-        );
-        assert_eq!(
-            Outcome::from_search(&first, vec![g(1)], false).status(),
-            Status::Solved
-        );
-        assert_eq!(
-            Outcome::from_search(&two, vec![g(1)], false).status(),
-            Status::Unique
-        );
-        let m = Outcome::from_search(&two, vec![g(1), g(2)], false);
+        assert_eq!(finish(&first, vec![], false).status(), Status::None);
+        assert_eq!(finish(&first, vec![g(1)], false).status(), Status::Solved);
+        assert_eq!(finish(&two, vec![g(1)], false).status(), Status::Unique);
+        let m = finish(&two, vec![g(1), g(2)], false);
         assert_eq!(m.status(), Status::Multiple);
         assert!(matches!(
             m,
@@ -286,7 +419,7 @@ mod tests {
                 ..
             }
         ));
-        let m5 = Outcome::from_search(&Limits::count_to(5), vec![g(1), g(2), g(3)], false);
+        let m5 = finish(&Limits::count_to(5), vec![g(1), g(2), g(3)], false);
         assert!(matches!(
             m5,
             Outcome::Multiple {
@@ -295,16 +428,12 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(
-            Outcome::from_search(&two, vec![g(1)], true).status(),
-            Status::Unknown
-        );
-        assert_eq!(
-            Outcome::from_search(&first, vec![], true).status(),
-            Status::Unknown
-        );
+        assert_eq!(finish(&two, vec![g(1)], true).status(), Status::Unknown);
+        assert_eq!(finish(&first, vec![], true).status(), Status::Unknown);
+        // A first solution answers a first-solution question even if a limit then ran out.
+        assert_eq!(finish(&first, vec![g(1)], true).status(), Status::Solved);
         // Two solutions already prove "multiple", even if a budget then ran out.
-        let m = Outcome::from_search(&Limits::count_to(9), vec![g(1), g(2)], true);
+        let m = finish(&Limits::count_to(9), vec![g(1), g(2)], true);
         assert!(matches!(
             m,
             Outcome::Multiple {
@@ -313,5 +442,50 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn solutions_keep_two_grids_and_a_count() {
+        let mut s = Solutions::new(&Limits::count_to(1_000));
+        let mut built = 0;
+        for k in 0..999u64 {
+            let stop = s.add_with(|| {
+                built += 1;
+                g(1 + (k % 4) as u8)
+            });
+            assert!(!stop, "stopped early at {k}");
+        }
+        assert_eq!(built, 2, "only the first two solutions are built");
+        assert!(s.add(g(1)), "the 1000th solution reaches the limit");
+        match s.finish(false) {
+            Outcome::Multiple {
+                count,
+                complete,
+                solutions,
+            } => {
+                assert_eq!((count, complete), (1_000, false));
+                assert_eq!((&*solutions[0], &*solutions[1]), (&g(1), &g(2)));
+            }
+            o => panic!("expected multiple, got {o:?}"),
+        }
+    }
+
+    #[test]
+    fn a_zero_limit_is_a_limit_of_one() {
+        let zero = Limits::count_to(0);
+        assert_eq!(zero.max_solutions(), 1);
+        assert!(!zero.counting());
+        // Not "unique": a limit of 0 cannot turn a first solution into a uniqueness claim.
+        assert_eq!(finish(&zero, vec![g(1)], false).status(), Status::Solved);
+    }
+
+    #[test]
+    fn extreme_timeouts_saturate() {
+        let now = Instant::now();
+        let never = Limits::first().with_timeout(Some(Duration::MAX));
+        assert_eq!(never.deadline(now), None);
+        let soon = Limits::first().with_timeout(Some(Duration::from_millis(5)));
+        assert_eq!(soon.deadline(now), Some(now + Duration::from_millis(5)));
+        assert_eq!(Limits::first().deadline(now), None);
     }
 }

@@ -522,11 +522,8 @@ impl LimitArgs {
 
     /// `base` with this budget, and a deadline of now + timeout (call when a puzzle starts).
     pub fn apply(&self, base: satdoku::Limits) -> satdoku::Limits {
-        satdoku::Limits {
-            budget: self.budget.or(base.budget),
-            deadline: self.timeout.map(|t| std::time::Instant::now() + t),
-            ..base
-        }
+        base.with_budget(self.budget.or(base.budget()))
+            .with_timeout(self.timeout.or(base.timeout()))
     }
 }
 

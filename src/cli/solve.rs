@@ -57,7 +57,7 @@ pub struct Settings {
 
 impl Settings {
     fn counting(&self) -> bool {
-        self.limits.max_solutions > 1
+        self.limits.counting()
     }
 }
 

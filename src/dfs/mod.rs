@@ -37,11 +37,11 @@ use std::cell::Cell;
 use std::thread::LocalKey;
 
 use crate::grid::{Grid, MAX_N, Shape};
-use crate::solve::{Backend, Limits, Outcome, Report, SolveError};
+use crate::solve::{Backend, Limits, Report, SolveError};
 use crate::units::Units;
 
 use mask::Mask;
-use search::{Found, Scratch};
+use search::{Bounds, Found, Scratch};
 use tables::{MAX_UNITS, Tables, tables_for};
 
 /// The native depth-first-search backend.
@@ -101,27 +101,14 @@ fn run_in<M: Mask, const C: usize, const U: usize>(
     t: &Tables,
     puzzle: &Grid,
     limits: &Limits,
+    bounds: &Bounds,
 ) -> Found {
     // Taken out (not borrowed), so a nested solve on this thread simply gets fresh buffers.
     let mut scratch = buffers.take();
-    let found = search::run(t, puzzle.shape(), puzzle, limits, &mut scratch);
+    let found = search::run(t, puzzle.shape(), puzzle, limits, bounds, &mut scratch);
     scratch.trim();
     buffers.set(scratch);
     found
-}
-
-/// The outcome of a search, statuses mapped by [`Outcome::from_search`] from the first two solutions;
-/// the count (which may exceed two) is then filled in.
-fn outcome(limits: &Limits, found: Found) -> Outcome {
-    let mut outcome = Outcome::from_search(limits, found.solutions, found.gave_up);
-    if let Outcome::Multiple {
-        count, complete, ..
-    } = &mut outcome
-    {
-        *count = found.count;
-        *complete = !found.gave_up && found.count < limits.max_solutions;
-    }
-    outcome
 }
 
 impl Backend for DfsBackend {
@@ -150,20 +137,15 @@ impl Backend for DfsBackend {
                 max: MAX_N,
             });
         }
-        // `max_solutions` is public: 0 would make "stop at the limit" claim uniqueness too early.
-        let limits = &Limits {
-            max_solutions: limits.max_solutions.max(1),
-            ..*limits
-        };
+        let bounds = Bounds::start(limits);
         let found = if !self.generic_only && is_standard_9x9(units) {
-            nine::run(puzzle, limits)
+            nine::run(puzzle, limits, &bounds)
         } else {
-            run_generic(units, puzzle, limits)
+            run_generic(units, puzzle, limits, &bounds)
         };
-        let stats = found.stats;
         Ok(Report {
-            outcome: outcome(limits, found),
-            stats,
+            outcome: found.solutions.finish(found.gave_up),
+            stats: found.stats,
         })
     }
 }
@@ -195,20 +177,20 @@ fn is_standard_9x9(units: &Units) -> bool {
 }
 
 /// The generic path: the size class that fits the unit list.
-fn run_generic(units: &Units, puzzle: &Grid, limits: &Limits) -> Found {
+fn run_generic(units: &Units, puzzle: &Grid, limits: &Limits, bounds: &Bounds) -> Found {
     let (shape, count) = (units.shape(), units.units().len());
     let (n, cells) = (shape.n(), shape.cells());
     let t = tables_for(units);
     if n <= 9 && cells <= 81 && count <= 32 {
-        run_in(&S9, &t, puzzle, limits)
+        run_in(&S9, &t, puzzle, limits, bounds)
     } else if n <= 16 && cells <= 256 && count <= 64 {
-        run_in(&S16, &t, puzzle, limits)
+        run_in(&S16, &t, puzzle, limits, bounds)
     } else if n <= 32 && cells <= 1024 && count <= 128 {
-        run_in(&S32, &t, puzzle, limits)
+        run_in(&S32, &t, puzzle, limits, bounds)
     } else if count <= 256 {
-        run_in(&S64, &t, puzzle, limits)
+        run_in(&S64, &t, puzzle, limits, bounds)
     } else {
-        run_in(&WIDE, &t, puzzle, limits)
+        run_in(&WIDE, &t, puzzle, limits, bounds)
     }
 }
 
@@ -216,7 +198,7 @@ fn run_generic(units: &Units, puzzle: &Grid, limits: &Limits) -> Found {
 mod tests {
     use super::*;
     use crate::grid::Shape;
-    use crate::solve::Status;
+    use crate::solve::{Outcome, Status};
 
     fn grid(shape: Shape, rows: &str) -> Grid {
         let values = rows

@@ -22,10 +22,10 @@
 //!   the fewest candidates); smallest digit first; the parent keeps the other candidates, as on the
 //!   generic path.
 
-use super::search::{Found, out_of_limits};
+use super::search::{Bounds, Found, out_of_limits};
 use super::state::{Contradiction, Step};
 use crate::grid::{Grid, Shape};
-use crate::solve::{Limits, Stats};
+use crate::solve::Limits;
 
 /// The 9 cells of one row of a band.
 const ROW: u32 = 0x1ff;
@@ -478,40 +478,37 @@ impl Board {
     }
 }
 
-/// The search: counts, solutions kept, limits.
-struct Search<'a> {
-    limits: &'a Limits,
-    stats: Stats,
-    count: u64,
-    solutions: [[u8; 81]; 2],
-    gave_up: bool,
+/// The search: what it found (solutions, whether it gave up, the work) and its bounds.
+struct Search {
+    bounds: Bounds,
+    found: Found,
 }
 
-impl Search<'_> {
+impl Search {
     /// Searches below `board` (not yet propagated). Returns whether to stop: the solution limit was
     /// reached or a limit ran out.
     fn search(&mut self, board: &mut Board) -> bool {
         loop {
             // The generic path's limit checks, with its clock interval for 81 cells.
-            if out_of_limits(self.limits, self.stats.nodes, 1023) {
-                self.gave_up = true;
+            if out_of_limits(&self.bounds, self.found.stats.nodes, 1023) {
+                self.found.gave_up = true;
                 return true;
             }
-            self.stats.nodes += 1;
+            self.found.stats.nodes += 1;
             match board.propagate() {
                 Err(Contradiction) => return false,
                 Ok(true) => {
-                    if self.count < 2 {
-                        self.solutions[self.count as usize] = board.values();
-                    }
-                    self.count += 1;
-                    return self.count >= self.limits.max_solutions;
+                    let grid = || {
+                        let shape = Shape::new(3, 3).expect("3x3 is a valid box shape");
+                        Grid::from_values(shape, board.values().to_vec()).expect("values are 1..=9")
+                    };
+                    return self.found.solutions.add_with(grid);
                 }
                 Ok(false) => {}
             }
             let (b, bit) = board.pick();
             let d = board.lowest(b, bit);
-            self.stats.guesses += 1;
+            self.found.stats.guesses += 1;
             let mut child = *board;
             child
                 .assign(b, bit, d)
@@ -525,15 +522,12 @@ impl Search<'_> {
     }
 }
 
-/// Searches a 9x9 `puzzle` under the standard units within `limits` (`max_solutions` at least 1).
-pub(crate) fn run(puzzle: &Grid, limits: &Limits) -> Found {
+/// Searches a 9x9 `puzzle` under the standard units within `limits`.
+pub(crate) fn run(puzzle: &Grid, limits: &Limits, bounds: &Bounds) -> Found {
     debug_assert_eq!(puzzle.shape(), Shape::new(3, 3).unwrap());
     let mut search = Search {
-        limits,
-        stats: Stats::default(),
-        count: 0,
-        solutions: [[0; 81]; 2],
-        gave_up: false,
+        bounds: *bounds,
+        found: Found::new(limits),
     };
     let mut board = Board::new();
     // Givens placed one by one; two equal givens in a unit fail here. Each band's givens are found
@@ -554,16 +548,7 @@ pub(crate) fn run(puzzle: &Grid, limits: &Limits) -> Found {
     if !clash {
         search.search(&mut board);
     }
-    let kept = search.count.min(2) as usize;
-    Found {
-        solutions: search.solutions[..kept]
-            .iter()
-            .map(|v| Grid::from_values(puzzle.shape(), v.to_vec()).expect("values are 1..=9"))
-            .collect(),
-        count: search.count,
-        gave_up: search.gave_up,
-        stats: search.stats,
-    }
+    search.found
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use super::mask::Mask;
 use super::state::{State, Step, Work};
 use super::tables::Tables;
 use crate::grid::{Grid, Shape};
-use crate::solve::{Limits, Stats};
+use crate::solve::{Limits, Solutions, Stats};
 
 /// Buffers reused from one solve to the next on a thread: the state stack, the branch cells and the
 /// propagation buffers. Kept small when idle (see [`Scratch::trim`]).
@@ -49,25 +49,52 @@ impl<M: Mask, const C: usize, const U: usize> Scratch<M, C, U> {
     }
 }
 
-/// What a search found: the first two solutions, the count, whether a limit stopped it, and the work.
+/// What a search found: the solutions (two kept, all counted), whether a limit stopped it, and the
+/// work.
 pub(crate) struct Found {
-    /// The first solutions found (at most two).
-    pub solutions: Vec<Grid>,
-    /// Solutions counted (at most `limits.max_solutions`).
-    pub count: u64,
+    /// The solutions found.
+    pub solutions: Solutions,
     /// Whether a node budget or the deadline stopped the search.
     pub gave_up: bool,
     /// Nodes and guesses.
     pub stats: Stats,
 }
 
+impl Found {
+    /// Nothing found yet.
+    pub fn new(limits: &Limits) -> Found {
+        Found {
+            solutions: Solutions::new(limits),
+            gave_up: false,
+            stats: Stats::default(),
+        }
+    }
+}
+
+/// A solve's node budget and deadline, fixed when it starts.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bounds {
+    budget: Option<u64>,
+    deadline: Option<Instant>,
+}
+
+impl Bounds {
+    /// The bounds of a solve under `limits` that starts now.
+    pub fn start(limits: &Limits) -> Bounds {
+        Bounds {
+            budget: limits.budget(),
+            deadline: limits.deadline(Instant::now()),
+        }
+    }
+}
+
 /// Whether a search that has visited `nodes` nodes must stop before the next one: the node budget is
 /// checked at every node, the deadline when `nodes & clock_mask == 0` (the first node, then every
 /// `clock_mask + 1` nodes, since reading the clock costs more than a small node).
 #[inline(always)]
-pub(crate) fn out_of_limits(limits: &Limits, nodes: u64, clock_mask: u64) -> bool {
-    limits.budget.is_some_and(|b| nodes >= b)
-        || (nodes & clock_mask == 0 && limits.deadline.is_some_and(|d| Instant::now() >= d))
+pub(crate) fn out_of_limits(bounds: &Bounds, nodes: u64, clock_mask: u64) -> bool {
+    bounds.budget.is_some_and(|b| nodes >= b)
+        || (nodes & clock_mask == 0 && bounds.deadline.is_some_and(|d| Instant::now() >= d))
 }
 
 /// Searches `puzzle` (whose shape matches the tables) within `limits`.
@@ -76,6 +103,7 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
     shape: Shape,
     puzzle: &Grid,
     limits: &Limits,
+    bounds: &Bounds,
     scratch: &mut Scratch<M, C, U>,
 ) -> Found {
     debug_assert!(t.cells <= C && t.units <= U && t.n as u32 <= M::BITS);
@@ -88,12 +116,7 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
     if stack.is_empty() {
         stack.push(State::blank());
     }
-    let mut found = Found {
-        solutions: Vec::new(),
-        count: 0,
-        gave_up: false,
-        stats: Stats::default(),
-    };
+    let mut found = Found::new(limits);
     // The root: givens placed one by one; two equal givens in a unit fail here.
     let root = &mut stack[0];
     root.reset(t);
@@ -114,7 +137,7 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
     // A guess to apply to `stack[depth]` before propagating it.
     let mut pending: Option<(usize, u32)> = None;
     loop {
-        if out_of_limits(limits, found.stats.nodes, clock_mask) {
+        if out_of_limits(bounds, found.stats.nodes, clock_mask) {
             found.gave_up = true;
             break;
         }
@@ -151,14 +174,11 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
                 continue;
             }
             Ok(true) => {
-                found.count += 1;
-                if found.solutions.len() < 2 {
+                let values = || {
                     let values = stack[depth].values(t).to_vec();
-                    found
-                        .solutions
-                        .push(Grid::from_values(shape, values).expect("solver values are 1..=N"));
-                }
-                if found.count >= limits.max_solutions {
+                    Grid::from_values(shape, values).expect("solver values are 1..=N")
+                };
+                if found.solutions.add_with(values) {
                     break;
                 }
             }

@@ -13,7 +13,7 @@ use crate::sat::encode::{Amo, Encoding, UnknownName, encode};
 use crate::sat::simplify::{Simplifier, TRUE, Verdict};
 use crate::sat::sink::{Formula, FormulaStats};
 use crate::sat::vars::{Compact, cell_var_count, var_cell};
-use crate::solve::{Backend, Limits, Outcome, Report, SolveError, Stats};
+use crate::solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats};
 use crate::units::Units;
 
 /// The most clauses the backend builds in memory; larger formulas are refused with
@@ -227,10 +227,11 @@ impl Backend for SatBackend {
             });
         }
         self.check_size(units, puzzle)?;
+        let deadline = limits.deadline(Instant::now());
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => Ok(self.solve_with(units, puzzle, limits, &mut scratch)),
+            Ok(mut scratch) => Ok(self.solve_with(units, puzzle, limits, deadline, &mut scratch)),
             // Re-entered on this thread (cannot happen today): use fresh buffers.
-            Err(_) => Ok(self.solve_with(units, puzzle, limits, &mut Scratch::default())),
+            Err(_) => Ok(self.solve_with(units, puzzle, limits, deadline, &mut Scratch::default())),
         })
     }
 }
@@ -264,6 +265,7 @@ impl SatBackend {
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
+        deadline: Option<Instant>,
         scratch: &mut Scratch,
     ) -> Report {
         let n = units.shape().n();
@@ -340,12 +342,12 @@ impl SatBackend {
             }
         };
 
-        let mut solutions = Vec::new();
+        let mut solutions = Solutions::new(limits);
         let mut gave_up = false;
         if rest.is_empty() {
             // Propagation assigned every cell: the only solution (an empty clause set has one model
             // over the cell variables, and blocking it leaves an empty clause).
-            solutions.push(grid);
+            solutions.add(grid);
         } else {
             let order = varisat_order(units, rest, self.drops_long_unit_alo());
             stats.clauses = order.len() as u64;
@@ -354,13 +356,13 @@ impl SatBackend {
                 rest,
                 &order,
                 &grid,
-                limits,
+                deadline,
                 &mut solutions,
                 &mut stats,
             );
         }
         Report {
-            outcome: Outcome::from_search(limits, solutions, gave_up),
+            outcome: solutions.finish(gave_up),
             stats,
         }
     }
@@ -476,14 +478,14 @@ fn search(
     rest: &Formula,
     order: &[usize],
     base: &Grid,
-    limits: &Limits,
-    solutions: &mut Vec<Grid>,
+    deadline: Option<Instant>,
+    solutions: &mut Solutions,
     stats: &mut Stats,
 ) -> bool {
     let n = units.shape().n();
     let mut compact = Compact::flipping_cells(rest.max_var(), cell_var_count(n));
     let mut solver = Solver::new();
-    if let Some(deadline) = limits.deadline {
+    if let Some(deadline) = deadline {
         solver.write_proof(Interrupt { deadline }, ProofFormat::Varisat);
     }
     let mut buf: Vec<Lit> = Vec::new();
@@ -493,7 +495,7 @@ fn search(
         solver.add_clause(&buf);
     }
     loop {
-        if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
             return true;
         }
         stats.nodes += 1;
@@ -516,8 +518,7 @@ fn search(
                 buf.push(!l);
             }
         }
-        solutions.push(grid);
-        if solutions.len() as u64 >= limits.max_solutions {
+        if solutions.add(grid) {
             return false;
         }
         if buf.is_empty() {
@@ -732,10 +733,7 @@ mod tests {
     fn past_deadline_is_unknown_unless_propagation_decides() {
         let s = Shape::new(2, 2).unwrap();
         let units = Units::standard(s);
-        let limits = Limits {
-            deadline: Some(Instant::now()),
-            ..Limits::unique()
-        };
+        let limits = Limits::unique().with_timeout(Some(std::time::Duration::ZERO));
         let r = SatBackend::default()
             .solve(&units, &Grid::empty(s), &limits)
             .unwrap();

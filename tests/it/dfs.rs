@@ -70,7 +70,7 @@ fn assert_agree(a: &Outcome, b: &Outcome, what: &str) {
 /// every grid with `verify`; without a budget or deadline, also on the generic path, which must agree.
 fn solve(units: &Units, puzzle: &Grid, limits: &Limits) -> Outcome {
     let outcome = solve_with(DfsBackend::new(), units, puzzle, limits);
-    if limits.budget.is_none() && limits.deadline.is_none() {
+    if limits.budget().is_none() && limits.timeout().is_none() {
         let generic = solve_with(DfsBackend::generic_only(), units, puzzle, limits);
         assert_agree(&outcome, &generic, &format!("{:?}", puzzle.values()));
     }
@@ -400,14 +400,8 @@ fn budget_and_deadline_give_unknown() {
     // forum-hardest-1905-11plus.txt, first line: needs far more than 5 nodes.
     let hard =
         line("98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6");
-    let limits = Limits {
-        budget: Some(5),
-        ..Limits::first()
-    };
-    let past = Limits {
-        deadline: Some(Instant::now()),
-        ..Limits::unique()
-    };
+    let limits = Limits::first().with_budget(Some(5));
+    let past = Limits::unique().with_timeout(Some(Duration::ZERO));
     // The 9x9 fast path and the generic path alike.
     for dfs in [DfsBackend::new(), DfsBackend::generic_only()] {
         let report = dfs.solve(&std9(), &hard, &limits).unwrap();
@@ -425,17 +419,11 @@ fn budget_and_deadline_give_unknown() {
         // A budget that the search needs all of is not "unknown".
         let unlimited = dfs.solve(&std9(), &hard, &Limits::unique()).unwrap();
         assert_eq!(unlimited.outcome.status(), Status::Unique);
-        let exact = Limits {
-            budget: Some(unlimited.stats.nodes),
-            ..Limits::unique()
-        };
+        let exact = Limits::unique().with_budget(Some(unlimited.stats.nodes));
         let report = dfs.solve(&std9(), &hard, &exact).unwrap();
         assert_eq!(report.outcome, unlimited.outcome);
         assert_eq!(report.stats, unlimited.stats);
-        let short = Limits {
-            budget: Some(unlimited.stats.nodes - 1),
-            ..Limits::unique()
-        };
+        let short = Limits::unique().with_budget(Some(unlimited.stats.nodes - 1));
         let report = dfs.solve(&std9(), &hard, &short).unwrap();
         assert_eq!(report.outcome.status(), Status::Unknown);
     }
@@ -447,11 +435,9 @@ fn budget_and_deadline_give_unknown() {
     assert!(start.elapsed() < Duration::from_secs(5));
 
     // Without limits the same puzzle is unique; with a budget large enough, too.
-    let roomy = Limits {
-        budget: Some(1_000_000),
-        deadline: Some(Instant::now() + Duration::from_secs(600)),
-        ..Limits::unique()
-    };
+    let roomy = Limits::unique()
+        .with_budget(Some(1_000_000))
+        .with_timeout(Some(Duration::from_secs(600)));
     assert_eq!(solve(&std9(), &hard, &roomy).status(), Status::Unique);
 }
 
@@ -466,10 +452,7 @@ fn unknown_keeps_the_first_solution() {
             .unwrap()
             .stats
             .nodes;
-        let limits = Limits {
-            budget: Some(nodes),
-            ..Limits::count_to(10)
-        };
+        let limits = Limits::count_to(10).with_budget(Some(nodes));
         match solve_with(dfs, &std9(), &Grid::empty(s9), &limits) {
             Outcome::Unknown {
                 count: 1,
@@ -616,7 +599,7 @@ proptest! {
         let mut rng = Rng::new(seed);
         let planted = solved(shape, &mut rng);
         let puzzle = carve(&planted, keep, &mut rng);
-        let limits = Limits { budget: Some(200_000), ..Limits::count_to(count_to) };
+        let limits = Limits::count_to(count_to).with_budget(Some(200_000));
         let report = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
         for g in report.outcome.grids() {
             prop_assert_eq!(verify(&units, &puzzle, g), Ok(()));
@@ -664,10 +647,7 @@ fn shared_across_threads() {
 #[test]
 fn a_zero_solution_limit_counts_as_one() {
     let s9 = Shape::new(3, 3).unwrap();
-    let limits = Limits {
-        max_solutions: 0,
-        ..Limits::first()
-    };
+    let limits = Limits::count_to(0);
     assert_eq!(
         solve(&std9(), &Grid::empty(s9), &limits).status(),
         Status::Solved
