@@ -8,23 +8,45 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use satdoku::Shape;
 use satdoku::format::{Alphabet, Format, ReadOptions};
 
-const EXAMPLES: &str = "\
+/// The exit-status section of a subcommand's `--help`: its own lines for 0 and 1, then the common
+/// ones (the same precedence everywhere, see `exit.rs`).
+macro_rules! exit_help {
+    ($own:literal) => {
+        concat!(
+            "Exit status:\n",
+            $own,
+            "\n  2  bad input or usage (every other item is still processed); takes precedence over 1",
+            "\n  3  the two backends disagree on some puzzle; takes precedence over 2",
+            "\n  4  internal error: a backend returned a grid that the independent verifier rejects",
+            "\n     (never printed as an answer); takes precedence over everything"
+        )
+    };
+}
+
+const SOLVE_HELP: &str = concat!(
+    "\
+Text output: one record per puzzle, in input order: the solution in the puzzle's layout, or a status
+word in its place: none, multiple (27) or multiple (100+) when counting (the count, exact or a lower
+bound), unknown (a limit was hit), error: ... (bad input), internal-error: ... (see exit status 4).
+
 Examples:
   satdoku solve fixtures/pe96.txt                 solve every puzzle, print solutions in the input's layout
-  satdoku solve --unique --output json top95.txt  prove uniqueness, one JSON object per puzzle
+  satdoku solve --unique --output json fixtures/top95.txt   prove uniqueness, one JSON object per puzzle
   echo 4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4...... | satdoku solve
-  satdoku solve --box 2x3 six.txt                 a 6x6 grid with boxes of 2 rows x 3 columns
-  satdoku solve --symbols 0-9a-f hex.csv          force an alphabet (0 is then a value, '.' the blank)
+  satdoku solve --box 2x3 fixtures/6x6-sample.txt  a 6x6 grid with boxes of 2 rows x 3 columns
+  satdoku solve --symbols 0-9a-f fixtures/16x16-hex.csv   force an alphabet (0 is then a value)
 
-Exit status (solve):
-  0  every puzzle solved (and unique, when counting)
-  1  some puzzle has no solution, or several when counting (--unique, --limit), or hit a limit
-  2  bad input or usage (the other puzzles are still solved); takes precedence over 1
-  3  with --backend both: the backends disagree on some puzzle (takes precedence over 2)";
+",
+    exit_help!(
+        "  0  every puzzle solved (and unique, when counting)
+  1  some puzzle has no solution, several when counting (--unique, --limit), or hit a limit;
+     with --backend both, also a puzzle that only one backend settled"
+    )
+);
 
 /// Solve Sudoku-family grids of any box shape with a native backend and a SAT backend.
 #[derive(Debug, Parser)]
-#[command(name = "satdoku", version, about, after_help = EXAMPLES)]
+#[command(name = "satdoku", version, about, after_help = SOLVE_HELP)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -35,7 +57,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Solve puzzles: one output record per input puzzle, in input order.
-    #[command(after_help = EXAMPLES)]
+    #[command(after_help = SOLVE_HELP)]
     Solve(SolveArgs),
     /// Cross-check: run both backends on every puzzle; they must agree and every grid must verify.
     #[command(after_help = CHECK_HELP)]
@@ -54,7 +76,8 @@ pub enum Command {
     Study(StudyArgs),
 }
 
-const STUDY_HELP: &str = "\
+const STUDY_HELP: &str = concat!(
+    "\
 Per file and per backend/encoding: variables, clauses and literals (mean per puzzle), encode time,
 solve time (median, p90, max; thread CPU time, one thread), puzzles/s, the share of puzzles that unit
 propagation over the CNF alone solves, and how many answers failed verification (every answer is
@@ -62,7 +85,14 @@ checked).
 
 Examples:
   satdoku study fixtures/top95.txt fixtures/pe96.txt
-  satdoku study --backends sat --encodings extended,pruned --amo sequential --table csv big.txt";
+  satdoku study --backends sat --encodings extended,pruned --amo sequential --table csv fixtures/top95.txt
+
+",
+    exit_help!(
+        "  0  every file was read and measured
+  1  (not used)"
+    )
+);
 
 /// Backends the study can measure.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -112,41 +142,56 @@ pub struct StudyArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub table: TableArg,
+
+    /// No progress display on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
-const DECODE_HELP: &str = "\
+const DECODE_HELP: &str = concat!(
+    "\
 Standard output holds only the grid, in the puzzle's layout, after the independent verifier has accepted
-it.
+it. MODEL may be `-` for standard input.
 
-Exit status (decode):
-  0  the model decodes to a valid solution
+Example:
+  satdoku encode fixtures/top95.txt > p.cnf; cadical p.cnf > p.out; satdoku decode --puzzle fixtures/top95.txt p.out
+
+",
+    exit_help!(
+        "  0  the model decodes to a valid solution
   1  the solver answered UNSAT (no solution) or UNKNOWN
-  2  bad input: unreadable puzzle or model, or a model that breaks a rule (named)";
+     (2 also covers a model that breaks a rule, which is named)"
+    )
+);
 
-const VERIFY_HELP: &str = "\
-The reading options (--format, --symbols, --box, --column) apply to both files. Each solution must fill
-every cell with a digit in range, keep every given of its puzzle, and hold each
+const VERIFY_HELP: &str = concat!(
+    "\
+Each solution must fill every cell with a digit in range, keep every given of its puzzle, and hold each
 digit once in every row, column and box. With --unique, both backends must also prove that the puzzle
-has no other solution.
+has no other solution (each within --timeout / --budget). The reading options apply to both files;
+CSV columns are chosen per file (--puzzle-column, --solution-column). Solutions may also be satdoku's
+own JSON Lines (`solve --output json`).
 
 Examples:
   satdoku verify --puzzles fixtures/16x16-poj3076-sample.txt --solutions fixtures/16x16-poj3076-sample.solution.txt
-  other-solver < puzzles.txt > answers.txt; satdoku verify --unique --puzzles puzzles.txt --solutions answers.txt
+  satdoku solve --output json fixtures/top95.txt > answers.jsonl; satdoku verify --unique --puzzles fixtures/top95.txt --solutions answers.jsonl
 
-Exit status (verify):
-  0  every pair passes
-  1  some solution is invalid (or, with --unique, not the only one)
-  2  bad input or usage, or the files hold different numbers of grids
-  3  with --unique: the backends disagree on some puzzle (takes precedence)";
+",
+    exit_help!(
+        "  0  every pair passes
+  1  some solution is invalid, or (--unique) not the only one, or uniqueness was not decided within
+     the limits; also when the files hold different numbers of grids (2)"
+    )
+);
 
 /// Options of `satdoku verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// The puzzles.
+    /// The puzzles (`-` for standard input).
     #[arg(long, value_name = "FILE")]
     pub puzzles: PathBuf,
 
-    /// The solutions, in the same order (any supported format).
+    /// The solutions, in the same order (any supported format, or `solve --output json` records).
     #[arg(long, value_name = "FILE")]
     pub solutions: PathBuf,
 
@@ -157,36 +202,46 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub read: ReadArgs,
 
+    /// CSV column of the puzzles file (default: found by name or by shape).
+    #[arg(long, value_name = "NAME")]
+    pub puzzle_column: Option<String>,
+
+    /// CSV column of the solutions file (default: found by name or by shape).
+    #[arg(long, value_name = "NAME")]
+    pub solution_column: Option<String>,
+
     #[command(flatten)]
     pub sat: SatArgs,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Report format.
     #[arg(long, value_enum, default_value_t)]
     pub output: ReportArg,
 
-    /// Worker threads (default: every core).
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub jobs: Option<u32>,
-
-    /// Print no summary on standard error.
-    #[arg(long)]
-    pub quiet: bool,
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
-const CHECK_HELP: &str = "\
-Both backends count solutions up to --limit (default 2). They agree when their statuses match (none,
-unique, multiple), every grid either returns passes the independent verifier, a unique solution is the
-same grid from both, and a backend claiming several solutions gives two different ones.
+const CHECK_HELP: &str = concat!(
+    "\
+Both backends count solutions up to --limit (default 2), each within its own --timeout / --budget. They
+agree when their statuses match (none, unique, multiple), every grid either returns passes the
+independent verifier, a unique solution is the same grid from both, and a backend claiming several
+solutions gives two different ones. A puzzle that only one backend settles is reported with that
+backend's answer and `agree` unknown.
 
 Examples:
   satdoku check fixtures/pe96.txt
-  satdoku check --output json --limit 10 puzzles.txt
+  satdoku check --output json --limit 10 fixtures/9x9-sudoku-acs-logic-solvable.txt
 
-Exit status (check):
-  0  the backends agree on every puzzle (whatever the number of solutions)
-  1  some puzzle could not be decided (a limit was hit)
-  2  bad input or usage (the other puzzles are still checked)
-  3  the backends disagree on some puzzle, or returned an invalid grid (takes precedence)";
+",
+    exit_help!(
+        "  0  both backends settled every puzzle and agree (whatever the number of solutions)
+  1  some puzzle was not settled by both backends (a limit was hit)"
+    )
+);
 
 /// How `check` reports.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
@@ -289,15 +344,23 @@ impl SimplifyArg {
     }
 }
 
-const ENCODE_HELP: &str = "\
+const ENCODE_HELP: &str = concat!(
+    "\
 Variables: x(r, c, d) = r*N*N + c*N + d for 0-based row r and column c and digit d in 1..N, the same
-for every encoding, so a model decodes with the puzzle alone; auxiliary variables come after N^3.
+for every encoding, so a model decodes with the puzzle alone; auxiliary variables come after N^3. The
+comment lines name the tool, encoding, shape, and the puzzle's file, line and index.
 
 Examples:
-  satdoku encode fixtures/top95.txt --out-dir cnf/        one DIMACS file per puzzle: cnf/puzzle-<index>.cnf
-  echo 4.....8.5.3.......... | satdoku encode > p.cnf       a single puzzle to standard output
-  satdoku encode --stats fixtures/pe96.txt                variables, clauses, literals per encoding
-  cadical p.cnf > p.out; satdoku decode --puzzle p.txt p.out";
+  satdoku encode --out-dir cnf fixtures/top95.txt     one DIMACS file per puzzle: cnf/puzzle-000000.cnf, ...
+  head -1 fixtures/top95.txt | satdoku encode > p.cnf  a single puzzle to standard output
+  satdoku encode --stats fixtures/pe96.txt            variables, clauses, literals per encoding
+
+",
+    exit_help!(
+        "  0  every puzzle was encoded
+  1  (not used)"
+    )
+);
 
 /// Options of `satdoku encode`.
 #[derive(Debug, Args)]
@@ -313,7 +376,8 @@ pub struct EncodeArgs {
     #[arg(long, value_enum, default_value_t)]
     pub amo: AmoArg,
 
-    /// Write one file per puzzle, DIR/puzzle-<index>.cnf, instead of a single puzzle to stdout.
+    /// Write one file per puzzle, DIR/puzzle-<index>.cnf (index 0-based, 6 digits), instead of a
+    /// single puzzle to standard output.
     #[arg(long, value_name = "DIR", conflicts_with = "stats")]
     pub out_dir: Option<PathBuf>,
 
@@ -321,12 +385,16 @@ pub struct EncodeArgs {
     /// solving.
     #[arg(long)]
     pub stats: bool,
+
+    /// No summary on standard error.
+    #[arg(long, short = 'q')]
+    pub quiet: bool,
 }
 
 /// Options of `satdoku decode`.
 #[derive(Debug, Args)]
 pub struct DecodeArgs {
-    /// The puzzle the model answers.
+    /// The puzzle the model answers (`-` for standard input).
     #[arg(long, value_name = "FILE")]
     pub puzzle: PathBuf,
 
@@ -334,12 +402,17 @@ pub struct DecodeArgs {
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub index: usize,
 
-    /// The solver's output: SAT-competition `s`/`v` lines, or MiniSat's result file.
+    /// The solver's output: SAT-competition `s`/`v` lines, or MiniSat's result file; `-` for standard
+    /// input.
     #[arg(value_name = "MODEL")]
     pub model: PathBuf,
 
     #[command(flatten)]
     pub read: ReadArgs,
+
+    /// CSV column of the puzzle file.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
 }
 
 /// Options of `satdoku check`.
@@ -362,12 +435,20 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t)]
     pub output: ReportArg,
 
-    /// Worker threads (default: every core).
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Worker threads and quiet: how a batch command runs.
+#[derive(Debug, Args, Clone, Copy)]
+pub struct RunArgs {
+    /// Worker threads (default: every core; 1 when reading puzzles typed at a terminal). At most 4
+    /// per core are started.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub jobs: Option<u32>,
 
-    /// With JSON output, print no summary on standard error.
-    #[arg(long)]
+    /// Quiet: no progress display, no summary, no notes on standard error (errors are still reported).
+    #[arg(long, short = 'q')]
     pub quiet: bool,
 }
 
@@ -380,9 +461,13 @@ pub struct InputArgs {
 
     #[command(flatten)]
     pub read: ReadArgs,
+
+    /// CSV column holding the grids (default: found by name or by shape); CSV input only.
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
 }
 
-/// How to read puzzle files: format, alphabet, box shape, CSV column.
+/// How to read puzzle files: format, alphabet, box shape.
 #[derive(Debug, Args, Clone)]
 pub struct ReadArgs {
     /// Input format (auto-detected by default, for each file).
@@ -396,10 +481,6 @@ pub struct ReadArgs {
     /// Box shape, rows x columns, e.g. `2x3`; needed when N is not a square (6 and 12 have defaults).
     #[arg(long = "box", value_name = "RxC")]
     pub box_shape: Option<String>,
-
-    /// CSV column holding the grids (default: found by name or by shape).
-    #[arg(long, value_name = "NAME")]
-    pub column: Option<String>,
 }
 
 /// The input formats, as named on the command line.
@@ -448,12 +529,12 @@ pub enum BackendArg {
 /// Per-puzzle limits: past them a puzzle gets status `unknown` and the run goes on.
 #[derive(Debug, Args, Clone, Copy, Default)]
 pub struct LimitArgs {
-    /// Give up on a puzzle after SECS seconds (status `unknown`).
+    /// Give up on a puzzle after SECS seconds (status `unknown`); with two backends, each gets SECS.
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub timeout: Option<std::time::Duration>,
 
     /// Give up on a puzzle after N search nodes of the native backend (varisat exposes no conflict
-    /// count, so the SAT backend is bounded by --timeout only).
+    /// count, so the SAT backend is bounded by --timeout only); with two backends, each gets N.
     #[arg(long, value_name = "N")]
     pub budget: Option<u64>,
 }
@@ -462,8 +543,11 @@ fn parse_secs(s: &str) -> std::result::Result<std::time::Duration, String> {
     let secs: f64 = s
         .parse()
         .map_err(|_| format!("expected seconds, e.g. 2 or 0.5, got {s:?}"))?;
-    std::time::Duration::try_from_secs_f64(secs)
-        .map_err(|_| format!("expected a positive number of seconds, got {s:?}"))
+    if secs.is_nan() || secs < 0.0 {
+        return Err(format!("expected a positive number of seconds, got {s:?}"));
+    }
+    // Beyond what a Duration holds (about 584 billion years) is as good as no timeout at all.
+    Ok(std::time::Duration::try_from_secs_f64(secs).unwrap_or(std::time::Duration::MAX))
 }
 
 /// Options of `satdoku solve`.
@@ -494,18 +578,13 @@ pub struct SolveArgs {
     #[command(flatten)]
     pub limits: LimitArgs,
 
-    /// Worker threads (default: every core; 1 when reading puzzles typed at a terminal).
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub jobs: Option<u32>,
+    #[command(flatten)]
+    pub run: RunArgs,
 
     /// Print a summary (puzzles, statuses, time, puzzles/s) to standard error even when it is not a
     /// terminal.
     #[arg(long, conflicts_with = "quiet")]
     pub summary: bool,
-
-    /// Print no summary.
-    #[arg(long)]
-    pub quiet: bool,
 }
 
 impl LimitArgs {
@@ -513,26 +592,51 @@ impl LimitArgs {
     /// run that uses that backend (it still bounds the native one).
     pub fn warn_if_budget_misses_sat(&self) {
         if self.budget.is_some() {
-            eprintln!(
-                "satdoku: note: --budget counts the native backend's search nodes; the SAT backend \
-                 (varisat, which counts no conflicts it would show) is bounded by --timeout only"
+            super::pipeline::note(
+                "note: --budget counts the native backend's search nodes; the SAT backend \
+                 (varisat, which counts no conflicts it would show) is bounded by --timeout only",
             );
         }
     }
 
-    /// `base` with this budget, and a deadline of now + timeout (call when a puzzle starts).
+    /// `base` with this budget and timeout (each applies to every backend's solve on its own).
     pub fn apply(&self, base: satdoku::Limits) -> satdoku::Limits {
         base.with_budget(self.budget.or(base.budget()))
             .with_timeout(self.timeout.or(base.timeout()))
     }
 }
 
+impl RunArgs {
+    /// The number of worker threads for reading `files`: `--jobs`, capped at 4 per core (with a note),
+    /// else every core, or 1 when puzzles are typed at a terminal.
+    pub fn jobs(&self, files: &[PathBuf]) -> usize {
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        match self.jobs {
+            Some(n) => {
+                let cap = cores.saturating_mul(4);
+                if n as usize > cap {
+                    if !self.quiet {
+                        super::pipeline::note(format_args!(
+                            "note: --jobs {n} is more than 4 per core; using {cap} ({cores} cores)"
+                        ));
+                    }
+                    cap
+                } else {
+                    n as usize
+                }
+            }
+            None if super::input::typing(files) => 1,
+            None => cores,
+        }
+    }
+}
+
 impl ReadArgs {
-    /// Validates `--symbols`, `--box` and `--format` into reader options.
+    /// Validates `--symbols`, `--box` and `--format` into reader options, with `column` for CSV.
     ///
     /// # Errors
     /// A message naming the flag whose value is wrong.
-    pub fn read_options(&self) -> Result<ReadOptions> {
+    pub fn read_options(&self, column: Option<&str>) -> Result<ReadOptions> {
         let symbols = match &self.symbols {
             Some(s) => Some(Alphabet::parse(s).with_context(|| format!("--symbols {s:?}"))?),
             None => None,
@@ -562,7 +666,7 @@ impl ReadArgs {
             format,
             symbols,
             shape,
-            column: self.column.clone(),
+            column: column.map(str::to_string),
             allow_clashes: false,
         })
     }
@@ -574,6 +678,6 @@ impl InputArgs {
     /// # Errors
     /// A message naming the flag whose value is wrong.
     pub fn read_options(&self) -> Result<ReadOptions> {
-        self.read.read_options()
+        self.read.read_options(self.column.as_deref())
     }
 }

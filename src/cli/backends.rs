@@ -1,25 +1,23 @@
-//! Building the backends the command line asks for (with the test fault hook applied).
-
-use anyhow::Result;
+//! Building the backends the command line asks for: each one verified (`satdoku::Verified`), with
+//! the test fault hook inside the verification, so that a corrupted answer is caught like a real bug.
 
 use satdoku::sat::SatBackend;
-use satdoku::{Backend, DfsBackend};
+use satdoku::{Backend, DfsBackend, Verified};
 
 use super::args::SatArgs;
 use super::fault;
 
+/// A backend as every command uses it: verified.
+pub type Checked = Verified<Box<dyn Backend>>;
+
 /// The native backend.
-pub fn dfs() -> Box<dyn Backend> {
-    fault::wrap(Box::new(DfsBackend::new()))
+pub fn dfs() -> Checked {
+    Verified::new(fault::wrap(Box::new(DfsBackend::new())))
 }
 
 /// The SAT backend configured by `args`.
-///
-/// # Errors
-/// None at present (every combination of options is valid); kept fallible for options that need
-/// checking against each other.
-pub fn sat(args: &SatArgs) -> Result<Box<dyn Backend>> {
+pub fn sat(args: &SatArgs) -> Checked {
     let backend =
         SatBackend::new(args.encoding.get(), args.amo.get()).with_simplify(args.simplify.get());
-    Ok(fault::wrap(Box::new(backend)))
+    Verified::new(fault::wrap(Box::new(backend)))
 }

@@ -2,25 +2,12 @@
 //! thread consumes results in input order. Memory is bounded by the chunks in flight, not the input.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, sync_channel};
 
 /// Items per chunk handed to a worker: large enough that channel traffic is noise next to solving a
 /// 9x9 (a few µs each), small enough that the last chunks balance across workers.
 pub const CHUNK: usize = 64;
-
-/// The number of worker threads: `requested`, else every core — but 1 when puzzles are typed at a
-/// terminal, so that each answer appears as soon as its puzzle is entered.
-pub fn jobs(requested: Option<u32>, files: &[PathBuf]) -> usize {
-    if let Some(n) = requested {
-        return n as usize;
-    }
-    if super::input::typing(files) {
-        return 1;
-    }
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
 
 /// Runs `work` over every item that `produce` emits, on `jobs` threads, and hands each result to
 /// `consume` in the order the items were emitted.

@@ -1,236 +1,143 @@
-//! `satdoku check`: both backends on every puzzle; they must agree, and every grid must verify.
-
-use std::io;
-use std::time::Duration;
+//! `satdoku check`: both backends on every puzzle, each within its own limits; they must agree, and every
+//! grid must verify.
 
 use anyhow::Result;
-use serde::Serialize;
 use serde_json::{Value, json};
 
 use satdoku::format::Layout;
-use satdoku::{Answer, CrossCheck, Limits, Outcome, Verdict, cross_check};
+use satdoku::{Limits, cross_check};
 
-use super::args::{CheckArgs, ReportArg};
+use super::args::{CheckArgs, OutputArg, ReportArg};
 use super::backends;
-use super::batch;
-use super::input::{self, Item, Items};
+use super::exit::Exit;
+use super::input::{self, Item};
+use super::joint::{Joint, joint};
+use super::pipeline::{Diagnostic, Record, Run};
 use super::progress::Progress;
-use super::solve::{Output, Solved, output_layout};
-
-/// Counts for the closing summary.
-#[derive(Default)]
-struct Totals {
-    puzzles: u64,
-    by_status: std::collections::BTreeMap<&'static str, u64>,
-    disagreements: u64,
-    errors: u64,
-    time: [Duration; 2],
-}
-
-/// The rendered record of one puzzle and what the summary needs from it.
-struct Checked {
-    solved: Solved,
-    status: Option<&'static str>,
-    disagree: bool,
-    time: [Duration; 2],
-    /// A message for standard error (bad input), printed in input order.
-    diagnostic: Option<String>,
-}
+use super::render::{answer_json, bad_input, json_line, output_layout, status_text};
+use super::summary::Summary;
 
 /// Runs `satdoku check`.
 ///
 /// # Errors
 /// Bad flag values (exit 2).
-pub fn run(args: CheckArgs) -> Result<u8> {
+pub fn run(args: CheckArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
-    let (a, b) = (backends::dfs(), backends::sat(&args.sat)?);
-    args.limits.warn_if_budget_misses_sat();
-    let limits = Limits::count_to(args.limit);
+    let (a, b) = (backends::dfs(), backends::sat(&args.sat));
+    if !args.run.quiet {
+        args.limits.warn_if_budget_misses_sat();
+    }
+    let limits = args.limits.apply(Limits::count_to(args.limit));
     let json = args.output == ReportArg::Json;
-    let jobs = batch::jobs(args.jobs, &args.input.files);
-    let typing = input::typing(&args.input.files);
-    let mut progress = Progress::for_run(&args.input.files, args.quiet);
-    let counter = progress.counter();
-    let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), json).flush_each(typing);
-    let mut totals = Totals::default();
     let files = &args.input.files;
-    batch::ordered_map(
-        jobs,
-        |emit| {
-            Items::new(files, &options)
-                .count_bytes(counter)
-                .for_each(emit)
-        },
-        |item: Item| match &item.puzzle {
-            Ok(loaded) => {
-                let limits = args.limits.apply(limits);
-                let check = cross_check(&loaded.units, loaded.grid(), &*a, &*b, &limits);
-                let layout = output_layout(&loaded.puzzle.layout, super::args::OutputArg::Same);
-                render(&item, &check, &layout, json)
-            }
-            Err(msg) => Checked {
-                diagnostic: Some(msg.clone()),
-                solved: error_record(&item, msg, json),
-                status: None,
-                disagree: false,
-                time: [Duration::ZERO; 2],
-            },
-        },
-        |checked| {
-            if let Some(msg) = &checked.diagnostic {
-                eprintln!("satdoku: {msg}");
-            }
-            totals.puzzles += 1;
-            match checked.status {
-                Some(s) => *totals.by_status.entry(s).or_default() += 1,
-                None => totals.errors += 1,
-            }
-            totals.disagreements += checked.disagree as u64;
-            totals.time[0] += checked.time[0];
-            totals.time[1] += checked.time[1];
-            progress.tick();
-            out.record(&checked.solved);
-        },
-    );
-    progress.finish();
-    let summary = summary_line(&totals, [a.name(), b.name()]);
-    if json {
-        out.finish();
-        if !args.quiet {
-            eprintln!("{summary}");
-        }
-    } else {
-        out.record(&Solved {
-            text: format!("{summary}\n").into(),
-            multiline: false,
-            status: None,
-            disagree: false,
-        });
-        out.finish();
-    }
-    let inconclusive = totals.by_status.get("unknown").copied().unwrap_or(0) > 0;
-    Ok(if totals.disagreements > 0 {
-        3
-    } else if totals.errors > 0 {
-        2
-    } else if inconclusive {
-        1
-    } else {
-        0
-    })
-}
-
-fn summary_line(t: &Totals, names: [&str; 2]) -> String {
-    let statuses: Vec<String> = t
-        .by_status
-        .iter()
-        .filter(|&(_, &n)| n > 0)
-        .map(|(s, n)| format!("{n} {s}"))
-        .collect();
-    format!(
-        "check: {} puzzle{}: {}; {} disagreement{}; {} error{}; {} {:.3} s, {} {:.3} s",
-        t.puzzles,
-        plural(t.puzzles),
-        if statuses.is_empty() {
-            "none checked".to_string()
-        } else {
-            statuses.join(", ")
-        },
-        t.disagreements,
-        plural(t.disagreements),
-        t.errors,
-        plural(t.errors),
-        names[0],
-        t.time[0].as_secs_f64(),
-        names[1],
-        t.time[1].as_secs_f64(),
-    )
-}
-
-fn plural(n: u64) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
-/// One backend's answer as JSON: status, solution(s), count, micros (or the error).
-fn answer_json(answer: &Answer, layout: &Layout) -> Value {
-    let micros = answer.time.as_micros() as u64;
-    match &answer.report {
-        Err(e) => json!({ "status": "error", "error": e.to_string(), "micros": micros }),
-        Ok(report) => {
-            let mut v = json!({
-                "status": report.outcome.status().word(),
-                "count": report.outcome.count(),
-                "micros": micros,
-            });
-            match &report.outcome {
-                Outcome::Multiple { solutions, .. } => {
-                    v["solutions"] =
-                        json!([layout.compact(&solutions[0]), layout.compact(&solutions[1])]);
-                }
-                o => {
-                    if let Some(g) = o.grids().first() {
-                        v["solution"] = json!(layout.compact(g));
-                    }
-                }
-            }
-            v
-        }
-    }
-}
-
-#[derive(Serialize)]
-struct JsonCheck<'a> {
-    index: usize,
-    file: &'a str,
-    line: usize,
-    status: &'a str,
-    agree: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solution: Option<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    problems: Vec<String>,
-    dfs: Value,
-    sat: Value,
-}
-
-fn render(item: &Item, check: &CrossCheck, layout: &Layout, json: bool) -> Checked {
-    let [a, b] = &check.answers;
-    let (disagree, problems) = match &check.verdict {
-        Verdict::Disagree(p) => (true, p.iter().map(ToString::to_string).collect()),
-        _ => (false, Vec::new()),
+    let progress = Progress::for_run(files, args.run.quiet, "puzzle");
+    let run = Run {
+        jobs: args.run.jobs(files),
+        typing: input::typing(files),
+        gaps: false,
+        progress,
+        summary: (!args.run.quiet).then(|| Summary::new("check", "puzzle")),
     };
-    let inconclusive = check.verdict == Verdict::Inconclusive;
-    let status = check.status_word();
+    Ok(run.over_puzzles(files, &options, |item: Item| {
+        let loaded = match &item.puzzle {
+            Ok(l) => l,
+            Err(e) => return bad_input(&item, e, json, &format!("{} ", item.index)),
+        };
+        let check = cross_check(&loaded.units, loaded.grid(), &a, &b, &limits);
+        let layout = output_layout(&loaded.puzzle.layout, OutputArg::Same);
+        let mut record = render(&item, &check, &layout, &limits, json);
+        record.times = check.answers.iter().map(|a| (a.backend, a.time)).collect();
+        record
+    }))
+}
+
+/// The record of one cross-checked puzzle: `INDEX FILE:LINE: STATUS (VERDICT; dfs µs, sat µs)` with
+/// any problems indented below, or a JSON object with each backend's answer.
+fn render(
+    item: &Item,
+    check: &satdoku::CrossCheck,
+    layout: &Layout,
+    limits: &Limits,
+    json: bool,
+) -> Record {
+    let [a, b] = &check.answers;
+    let grid = item.puzzle.as_ref().map(|l| l.grid());
+    let units = item.puzzle.as_ref().map(|l| &*l.units);
+    let (Ok(grid), Ok(units)) = (grid, units) else {
+        unreachable!("only read puzzles are checked")
+    };
+    let joint = joint(units, grid, &check.answers);
+    let (word, verdict, exit, problems): (String, &str, Exit, Vec<String>) = match &joint {
+        Joint::Internal(backend, e) => (
+            "internal-error".into(),
+            "INVALID ANSWER",
+            Exit::Internal,
+            vec![format!("{backend}: {e}")],
+        ),
+        Joint::Failed(e) => ("error".into(), "error", Exit::BadInput, vec![e.to_string()]),
+        Joint::Agree(r) => (status_text(&r.outcome), "agree", Exit::Success, Vec::new()),
+        Joint::OneSettled {
+            settled,
+            report,
+            other,
+        } => (
+            status_text(&report.outcome),
+            "not cross-checked",
+            Exit::Unsolved,
+            vec![format!(
+                "only {settled} settled it; {other} did not within the limits"
+            )],
+        ),
+        Joint::Unknown => ("unknown".into(), "inconclusive", Exit::Unsolved, Vec::new()),
+        Joint::Disagree(p) => (
+            "disagree".into(),
+            "DISAGREE",
+            Exit::Disagree,
+            p.iter().map(ToString::to_string).collect(),
+        ),
+    };
+    let summary_word: &'static str = match &joint {
+        Joint::Internal(..) => "internal-error",
+        Joint::Failed(_) => "error",
+        Joint::Disagree(_) => "disagree",
+        Joint::Unknown => "unknown",
+        j => j.status().map_or("unknown", |s| s.word()),
+    };
     let text = if json {
-        let mut s = serde_json::to_string(&JsonCheck {
-            index: item.index,
-            file: &item.source,
-            line: item.line,
-            status,
-            agree: !disagree,
-            solution: check.solution().map(|g| layout.compact(g)),
-            problems,
-            dfs: answer_json(a, layout),
-            sat: answer_json(b, layout),
-        })
-        .expect("strings and numbers serialise");
-        s.push('\n');
-        s
+        let solution = match &joint {
+            Joint::Agree(r) | Joint::OneSettled { report: r, .. } => r.outcome.solution(),
+            _ => None,
+        };
+        let mut v = json!({
+            "index": item.index,
+            "file": &*item.source,
+            "line": item.line,
+            "status": summary_word,
+            "agree": match &joint {
+                Joint::Agree(_) => json!(true),
+                Joint::Disagree(_) | Joint::Internal(..) => json!(false),
+                _ => Value::Null,
+            },
+            "limit": limits.max_solutions(),
+        });
+        if let Some(g) = solution {
+            v["solution"] = json!(layout.compact(g));
+        }
+        if let Joint::Agree(r) | Joint::OneSettled { report: r, .. } = &joint {
+            v["count"] = json!(r.outcome.count());
+        }
+        if !problems.is_empty() {
+            v["problems"] = json!(problems);
+        }
+        v[a.backend] = answer_json(&a.report, a.time, layout);
+        v[b.backend] = answer_json(&b.report, b.time, layout);
+        json_line(&v)
     } else {
         let mut s = format!(
-            "{} {}:{}: {} ({}; {} {} µs, {} {} µs)\n",
+            "{} {}:{}: {word} ({verdict}; {} {} µs, {} {} µs)\n",
             item.index,
             item.source,
             item.line,
-            status,
-            if disagree {
-                "DISAGREE"
-            } else if inconclusive {
-                "inconclusive"
-            } else {
-                "agree"
-            },
             a.backend,
             a.time.as_micros(),
             b.backend,
@@ -239,42 +146,15 @@ fn render(item: &Item, check: &CrossCheck, layout: &Layout, json: bool) -> Check
         for p in &problems {
             s.push_str(&format!("  - {p}\n"));
         }
-        s
+        s.into_bytes()
     };
-    Checked {
-        solved: Solved {
-            text: text.into(),
-            multiline: false,
-            status: None,
-            disagree,
-        },
-        status: Some(status),
-        disagree,
-        time: [a.time, b.time],
-        diagnostic: None,
+    let mut record = Record::new(text, summary_word, exit);
+    if matches!(joint, Joint::Internal(..) | Joint::Disagree(_)) {
+        record.diagnostic = Some(Diagnostic {
+            place: format!("{}:{}", item.source, item.line),
+            message: format!("{verdict}: {}", problems.join("; ")),
+            shown_in_record: true,
+        });
     }
-}
-
-fn error_record(item: &Item, msg: &str, json: bool) -> Solved {
-    let text = if json {
-        let mut s = json!({
-            "index": item.index,
-            "file": &*item.source,
-            "line": item.line,
-            "status": "error",
-            "agree": Value::Null,
-            "error": msg,
-        })
-        .to_string();
-        s.push('\n');
-        s
-    } else {
-        format!("{} error: {msg}\n", item.index)
-    };
-    Solved {
-        text: text.into(),
-        multiline: false,
-        status: None,
-        disagree: false,
-    }
+    record
 }

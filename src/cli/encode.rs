@@ -1,98 +1,133 @@
 //! `satdoku encode` (DIMACS out, or formula sizes) and `satdoku decode` (an external solver's model in).
 
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::Path;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use satdoku::sat::{
     Amo, Encoding, SolverAnswer, decode_model, formula_stats, parse_solver_output, write_dimacs,
 };
-use satdoku::{Units, verify};
+use satdoku::verify;
 
-use super::args::{DecodeArgs, EncodeArgs};
-use super::input::{Items, Loaded};
-use super::solve::{Output, Solved};
+use super::args::{DecodeArgs, EncodeArgs, OutputArg, RunArgs};
+use super::exit::Exit;
+use super::input::{Item, Items, Loaded, display_name, open_path};
+use super::pipeline::{Diagnostic, Output, Record, Run, note};
+use super::progress::Progress;
+use super::render::{bad_input, output_layout};
+use super::summary::Summary;
 
 /// Runs `satdoku encode`.
 ///
 /// # Errors
-/// Bad flag values, unreadable input (exit 2), write failures.
-pub fn run_encode(args: EncodeArgs) -> Result<u8> {
+/// Bad flag values (exit 2); a directory that cannot be created.
+pub fn run_encode(args: EncodeArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
     let amo = args.amo.get();
+    let files = &args.input.files;
+    let run_args = RunArgs {
+        jobs: None,
+        quiet: args.quiet,
+    };
     if args.stats {
         let encodings: Vec<Encoding> = match args.encoding {
             Some(e) => vec![e.get()],
             None => Encoding::ALL.to_vec(),
         };
-        return stats(&args, &options, &encodings, amo);
+        return Ok(stats(&args, &options, &encodings, amo));
     }
     let encoding = args.encoding.unwrap_or_default().get();
-    let mut items = Items::new(&args.input.files, &options);
-    match &args.out_dir {
-        None => {
-            let Some(first) = items.next() else {
-                bail!("no puzzle found");
-            };
-            let loaded = match first.puzzle {
-                Ok(l) => l,
-                Err(msg) => {
-                    eprintln!("satdoku: {msg}");
-                    return Ok(2);
-                }
-            };
-            if let Some(second) = items.next() {
-                eprintln!(
-                    "satdoku: {}:{}: a second puzzle: standard output takes one puzzle; use --out-dir DIR for one file per puzzle",
-                    second.source, second.line
-                );
-                return Ok(2);
-            }
-            let stdout = io::stdout();
-            if let Err(e) = write_dimacs(stdout.lock(), &loaded.units, loaded.grid(), encoding, amo)
-            {
-                return Err(e).context("writing DIMACS to standard output");
-            }
-            Ok(0)
+    let Some(dir) = &args.out_dir else {
+        return Ok(to_stdout(Items::new(files, &options), encoding, amo));
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let progress = Progress::for_run(files, args.quiet, "puzzle");
+    let run = Run {
+        jobs: run_args.jobs(files),
+        typing: false,
+        gaps: false,
+        progress,
+        summary: (!args.quiet).then(|| {
+            Summary::new(
+                format!("encode ({encoding}, {amo}) to {}", dir.display()),
+                "puzzle",
+            )
+        }),
+    };
+    Ok(run.over_puzzles(files, &options, |item: Item| {
+        let loaded = match &item.puzzle {
+            Ok(l) => l,
+            Err(e) => return bad_input(&item, e, false, "").without_text(),
+        };
+        let path = dir.join(format!("puzzle-{:06}.cnf", item.index));
+        match write_file(&path, &item, loaded, encoding, amo) {
+            Ok(()) => Record::new("", "written", Exit::Success),
+            Err(e) => Record::new("", "error", Exit::BadInput).with_diagnostic(Diagnostic {
+                place: path.display().to_string(),
+                message: format!("{e:#}"),
+                shown_in_record: false,
+            }),
         }
-        Some(dir) => {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-            let (mut written, mut bad) = (0u64, 0u64);
-            for item in items {
-                match item.puzzle {
-                    Err(msg) => {
-                        eprintln!("satdoku: {msg}");
-                        bad += 1;
-                    }
-                    Ok(loaded) => {
-                        let path = dir.join(format!("puzzle-{}.cnf", item.index));
-                        write_file(&path, &loaded.units, loaded.grid(), encoding, amo)?;
-                        written += 1;
-                    }
-                }
-            }
-            eprintln!(
-                "encode: wrote {written} file{} to {} ({encoding}, {amo}); {bad} error{}",
-                if written == 1 { "" } else { "s" },
-                dir.display(),
-                if bad == 1 { "" } else { "s" },
-            );
-            Ok(if bad > 0 { 2 } else { 0 })
+    }))
+}
+
+/// The comment lines that tie a CNF to its source: file, line and index (read back by `decode --cnf`).
+fn source_comments(item: &Item) -> String {
+    format!(
+        "c source {} line {} index {}\n",
+        item.source, item.line, item.index
+    )
+}
+
+/// One puzzle to standard output; a second puzzle is an error (one DIMACS formula per stream).
+fn to_stdout(mut items: Items, encoding: Encoding, amo: Amo) -> Exit {
+    let Some(first) = items.next() else {
+        return Exit::Success;
+    };
+    let loaded = match &first.puzzle {
+        Ok(l) => l,
+        Err(e) => {
+            note(e);
+            return Exit::BadInput;
         }
+    };
+    if let Some(second) = items.next() {
+        note(format_args!(
+            "{}:{}: a second puzzle: standard output takes one puzzle; use --out-dir DIR for one \
+             file per puzzle",
+            second.source, second.line
+        ));
+        return Exit::BadInput;
     }
+    let mut out = Output::stdout(false);
+    out.write(source_comments(&first).as_bytes());
+    let mut writer = out.writer();
+    if let Err(e) = write_dimacs(&mut writer, &loaded.units, loaded.grid(), encoding, amo) {
+        // Write errors end the process inside the writer; what is left is a puzzle that cannot be
+        // encoded.
+        note(format_args!("{}:{}: {e}", first.source, first.line));
+        return Exit::BadInput;
+    }
+    out.finish();
+    Exit::Success
 }
 
 fn write_file(
     path: &Path,
-    units: &Units,
-    grid: &satdoku::Grid,
+    item: &Item,
+    loaded: &Loaded,
     encoding: Encoding,
     amo: Amo,
 ) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    write_dimacs(file, units, grid, encoding, amo)
+    let mut file = io::BufWriter::new(
+        File::create(path).with_context(|| format!("creating {}", path.display()))?,
+    );
+    file.write_all(source_comments(item).as_bytes())
+        .and_then(|()| file.flush())
+        .with_context(|| format!("writing {}", path.display()))?;
+    write_dimacs(file, &loaded.units, loaded.grid(), encoding, amo)
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
@@ -103,116 +138,147 @@ fn stats(
     options: &satdoku::format::ReadOptions,
     encodings: &[Encoding],
     amo: Amo,
-) -> Result<u8> {
-    let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), false);
-    let line = |text: String| Solved {
-        text: text.into(),
-        multiline: false,
-        status: None,
-        disagree: false,
-    };
-    out.record(&line(
-        "index\tencoding\tamo\tvariables\tclauses\tliterals\n".to_string(),
-    ));
+) -> Exit {
+    let files = &args.input.files;
+    let mut out = Output::stdout(false);
+    out.write(b"index\tencoding\tamo\tvariables\tclauses\tliterals\n");
     let mut totals = vec![[0u64; 3]; encodings.len()];
-    let mut bad = 0u64;
-    for item in Items::new(&args.input.files, options) {
-        let loaded = match item.puzzle {
+    let mut exit = Exit::Success;
+    for item in Items::new(files, options) {
+        let loaded = match &item.puzzle {
             Ok(l) => l,
-            Err(msg) => {
-                eprintln!("satdoku: {msg}");
-                out.record(&line(format!("{}\terror: {msg}\n", item.index)));
-                bad += 1;
+            Err(e) => {
+                note(e);
+                out.write(format!("{}\terror: {e}\n", item.index).as_bytes());
+                exit = exit.max(Exit::BadInput);
                 continue;
             }
         };
         for (k, &encoding) in encodings.iter().enumerate() {
-            let s = formula_stats(&loaded.units, loaded.grid(), encoding, amo)?;
-            totals[k][0] += s.variables;
-            totals[k][1] += s.clauses;
-            totals[k][2] += s.literals;
-            out.record(&line(format!(
-                "{}\t{encoding}\t{amo}\t{}\t{}\t{}\n",
-                item.index, s.variables, s.clauses, s.literals
-            )));
+            match formula_stats(&loaded.units, loaded.grid(), encoding, amo) {
+                Ok(s) => {
+                    totals[k][0] += s.variables;
+                    totals[k][1] += s.clauses;
+                    totals[k][2] += s.literals;
+                    out.write(
+                        format!(
+                            "{}\t{encoding}\t{amo}\t{}\t{}\t{}\n",
+                            item.index, s.variables, s.clauses, s.literals
+                        )
+                        .as_bytes(),
+                    );
+                }
+                Err(e) => {
+                    note(format_args!("{}:{}: {e}", item.source, item.line));
+                    exit = exit.max(Exit::BadInput);
+                }
+            }
         }
     }
     for (k, encoding) in encodings.iter().enumerate() {
         let [v, c, l] = totals[k];
-        out.record(&line(format!("total\t{encoding}\t{amo}\t{v}\t{c}\t{l}\n")));
+        out.write(format!("total\t{encoding}\t{amo}\t{v}\t{c}\t{l}\n").as_bytes());
     }
     out.finish();
-    Ok(if bad > 0 { 2 } else { 0 })
+    exit
 }
+
+/// The largest solver output `decode` reads: a 64x64 model with auxiliary variables is a few MB.
+const MAX_MODEL_BYTES: u64 = 64 << 20;
 
 /// Runs `satdoku decode`.
 ///
 /// # Errors
 /// Bad flag values; otherwise problems are reported with an exit code.
-pub fn run_decode(args: DecodeArgs) -> Result<u8> {
-    let options = args.read.read_options()?;
+pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
+    if args.puzzle == Path::new("-") && args.model == Path::new("-") {
+        anyhow::bail!("--puzzle and MODEL cannot both be standard input (-)");
+    }
+    let options = args.read.read_options(args.column.as_deref())?;
     let Some(item) = Items::new(std::slice::from_ref(&args.puzzle), &options).nth(args.index)
     else {
-        eprintln!(
-            "satdoku: {}: no puzzle with index {}",
-            args.puzzle.display(),
+        note(format_args!(
+            "{}: no puzzle with index {}",
+            display_name(&args.puzzle),
             args.index
-        );
-        return Ok(2);
+        ));
+        return Ok(Exit::BadInput);
     };
-    let Loaded { puzzle, units } = match item.puzzle {
+    let loaded = match item.puzzle {
         Ok(l) => l,
-        Err(msg) => {
-            eprintln!("satdoku: {msg}");
-            return Ok(2);
+        Err(e) => {
+            note(e);
+            return Ok(Exit::BadInput);
         }
     };
-    let model_name = args.model.display().to_string();
-    let text = match std::fs::read(&args.model) {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+    let model_name = display_name(&args.model);
+    let text = match read_bounded(&args.model) {
+        Ok(text) => text,
         Err(e) => {
-            eprintln!("satdoku: {model_name}: cannot read: {e}");
-            return Ok(2);
+            note(format_args!("{model_name}: {e}"));
+            return Ok(Exit::BadInput);
         }
     };
     let model = match parse_solver_output(&text) {
         Ok(SolverAnswer::Satisfiable(m)) => m,
         Ok(SolverAnswer::Unsatisfiable) => {
-            eprintln!(
-                "satdoku: {model_name}: the solver answered UNSAT: the puzzle has no solution"
-            );
-            return Ok(1);
+            note(format_args!(
+                "{model_name}: the solver answered UNSAT: the puzzle has no solution"
+            ));
+            return Ok(Exit::Unsolved);
         }
         Ok(SolverAnswer::Unknown) => {
-            eprintln!("satdoku: {model_name}: the solver gave up (UNKNOWN)");
-            return Ok(1);
+            note(format_args!("{model_name}: the solver gave up (UNKNOWN)"));
+            return Ok(Exit::Unsolved);
         }
         Err(e) => {
-            eprintln!("satdoku: {model_name}: {e}");
-            return Ok(2);
+            let hint = if text.contains("MiniSat") || text.contains("Conflicts") {
+                "; this looks like MiniSat's screen output: pass its result file (minisat p.cnf \
+                 p.out), not what it prints"
+            } else {
+                ""
+            };
+            note(format_args!("{model_name}: {e}{hint}"));
+            return Ok(Exit::BadInput);
         }
     };
-    let grid = match decode_model(&units, &puzzle.grid, &model) {
+    let (units, puzzle) = (&*loaded.units, &loaded.puzzle.grid);
+    let hint = "(is the model of another puzzle? check --puzzle and --index)";
+    let grid = match decode_model(units, puzzle, &model) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("satdoku: {model_name}: {e}");
-            return Ok(2);
+            note(format_args!("{model_name}: {e} {hint}"));
+            return Ok(Exit::BadInput);
         }
     };
-    if let Err(v) = verify(&units, &puzzle.grid, &grid) {
-        eprintln!("satdoku: {model_name}: the model breaks a rule: {v}");
-        return Ok(2);
+    if let Err(v) = verify(units, puzzle, &grid) {
+        note(format_args!(
+            "{model_name}: the model breaks a rule: {v} {hint}"
+        ));
+        return Ok(Exit::BadInput);
     }
-    let layout = super::solve::output_layout(&puzzle.layout, super::args::OutputArg::Same);
+    let layout = output_layout(&loaded.puzzle.layout, OutputArg::Same);
     let mut text = String::new();
     layout.write(&grid, &mut text);
-    let stdout = io::stdout();
-    let mut lock = stdout.lock();
-    if let Err(e) = lock.write_all(text.as_bytes()).and_then(|()| lock.flush())
-        && e.kind() != io::ErrorKind::BrokenPipe
-    {
-        return Err(e).context("writing to standard output");
+    let mut out = Output::stdout(false);
+    out.write(text.as_bytes());
+    out.finish();
+    Ok(Exit::Success)
+}
+
+/// The text of `path` (`-` for standard input), at most [`MAX_MODEL_BYTES`].
+fn read_bounded(path: &Path) -> Result<String> {
+    let reader = open_path(path).context("cannot read")?;
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_MODEL_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .context("read error")?;
+    if bytes.len() as u64 > MAX_MODEL_BYTES {
+        anyhow::bail!(
+            "too large: over {} MiB, more than any model of a grid up to 64x64",
+            MAX_MODEL_BYTES >> 20
+        );
     }
-    Ok(0)
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
 }

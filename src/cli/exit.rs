@@ -1,71 +1,63 @@
-//! Exit codes and their precedence: 3 backends disagree, then 2 bad input or usage, then 1 no solution /
-//! not unique / limit hit, else 0.
+//! Exit codes: one ordered type, combined over a run with `max`, so precedence is written once.
 
-use satdoku::Status;
+use std::process::ExitCode;
 
-/// What a run has seen so far, for the exit code.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Some input could not be read or parsed.
-    pub bad_input: bool,
-    /// Some puzzle has no solution, several when uniqueness was asked, or hit a limit.
-    pub unsolved: bool,
-    /// The two backends disagreed on some puzzle.
-    pub disagree: bool,
+/// What a record (or a whole run) means for the exit status. Later variants take precedence: a run's
+/// code is the maximum over its records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Exit {
+    /// 0: every puzzle answered as asked.
+    #[default]
+    Success,
+    /// 1: some puzzle has no solution, several when counting, an invalid solution (`verify`), or hit a
+    /// limit.
+    Unsolved,
+    /// 2: bad input or usage.
+    BadInput,
+    /// 3: the two backends disagree.
+    Disagree,
+    /// 4: a backend returned a grid that the independent verifier rejects (a bug in satdoku).
+    Internal,
 }
 
-impl Tally {
-    /// Records a puzzle's status; `counting` is whether solutions were counted (so several is a failure).
-    pub fn status(&mut self, status: Status, counting: bool) {
-        match status {
-            Status::None | Status::Unknown => self.unsolved = true,
-            Status::Multiple if counting => self.unsolved = true,
-            _ => {}
-        }
-    }
-
-    /// The exit code: 3 if backends disagreed; else 2 if any input was bad; else 1 if some puzzle was
-    /// not solved (or not unique when counting); else 0.
-    pub fn code(&self) -> u8 {
-        if self.disagree {
-            3
-        } else if self.bad_input {
-            2
-        } else if self.unsolved {
-            1
-        } else {
-            0
+impl Exit {
+    /// The process exit status.
+    pub fn code(self) -> u8 {
+        match self {
+            Exit::Success => 0,
+            Exit::Unsolved => 1,
+            Exit::BadInput => 2,
+            Exit::Disagree => 3,
+            Exit::Internal => 4,
         }
     }
 }
 
-/// Exit code for a usage error (bad flag value), as for bad input.
-pub const USAGE: u8 = 2;
+impl From<Exit> for ExitCode {
+    fn from(exit: Exit) -> ExitCode {
+        ExitCode::from(exit.code())
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn precedence() {
-        let mut t = Tally::default();
-        assert_eq!(t.code(), 0);
-        t.status(Status::Solved, false);
-        t.status(Status::Unique, true);
-        assert_eq!(t.code(), 0);
-        t.status(Status::Multiple, false);
-        assert_eq!(t.code(), 0, "several solutions are fine when not counting");
-        t.status(Status::Multiple, true);
-        assert_eq!(t.code(), 1);
-        t.bad_input = true;
-        assert_eq!(t.code(), 2);
-        t.disagree = true;
-        assert_eq!(t.code(), 3);
-        let mut u = Tally::default();
-        u.status(Status::Unknown, false);
-        assert_eq!(u.code(), 1);
-        let mut v = Tally::default();
-        v.status(Status::None, false);
-        assert_eq!(v.code(), 1);
+    fn precedence_is_the_order() {
+        let all = [
+            Exit::Success,
+            Exit::Unsolved,
+            Exit::BadInput,
+            Exit::Disagree,
+            Exit::Internal,
+        ];
+        for (i, a) in all.iter().enumerate() {
+            assert_eq!(a.code() as usize, i);
+            for b in &all[i..] {
+                assert_eq!((*a).max(*b), *b);
+            }
+        }
+        assert_eq!(Exit::default(), Exit::Success);
     }
 }

@@ -1,10 +1,11 @@
-//! A test hook: a backend wrapper that corrupts answers on purpose, so tests can show that `check` and
-//! `solve --backend both` catch a faulty backend. Switched on only by the environment variable
+//! A test hook: a backend wrapper that corrupts answers on purpose, so tests can show that every command
+//! catches a faulty backend. Switched on only by the environment variable
 //! `SATDOKU_TEST_FAULT=<backend>:<fault>` (not shown in `--help`); faults: `wrong-digit` (changes one
-//! digit of every grid returned), `claim-unique` (reports a multi-solution puzzle as unique),
-//! `claim-none` (reports no solution whatever it found).
+//! digit of every grid returned), `wrong-second` (changes one digit of the second grid of a `multiple`
+//! answer), `same-twice` (a `multiple` answer with its first grid twice), `claim-unique` (reports a
+//! multi-solution puzzle as unique), `claim-none` (reports no solution whatever it found).
 
-use satdoku::{Backend, Digit, Grid, Limits, Outcome, Report, SolveError, Units};
+use satdoku::{Backend, Cell, Digit, Grid, Limits, Outcome, Report, SolveError, Units};
 
 /// The environment variable that switches a fault on.
 pub const VAR: &str = "SATDOKU_TEST_FAULT";
@@ -13,6 +14,8 @@ pub const VAR: &str = "SATDOKU_TEST_FAULT";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fault {
     WrongDigit,
+    WrongSecond,
+    SameTwice,
     ClaimUnique,
     ClaimNone,
 }
@@ -27,6 +30,8 @@ pub fn wrap(backend: Box<dyn Backend>) -> Box<dyn Backend> {
     };
     let fault = match fault {
         "wrong-digit" => Fault::WrongDigit,
+        "wrong-second" => Fault::WrongSecond,
+        "same-twice" => Fault::SameTwice,
         "claim-unique" => Fault::ClaimUnique,
         "claim-none" => Fault::ClaimNone,
         _ => return backend,
@@ -45,9 +50,10 @@ struct Faulty {
     fault: Fault,
 }
 
+/// `grid` with its first cell's digit changed (a given, in most puzzles).
 fn corrupt(grid: &Grid) -> Grid {
     let mut g = grid.clone();
-    let first = satdoku::Cell::new(0);
+    let first = Cell::new(0);
     let v = g.get(first).map_or(1, |d| d.get() % g.n() as u8 + 1);
     g.set(first, Digit::new(v));
     g
@@ -63,6 +69,42 @@ impl Backend for Faulty {
         report.outcome = match (self.fault, report.outcome) {
             (Fault::WrongDigit, Outcome::Found(g)) => Outcome::Found(corrupt(&g)),
             (Fault::WrongDigit, Outcome::Unique(g)) => Outcome::Unique(corrupt(&g)),
+            (
+                Fault::WrongDigit,
+                Outcome::Multiple {
+                    solutions: [a, b],
+                    count,
+                    complete,
+                },
+            ) => Outcome::Multiple {
+                solutions: [Box::new(corrupt(&a)), b],
+                count,
+                complete,
+            },
+            (
+                Fault::WrongSecond,
+                Outcome::Multiple {
+                    solutions: [a, b],
+                    count,
+                    complete,
+                },
+            ) => Outcome::Multiple {
+                solutions: [a, Box::new(corrupt(&b))],
+                count,
+                complete,
+            },
+            (
+                Fault::SameTwice,
+                Outcome::Multiple {
+                    solutions: [a, _],
+                    count,
+                    complete,
+                },
+            ) => Outcome::Multiple {
+                solutions: [a.clone(), a],
+                count,
+                complete,
+            },
             (Fault::ClaimUnique, Outcome::Multiple { solutions, .. }) => {
                 let [first, _] = solutions;
                 Outcome::Unique(*first)

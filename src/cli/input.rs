@@ -18,8 +18,43 @@ pub struct Item {
     pub source: Arc<str>,
     /// 1-based line where the puzzle starts (0 when the file could not be opened).
     pub line: usize,
-    /// The puzzle with its unit list, or the full error message (`FILE:LINE:COLUMN: message`).
-    pub puzzle: Result<Loaded, String>,
+    /// The puzzle with its unit list, or why it could not be read.
+    pub puzzle: Result<Loaded, ItemError>,
+}
+
+/// Why an input puzzle could not be read: where (`FILE:LINE:COLUMN`, or `FILE` when nothing could be
+/// read) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemError {
+    /// `FILE:LINE:COLUMN` or `FILE`.
+    pub place: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for ItemError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.place, self.message)
+    }
+}
+
+impl ItemError {
+    /// The error of a malformed puzzle.
+    pub fn parse(e: &satdoku::format::ParseError) -> ItemError {
+        ItemError {
+            place: format!("{}:{}:{}", e.source, e.line, e.column),
+            message: e.kind.to_string(),
+        }
+    }
+
+    /// A diagnostic for standard error; `shown` says whether the record's text shows it already.
+    pub fn diagnostic(&self, shown: bool) -> super::pipeline::Diagnostic {
+        super::pipeline::Diagnostic {
+            place: self.place.clone(),
+            message: self.message.clone(),
+            shown_in_record: shown,
+        }
+    }
 }
 
 /// A puzzle as read, with the unit list of its shape (one list shared by every puzzle of a shape).
@@ -54,6 +89,20 @@ pub fn reads_stdin(files: &[PathBuf]) -> bool {
 
 /// The name standard input goes by in messages.
 pub const STDIN: &str = "<stdin>";
+
+/// Opens `path` (`-` for standard input) for buffered reading.
+pub fn open_path(path: &Path) -> io::Result<Box<dyn BufRead>> {
+    open(path, &None)
+}
+
+/// The name `path` goes by in messages (`<stdin>` for `-`).
+pub fn display_name(path: &Path) -> Arc<str> {
+    if path == Path::new("-") {
+        STDIN.into()
+    } else {
+        path.display().to_string().into()
+    }
+}
 
 fn open(path: &Path, counter: &Option<Arc<AtomicU64>>) -> io::Result<Box<dyn BufRead>> {
     let reader: Box<dyn BufRead> = if path == Path::new("-") {
@@ -147,13 +196,29 @@ impl Items {
         }
     }
 
+    /// The puzzles of an input already opened, named `name` in messages.
+    pub fn from_reader(name: &str, reader: Box<dyn BufRead>, options: &ReadOptions) -> Items {
+        let name: Arc<str> = name.into();
+        Items {
+            files: Vec::new().into_iter(),
+            options: options.clone(),
+            current: Some((
+                name.clone(),
+                PuzzleReader::new(reader, name, options.clone()),
+            )),
+            next_index: 0,
+            counter: None,
+            units: UnitsCache::default(),
+        }
+    }
+
     /// Adds the bytes read to `counter` as reading goes (for a progress bar).
     pub fn count_bytes(mut self, counter: Arc<AtomicU64>) -> Items {
         self.counter = Some(counter);
         self
     }
 
-    fn item(&mut self, source: Arc<str>, line: usize, puzzle: Result<Puzzle, String>) -> Item {
+    fn item(&mut self, source: Arc<str>, line: usize, puzzle: Result<Puzzle, ItemError>) -> Item {
         let index = self.next_index;
         self.next_index += 1;
         let puzzle = puzzle.map(|p| Loaded {
@@ -177,16 +242,13 @@ impl Iterator for Items {
             if let Some((name, reader)) = &mut self.current {
                 if let Some(r) = reader.next() {
                     let name = name.clone();
-                    return Some(self.item(name, r.line, r.puzzle.map_err(|e| e.to_string())));
+                    let puzzle = r.puzzle.map_err(|e| ItemError::parse(&e));
+                    return Some(self.item(name, r.line, puzzle));
                 }
                 self.current = None;
             }
             let path = self.files.next()?;
-            let name: Arc<str> = if path == Path::new("-") {
-                STDIN.into()
-            } else {
-                path.display().to_string().into()
-            };
+            let name = display_name(&path);
             match open(&path, &self.counter) {
                 Ok(reader) => {
                     let mut reader = PuzzleReader::new(reader, name.clone(), self.options.clone());
@@ -197,8 +259,11 @@ impl Iterator for Items {
                     self.current = Some((name, reader));
                 }
                 Err(e) => {
-                    let msg = format!("{name}: cannot read: {e}");
-                    return Some(self.item(name, 0, Err(msg)));
+                    let error = ItemError {
+                        place: name.to_string(),
+                        message: format!("cannot read: {e}"),
+                    };
+                    return Some(self.item(name, 0, Err(error)));
                 }
             }
         }

@@ -1,4 +1,5 @@
-//! The command-line front end: parses arguments, runs a command, turns results into text and exit codes.
+//! The command-line front end: parses arguments, runs a command through the one pipeline, turns results
+//! into text and an exit status.
 
 mod args;
 mod backends;
@@ -8,7 +9,10 @@ mod encode;
 mod exit;
 mod fault;
 mod input;
+mod joint;
+mod pipeline;
 mod progress;
+mod render;
 mod solve;
 mod study;
 mod summary;
@@ -19,6 +23,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 pub use args::{Cli, Command};
+use exit::Exit;
 
 /// Parses the command line and runs it; usage errors exit with 2 (clap's convention, and ours).
 pub fn main() -> ExitCode {
@@ -32,10 +37,10 @@ pub fn main() -> ExitCode {
         Command::Study(args) => study::run(args),
     };
     match result {
-        Ok(code) => ExitCode::from(code),
+        Ok(exit) => exit.into(),
         Err(e) => {
-            eprintln!("satdoku: {e:#}");
-            ExitCode::from(exit::USAGE)
+            pipeline::note(format_args!("{e:#}"));
+            Exit::BadInput.into()
         }
     }
 }

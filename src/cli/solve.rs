@@ -1,392 +1,271 @@
 //! `satdoku solve`: one output record per input puzzle, in input order.
 
-use std::borrow::Cow;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::time::Instant;
 
 use anyhow::Result;
-use serde::Serialize;
+use serde_json::{Value, json};
 
-use satdoku::format::{Format, Layout};
-use satdoku::{Backend, Grid, Limits, Outcome, Problem, Report, Status, Verdict, cross_check};
+use satdoku::format::Layout;
+use satdoku::{Answer, Backend, Limits, Outcome, Report};
 
-use super::args::{BackendArg, LimitArgs, OutputArg, SolveArgs};
-use super::backends;
-use super::batch;
-use super::exit::Tally;
-use super::input::{self, Item, Items};
+use super::args::{BackendArg, OutputArg, SolveArgs};
+use super::backends::{self, Checked};
+use super::exit::Exit;
+use super::input::{self, Item};
+use super::joint::{Joint, joint};
+use super::pipeline::{Diagnostic, Record, Run};
 use super::progress::Progress;
+use super::render::{
+    answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
+};
 use super::summary::Summary;
 
-/// What the solve of one item produced, ready to print.
-pub struct Solved {
-    /// The record's text, including its final newline.
-    pub text: Vec<u8>,
-    /// Whether it is a multi-line record (blocks are separated by a blank line).
-    pub multiline: bool,
-    /// The status, or `None` for bad input or a disagreement.
-    pub status: Option<Status>,
-    /// The backends disagreed (`--backend both`).
-    pub disagree: bool,
-}
-
-/// The backend(s) answering.
-pub enum Backends {
-    /// One backend.
-    One(Box<dyn Backend>),
-    /// Both, cross-checked.
-    Both(Box<dyn Backend>, Box<dyn Backend>),
-}
-
-impl Backends {
-    fn name(&self) -> &'static str {
-        match self {
-            Backends::One(b) => b.name(),
-            Backends::Both(..) => "both",
-        }
-    }
-}
-
 /// Settings of one `solve` run.
-pub struct Settings {
-    backend: Backends,
+struct Settings {
+    backends: Vec<Checked>,
     limits: Limits,
-    per_puzzle: LimitArgs,
     output: OutputArg,
 }
 
 impl Settings {
-    fn counting(&self) -> bool {
-        self.limits.counting()
+    fn json(&self) -> bool {
+        self.output == OutputArg::Json
     }
 }
 
 /// Runs `satdoku solve`.
 ///
 /// # Errors
-/// Bad flag values (exit 2) and write errors other than a closed pipe.
-pub fn run(args: SolveArgs) -> Result<u8> {
+/// Bad flag values (exit 2).
+pub fn run(args: SolveArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
-    let backend = match args.backend {
-        BackendArg::Dfs => Backends::One(backends::dfs()),
-        BackendArg::Sat => Backends::One(backends::sat(&args.sat)?),
-        BackendArg::Both => Backends::Both(backends::dfs(), backends::sat(&args.sat)?),
+    let backends = match args.backend {
+        BackendArg::Dfs => vec![backends::dfs()],
+        BackendArg::Sat => vec![backends::sat(&args.sat)],
+        BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat)],
     };
-    if args.backend != BackendArg::Dfs {
+    if args.backend != BackendArg::Dfs && !args.run.quiet {
         args.limits.warn_if_budget_misses_sat();
     }
-    let limits = match (args.unique, args.limit) {
+    let limits = args.limits.apply(match (args.unique, args.limit) {
         (true, _) => Limits::unique(),
         (false, Some(k)) => Limits::count_to(k),
         (false, None) => Limits::first(),
+    });
+    let name = match args.backend {
+        BackendArg::Dfs => "dfs",
+        BackendArg::Sat => "sat",
+        BackendArg::Both => "both",
     };
     let settings = Settings {
-        backend,
+        backends,
         limits,
-        per_puzzle: args.limits,
         output: args.output,
     };
-    let show_summary = args.summary || (!args.quiet && io::stderr().is_terminal());
-    let jobs = batch::jobs(args.jobs, &args.input.files);
-    let typing = input::typing(&args.input.files);
-    let mut progress = Progress::for_run(&args.input.files, args.quiet);
-    let counter = progress.counter();
-    let mut summary = Summary::new();
-    let mut tally = Tally::default();
-    let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), settings.output == OutputArg::Json).flush_each(typing);
-    let (files, counting) = (&args.input.files, settings.counting());
-    batch::ordered_map(
-        jobs,
-        |emit| {
-            Items::new(files, &options)
-                .count_bytes(counter)
-                .for_each(emit)
-        },
-        |item| {
-            let solved = solve_item(&item, &settings);
-            (item.puzzle.err(), solved)
-        },
-        |(bad, solved)| {
-            if let Some(msg) = bad {
-                // Bad input: also a diagnostic on stderr, in the compilers' shape.
-                eprintln!("satdoku: {msg}");
-            }
-            match solved.status {
-                Some(s) => tally.status(s, counting),
-                None if solved.disagree => tally.disagree = true,
-                None => tally.bad_input = true,
-            }
-            summary.add(solved.status, solved.disagree);
-            progress.tick();
-            out.record(&solved);
-        },
-    );
-    progress.finish();
-    out.finish();
-    if show_summary {
-        eprintln!("{}", summary.line(settings.backend.name()));
-    }
-    Ok(tally.code())
-}
-
-/// Writes records to standard output, a blank line between multi-line records.
-///
-/// A closed pipe (`| head`) ends the process at once with success and nothing more printed; any other
-/// write error ends it with status 2.
-pub struct Output<W: Write> {
-    out: io::BufWriter<W>,
-    json: bool,
-    first: bool,
-    previous_multiline: bool,
-    flush_each: bool,
-}
-
-impl<W: Write> Output<W> {
-    /// Buffered output to `w`.
-    pub fn new(w: W, json: bool) -> Output<W> {
-        Output {
-            out: io::BufWriter::with_capacity(1 << 16, w),
-            json,
-            first: true,
-            previous_multiline: false,
-            flush_each: false,
-        }
-    }
-
-    /// Flushes after every record (when answers must appear as puzzles are typed).
-    pub fn flush_each(mut self, on: bool) -> Output<W> {
-        self.flush_each = on;
-        self
-    }
-
-    /// Writes one record.
-    pub fn record(&mut self, solved: &Solved) {
-        let gap = !self.json && !self.first && (self.previous_multiline || solved.multiline);
-        let result = if gap {
-            self.out.write_all(b"\n")
-        } else {
-            Ok(())
-        };
-        let mut result = result.and_then(|()| self.out.write_all(&solved.text));
-        if self.flush_each {
-            result = result.and_then(|()| self.out.flush());
-        }
-        if let Err(e) = result {
-            write_failed(e);
-        }
-        self.first = false;
-        self.previous_multiline = solved.multiline;
-    }
-
-    /// Flushes what is buffered.
-    pub fn finish(&mut self) {
-        if let Err(e) = self.out.flush() {
-            write_failed(e);
-        }
-    }
-}
-
-fn write_failed(e: io::Error) -> ! {
-    if e.kind() == io::ErrorKind::BrokenPipe {
-        std::process::exit(0);
-    }
-    eprintln!("satdoku: writing to standard output: {e}");
-    std::process::exit(2);
-}
-
-/// The layout to print a puzzle's solution in: its own (borrowed, not copied) unless the output asks
-/// for another or the input was CSV (printed as lines).
-pub fn output_layout(layout: &Layout, output: OutputArg) -> Cow<'_, Layout> {
-    match output {
-        OutputArg::Line if layout.format() != Format::Line => Cow::Owned(layout.as_line()),
-        OutputArg::Block if !layout.is_multiline() => Cow::Owned(layout.as_block()),
-        OutputArg::Same | OutputArg::Json if layout.format() == Format::Csv => {
-            Cow::Owned(layout.as_line())
-        }
-        _ => Cow::Borrowed(layout),
-    }
-}
-
-/// One JSON Lines record.
-#[derive(Serialize)]
-struct JsonRecord<'a> {
-    index: usize,
-    file: &'a str,
-    line: usize,
-    status: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    count: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    complete: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solution: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solutions: Option<[String; 2]>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    micros: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    nodes: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    guesses: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-}
-
-fn json_line(record: &JsonRecord<'_>) -> String {
-    let mut s = serde_json::to_string(record).expect("a record of strings and numbers serialises");
-    s.push('\n');
-    s
-}
-
-/// Solves one item and renders its output record.
-pub fn solve_item(item: &Item, settings: &Settings) -> Solved {
-    let json = settings.output == OutputArg::Json;
-    let (puzzle, units) = match &item.puzzle {
-        Ok(l) => (&l.puzzle, &*l.units),
-        Err(msg) => return error_record(item, msg, json),
+    let files = &args.input.files;
+    let progress = Progress::for_run(files, args.run.quiet, "puzzle");
+    let show_summary = args.summary || (!args.run.quiet && io::stderr().is_terminal());
+    let run = Run {
+        jobs: args.run.jobs(files),
+        typing: input::typing(files),
+        gaps: !settings.json(),
+        progress,
+        summary: show_summary.then(|| Summary::new(format!("solve ({name})"), "puzzle")),
     };
-    // Only JSON records carry the time: the clock is not read otherwise.
-    let start = json.then(Instant::now);
-    let limits = settings.per_puzzle.apply(settings.limits);
-    let result = match &settings.backend {
-        Backends::One(b) => b.solve(units, &puzzle.grid, &limits),
-        Backends::Both(a, b) => {
-            let check = cross_check(units, &puzzle.grid, &**a, &**b, &limits);
-            match check.verdict {
-                Verdict::Agree(_) => check.answers[0].report.clone(),
-                Verdict::Inconclusive => Ok(Report {
-                    outcome: Outcome::Unknown {
-                        count: 0,
-                        first: None,
-                    },
-                    stats: Default::default(),
-                }),
-                Verdict::Disagree(problems) => return disagreement(item, &problems, json),
-            }
+    Ok(run.over_puzzles(files, &options, |item| solve_item(&item, &settings)))
+}
+
+/// Solves one item with the configured backend(s) and renders its record.
+fn solve_item(item: &Item, settings: &Settings) -> Record {
+    let json = settings.json();
+    let loaded = match &item.puzzle {
+        Ok(l) => l,
+        Err(e) => return bad_input(item, e, json, ""),
+    };
+    let (units, grid) = (&*loaded.units, loaded.grid());
+    let layout = output_layout(&loaded.puzzle.layout, settings.output);
+    let answer = |b: &Checked| {
+        let start = Instant::now();
+        let report = b.solve(units, grid, &settings.limits);
+        Answer {
+            backend: b.name(),
+            report,
+            time: start.elapsed(),
         }
     };
-    let micros = start.map_or(0, |s| s.elapsed().as_micros() as u64);
-    let report = match result {
-        Ok(r) => r,
-        Err(e) => return error_record(item, &format!("{}:{}: {e}", item.source, item.line), json),
-    };
-    let layout = output_layout(&puzzle.layout, settings.output);
+    match settings.backends.as_slice() {
+        [one] => {
+            let a = answer(one);
+            match &a.report {
+                Ok(report) => answered(item, report, &a, None, &layout, settings),
+                Err(e) => with_times(failure(item, e, json, ""), &[a]),
+            }
+        }
+        [first, second] => {
+            let answers = [answer(first), answer(second)];
+            let record = match joint(units, grid, &answers) {
+                Joint::Internal(_, e) => failure(item, e, json, ""),
+                Joint::Failed(e) => failure(item, e, json, ""),
+                Joint::Agree(report) => {
+                    answered(item, report, &answers[0], Some(&answers), &layout, settings)
+                }
+                Joint::OneSettled {
+                    settled,
+                    report,
+                    other,
+                } => {
+                    let answer = answers.iter().find(|a| a.backend == settled);
+                    let answer = answer.unwrap_or(&answers[0]);
+                    let mut r = answered(item, report, answer, Some(&answers), &layout, settings);
+                    // Verified, but not cross-checked: the run cannot claim full success.
+                    r.exit = r.exit.max(Exit::Unsolved);
+                    r.diagnostic = Some(Diagnostic {
+                        place: format!("{}:{}", item.source, item.line),
+                        message: format!(
+                            "only {settled} settled this puzzle ({other} did not, within the \
+                             limits): the answer is verified but not cross-checked"
+                        ),
+                        shown_in_record: false,
+                    });
+                    r
+                }
+                Joint::Unknown => {
+                    let unknown = Report {
+                        outcome: Outcome::Unknown {
+                            count: 0,
+                            first: None,
+                        },
+                        stats: Default::default(),
+                    };
+                    answered(
+                        item,
+                        &unknown,
+                        &answers[0],
+                        Some(&answers),
+                        &layout,
+                        settings,
+                    )
+                }
+                Joint::Disagree(problems) => disagreement(item, &problems, &answers, &layout, json),
+            };
+            with_times(record, &answers)
+        }
+        _ => unreachable!("one or two backends"),
+    }
+}
+
+fn with_times(mut record: Record, answers: &[Answer]) -> Record {
+    record.times = answers.iter().map(|a| (a.backend, a.time)).collect();
+    record
+}
+
+/// The record of a settled (or unknown) puzzle: its solution in the puzzle's layout, or the status
+/// word with its count; in JSON an object with the status, the solution(s), and with two backends
+/// each one's answer.
+fn answered(
+    item: &Item,
+    report: &Report,
+    answer: &Answer,
+    both: Option<&[Answer; 2]>,
+    layout: &Layout,
+    settings: &Settings,
+) -> Record {
     let status = report.outcome.status();
-    if json {
-        let text = json_line(&json_of(item, &report, &layout, settings, micros));
-        Solved {
-            text: text.into(),
-            multiline: false,
-            status: Some(status),
-            disagree: false,
+    let exit = status_exit(status, settings.limits.counting());
+    let mut record = if settings.json() {
+        let mut v = json!({
+            "index": item.index,
+            "file": &*item.source,
+            "line": item.line,
+            "status": status.word(),
+            "backend": if both.is_some() { "both" } else { answer.backend },
+        });
+        let compact = |g: &satdoku::Grid| layout.compact(g);
+        match &report.outcome {
+            Outcome::Multiple {
+                solutions,
+                count,
+                complete,
+            } => {
+                v["count"] = json!(count);
+                v["complete"] = json!(complete);
+                v["solutions"] = json!([compact(&solutions[0]), compact(&solutions[1])]);
+            }
+            o => {
+                if settings.limits.counting() || matches!(o, Outcome::Unknown { .. }) {
+                    v["count"] = json!(o.count());
+                }
+                if let Some(g) = o.solution() {
+                    v["solution"] = json!(compact(g));
+                }
+            }
         }
+        match both {
+            None => {
+                v["micros"] = json!(answer.time.as_micros() as u64);
+                v["nodes"] = json!(report.stats.nodes);
+                v["guesses"] = json!(report.stats.guesses);
+            }
+            Some(answers) => {
+                v["agree"] = match (answers[0].report.as_ref(), answers[1].report.as_ref()) {
+                    (Ok(a), Ok(b)) if a.outcome.status() == b.outcome.status() => json!(true),
+                    _ => Value::Null,
+                };
+                for a in answers {
+                    v[a.backend] = answer_json(&a.report, a.time, layout);
+                }
+            }
+        }
+        Record::new(json_line(&v), status.word(), exit)
     } else {
         match report.outcome.solution() {
             Some(grid) => {
                 let mut text = Vec::with_capacity(grid.values().len() + 1);
                 layout.write_bytes(grid, &mut text);
-                Solved {
-                    text,
-                    multiline: layout.is_multiline(),
-                    status: Some(status),
-                    disagree: false,
-                }
+                let mut r = Record::new(text, status.word(), exit);
+                r.multiline = layout.is_multiline();
+                r
             }
-            None => Solved {
-                text: format!("{}\n", status.word()).into(),
-                multiline: false,
-                status: Some(status),
-                disagree: false,
-            },
+            None => Record::new(
+                format!("{}\n", status_text(&report.outcome)),
+                status.word(),
+                exit,
+            ),
         }
-    }
-}
-
-fn json_of<'a>(
-    item: &'a Item,
-    report: &Report,
-    layout: &Layout,
-    settings: &Settings,
-    micros: u64,
-) -> JsonRecord<'a> {
-    let compact = |g: &Grid| layout.compact(g);
-    let (count, complete, solutions) = match &report.outcome {
-        Outcome::Multiple {
-            solutions,
-            count,
-            complete,
-        } => (
-            Some(*count),
-            Some(*complete),
-            Some([compact(&solutions[0]), compact(&solutions[1])]),
-        ),
-        o if settings.counting() => (Some(o.count()), None, None),
-        _ => (None, None, None),
     };
-    JsonRecord {
-        index: item.index,
-        file: &item.source,
-        line: item.line,
-        status: report.outcome.status().word(),
-        count,
-        complete,
-        solution: report.outcome.solution().map(compact),
-        solutions,
-        micros: Some(micros),
-        nodes: Some(report.stats.nodes),
-        guesses: Some(report.stats.guesses),
-        error: None,
-    }
+    record.exit = exit;
+    record
 }
 
-fn disagreement(item: &Item, problems: &[Problem], json: bool) -> Solved {
+fn disagreement(
+    item: &Item,
+    problems: &[satdoku::Problem],
+    answers: &[Answer; 2],
+    layout: &Layout,
+    json: bool,
+) -> Record {
     let words: Vec<String> = problems.iter().map(ToString::to_string).collect();
     let text = if json {
-        let mut s = serde_json::json!({
+        let mut v = json!({
             "index": item.index,
             "file": &*item.source,
             "line": item.line,
             "status": "disagree",
+            "backend": "both",
+            "agree": false,
             "problems": words,
-        })
-        .to_string();
-        s.push('\n');
-        s
+        });
+        for a in answers {
+            v[a.backend] = answer_json(&a.report, a.time, layout);
+        }
+        json_line(&v)
     } else {
-        format!("disagree: {}\n", words.join("; "))
+        format!("disagree: {}\n", words.join("; ")).into_bytes()
     };
-    Solved {
-        text: text.into(),
-        multiline: false,
-        status: None,
-        disagree: true,
-    }
-}
-
-fn error_record(item: &Item, msg: &str, json: bool) -> Solved {
-    let text = if json {
-        json_line(&JsonRecord {
-            index: item.index,
-            file: &item.source,
-            line: item.line,
-            status: "error",
-            count: None,
-            complete: None,
-            solution: None,
-            solutions: None,
-            micros: None,
-            nodes: None,
-            guesses: None,
-            error: Some(msg.to_string()),
-        })
-    } else {
-        format!("error: {msg}\n")
-    };
-    Solved {
-        text: text.into(),
-        multiline: false,
-        status: None,
-        disagree: false,
-    }
+    Record::new(text, "disagree", Exit::Disagree).with_diagnostic(Diagnostic {
+        place: format!("{}:{}", item.source, item.line),
+        message: format!("the backends disagree: {}", words.join("; ")),
+        shown_in_record: true,
+    })
 }

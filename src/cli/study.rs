@@ -1,21 +1,23 @@
 //! `satdoku study`: a table per file of backends and encodings measured side by side.
 
-use std::io::{self, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use satdoku::Limits;
 use satdoku::study::{self, Subject};
 
 use super::args::{StudyArgs, StudyBackendArg, TableArg};
+use super::exit::Exit;
 use super::input::Items;
+use super::pipeline::{Output, note};
+use super::progress::Progress;
 
 /// Runs `satdoku study`.
 ///
 /// # Errors
-/// Bad flag values; write failures.
-pub fn run(args: StudyArgs) -> Result<u8> {
+/// Bad flag values.
+pub fn run(args: StudyArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
     let limits = if args.unique {
         Limits::unique()
@@ -40,10 +42,11 @@ pub fn run(args: StudyArgs) -> Result<u8> {
     } else {
         args.input.files.clone()
     };
-    let mut bad = false;
+    // A spinner with the elapsed time: a study of a large file measures for a long while.
+    let progress = Progress::for_run(&files, args.quiet, "configuration");
+    let mut exit = Exit::Success;
     let mut csv_header_written = false;
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let mut out = Output::stdout(false).with_progress(&progress);
     for (k, file) in files.iter().enumerate() {
         let mut puzzles = Vec::new();
         let mut errors = 0usize;
@@ -53,13 +56,15 @@ pub fn run(args: StudyArgs) -> Result<u8> {
             }
             match item.puzzle {
                 Ok(l) => puzzles.push((l.puzzle.grid, l.units)),
-                Err(msg) => {
-                    eprintln!("satdoku: {msg}");
+                Err(e) => {
+                    progress.suspend(|| note(&e));
                     errors += 1;
                 }
             }
         }
-        bad |= errors > 0;
+        if errors > 0 {
+            exit = Exit::BadInput;
+        }
         let name = file.display().to_string();
         let sep = if k > 0 { "\n" } else { "" };
         let text = if puzzles.is_empty() {
@@ -74,7 +79,11 @@ pub fn run(args: StudyArgs) -> Result<u8> {
             let refs: Vec<_> = puzzles.iter().map(|(g, u)| (g.clone(), &**u)).collect();
             let rows: Vec<_> = subjects
                 .iter()
-                .map(|&s| study::measure(s, &refs, &limits))
+                .map(|&s| {
+                    let row = study::measure(s, &refs, &limits);
+                    progress.done(1);
+                    row
+                })
                 .collect();
             match args.table {
                 TableArg::Markdown => {
@@ -101,12 +110,9 @@ pub fn run(args: StudyArgs) -> Result<u8> {
                 }
             }
         };
-        if let Err(e) = out.write_all(text.as_bytes()) {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                return Ok(0);
-            }
-            return Err(e).context("writing to standard output");
-        }
+        out.write(text.as_bytes());
     }
-    Ok(if bad { 2 } else { 0 })
+    out.finish();
+    progress.finish();
+    Ok(exit)
 }

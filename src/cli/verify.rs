@@ -1,259 +1,468 @@
-//! `satdoku verify`: checks solutions produced by another program against their puzzles, pair by pair.
+//! `satdoku verify`: checks solutions produced by another program (or by `satdoku solve --output json`)
+//! against their puzzles, pair by pair.
 
-use std::io;
+use std::io::{BufRead, Read};
+use std::sync::Arc;
 
-use anyhow::Result;
-use serde_json::{Value, json};
+use anyhow::{Result, bail};
+use serde_json::json;
 
-use satdoku::format::ReadOptions;
-use satdoku::{Grid, Limits, Outcome, Status, Verdict, cross_check, verify};
+use satdoku::format::{Format, ReadOptions, read_str};
+use satdoku::{Grid, Limits, Outcome, Status, cross_check, verify};
 
 use super::args::{ReportArg, VerifyArgs};
-use super::backends;
-use super::batch;
-use super::input::{Item, Items};
-use super::solve::{Output, Solved};
+use super::backends::{self, Checked};
+use super::exit::Exit;
+use super::input::{Item, Items, Loaded, display_name, open_path};
+use super::joint::{Joint, joint};
+use super::pipeline::{Diagnostic, Record, Run};
+use super::progress::Progress;
+use super::render::json_line;
+use super::summary::Summary;
 
-/// What became of one pair.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum PairResult {
-    /// Valid (and unique, when asked).
-    Pass,
-    /// The solution breaks a rule, or another solution exists under `--unique`.
-    Fail,
-    /// Either side could not be read, or the files hold different numbers of grids.
-    Bad,
-    /// Under `--unique`, the two backends disagree.
-    Disagree,
+/// A solution as given: a grid read from a puzzle file, or a record of `satdoku solve --output json`.
+enum Given {
+    Grid(Item),
+    Json(JsonSolution),
 }
 
+/// One JSON Lines record of `satdoku solve --output json`: its `solution` text, or why it has none.
+struct JsonSolution {
+    source: Arc<str>,
+    line: usize,
+    solution: Result<String, String>,
+}
+
+impl Given {
+    fn place(&self) -> String {
+        match self {
+            Given::Grid(i) => format!("{}:{}", i.source, i.line),
+            Given::Json(j) => format!("{}:{}", j.source, j.line),
+        }
+    }
+}
+
+/// One pair: puzzle i and solution i (either may be missing when the files differ in length).
 struct Pair {
     index: usize,
     puzzle: Option<Item>,
-    solution: Option<Item>,
+    solution: Option<Given>,
 }
 
 /// Runs `satdoku verify`.
 ///
 /// # Errors
 /// Bad flag values (exit 2).
-pub fn run(args: VerifyArgs) -> Result<u8> {
-    let options = args.read.read_options()?;
-    let backends = if args.unique {
-        Some((backends::dfs(), backends::sat(&args.sat)?))
-    } else {
-        None
+pub fn run(args: VerifyArgs) -> Result<Exit> {
+    let stdin = std::path::Path::new("-");
+    if args.puzzles == stdin && args.solutions == stdin {
+        bail!(
+            "--puzzles and --solutions cannot both be standard input (-): one stream cannot hold \
+             both; give one of them as a file"
+        );
+    }
+    let puzzle_options = args.read.read_options(args.puzzle_column.as_deref())?;
+    // Solutions are judged by the verifier, which names the broken rule: read them as they are.
+    let solution_options = ReadOptions {
+        allow_clashes: true,
+        ..args.read.read_options(args.solution_column.as_deref())?
     };
+    let backends = args
+        .unique
+        .then(|| (backends::dfs(), backends::sat(&args.sat)));
+    if args.unique && !args.run.quiet {
+        args.limits.warn_if_budget_misses_sat();
+    }
+    let limits = args.limits.apply(Limits::unique());
     let json = args.output == ReportArg::Json;
-    let stdout = io::stdout();
-    let mut out = Output::new(stdout.lock(), json);
-    let mut counts = [0u64; 4];
-    let (puzzles, solutions) = (args.puzzles.clone(), args.solutions.clone());
-    batch::ordered_map(
-        batch::jobs(args.jobs, &[puzzles.clone(), solutions.clone()]),
+    let files = [args.puzzles.clone(), args.solutions.clone()];
+    let progress = Progress::for_run(&files[..1], args.run.quiet, "pair");
+    let bytes = progress.bytes_counter();
+    let run = Run {
+        jobs: args.run.jobs(&files),
+        typing: false,
+        gaps: false,
+        progress,
+        summary: (!args.run.quiet).then(|| Summary::new("verify", "pair")),
+    };
+    let (puzzles, solutions) = (&args.puzzles, &args.solutions);
+    Ok(run.run(
         |emit| {
-            let mut p = Items::new(&[puzzles], &options);
-            // Solutions are judged by the verifier, which names the broken rule: read them as they are.
-            let solution_options = ReadOptions {
-                allow_clashes: true,
-                ..options.clone()
-            };
-            let mut s = Items::new(&[solutions], &solution_options);
-            let mut index = 0;
-            loop {
-                let (a, b) = (p.next(), s.next());
-                if a.is_none() && b.is_none() {
+            let mut p =
+                Items::new(std::slice::from_ref(puzzles), &puzzle_options).count_bytes(bytes);
+            let mut s = solutions_of(solutions, &solution_options);
+            for index in 0.. {
+                let (puzzle, solution) = (p.next(), s.next());
+                if puzzle.is_none() && solution.is_none() {
                     break;
                 }
                 emit(Pair {
                     index,
-                    puzzle: a,
-                    solution: b,
+                    puzzle,
+                    solution,
                 });
-                index += 1;
             }
         },
-        |pair: Pair| judge_pair(&pair, backends.as_ref().map(|(a, b)| (&**a, &**b)), json),
-        |(result, solved, diagnostic): (PairResult, Solved, Option<String>)| {
-            if let Some(d) = diagnostic {
-                eprintln!("satdoku: {d}");
-            }
-            counts[result as usize] += 1;
-            out.record(&solved);
-        },
-    );
-    out.finish();
-    let [pass, fail, bad, disagree] = counts;
-    if !args.quiet {
-        eprintln!(
-            "verify: {} pair{}: {pass} valid{}, {fail} invalid, {bad} unreadable{}",
-            pass + fail + bad + disagree,
-            if pass + fail + bad + disagree == 1 {
-                ""
-            } else {
-                "s"
-            },
-            if args.unique { " and unique" } else { "" },
-            if disagree > 0 {
-                format!(", {disagree} where the backends disagree")
-            } else {
-                String::new()
-            },
-        );
-    }
-    Ok(if disagree > 0 {
-        3
-    } else if bad > 0 {
-        2
-    } else if fail > 0 {
-        1
-    } else {
-        0
-    })
+        |pair: Pair| judge_pair(&pair, backends.as_ref(), &limits, json),
+    ))
 }
 
-fn where_(item: &Option<Item>) -> String {
-    match item {
-        Some(i) => format!("{}:{}", i.source, i.line),
-        None => "-".to_string(),
+/// The solutions of `path`: satdoku's JSON Lines when the file starts with `{`, else puzzle grids.
+fn solutions_of(path: &std::path::Path, options: &ReadOptions) -> Box<dyn Iterator<Item = Given>> {
+    let name = display_name(path);
+    let mut reader = match open_path(path) {
+        Ok(r) => r,
+        // The puzzle reader reports the file it cannot open, as for any other input.
+        Err(_) => {
+            return Box::new(Items::new(&[path.to_path_buf()], options).map(Given::Grid));
+        }
+    };
+    let json = reader
+        .fill_buf()
+        .map(|b| b.iter().find(|c| !c.is_ascii_whitespace()) == Some(&b'{'))
+        .unwrap_or(false);
+    if json {
+        Box::new(JsonLines {
+            reader,
+            source: name,
+            line: 0,
+        })
+    } else {
+        Box::new(Items::from_reader(&name, reader, options).map(Given::Grid))
+    }
+}
+
+/// The records of a JSON Lines file, one per non-blank line.
+struct JsonLines {
+    reader: Box<dyn BufRead>,
+    source: Arc<str>,
+    line: usize,
+}
+
+/// The longest JSON line read (a 64x64 record with two solutions is about 25 KB).
+const MAX_JSON_LINE: u64 = 1 << 20;
+
+impl Iterator for JsonLines {
+    type Item = Given;
+
+    fn next(&mut self) -> Option<Given> {
+        loop {
+            let mut buf = Vec::new();
+            let read = (&mut self.reader)
+                .take(MAX_JSON_LINE + 1)
+                .read_until(b'\n', &mut buf);
+            self.line += 1;
+            let solution = match read {
+                Ok(0) => return None,
+                Err(e) => Err(format!("read error: {e}")),
+                Ok(_) if buf.len() as u64 > MAX_JSON_LINE => {
+                    // Skip the rest of the line, then report it.
+                    let mut rest = Vec::new();
+                    let _ = self.reader.read_until(b'\n', &mut rest);
+                    Err(format!("line too long: over {MAX_JSON_LINE} bytes"))
+                }
+                Ok(_) => {
+                    if buf.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    parse_record(&buf)
+                }
+            };
+            return Some(Given::Json(JsonSolution {
+                source: self.source.clone(),
+                line: self.line,
+                solution,
+            }));
+        }
+    }
+}
+
+/// The `solution` of one `satdoku solve --output json` record, or why it has none.
+fn parse_record(line: &[u8]) -> Result<String, String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(line).map_err(|e| format!("not a JSON record: {e}"))?;
+    match v.get("solution").and_then(|s| s.as_str()) {
+        Some(s) => Ok(s.to_string()),
+        None => Err(format!(
+            "the record has no solution (status {})",
+            v.get("status")
+                .and_then(|s| s.as_str())
+                .unwrap_or("missing")
+        )),
+    }
+}
+
+/// A JSON record's solution text read as a grid of `puzzle`'s shape and alphabet.
+fn read_json_solution(text: &str, source: &str, puzzle: &Loaded) -> Result<Grid, String> {
+    let layout = &puzzle.puzzle.layout;
+    let ints = layout.format() == Format::Ints;
+    let options = ReadOptions {
+        format: Some(if ints { Format::Ints } else { Format::Line }),
+        symbols: (!ints).then(|| layout.alphabet().clone()),
+        shape: Some(puzzle.grid().shape()),
+        allow_clashes: true,
+        ..ReadOptions::default()
+    };
+    let records = read_str(text, source, options);
+    match records.into_iter().next().map(|r| r.puzzle) {
+        Some(Ok(p)) => Ok(p.grid),
+        Some(Err(e)) => Err(format!("the solution cannot be read: {}", e.kind)),
+        None => Err("the record's solution is empty".into()),
+    }
+}
+
+/// What became of one pair: the summary word, the exit, the message, and another solution if found.
+struct Judged {
+    word: &'static str,
+    exit: Exit,
+    message: String,
+    other: Option<Grid>,
+}
+
+impl Judged {
+    fn new(word: &'static str, exit: Exit, message: impl Into<String>) -> Judged {
+        Judged {
+            word,
+            exit,
+            message: message.into(),
+            other: None,
+        }
     }
 }
 
 fn judge_pair(
     pair: &Pair,
-    backends: Option<(&dyn satdoku::Backend, &dyn satdoku::Backend)>,
+    backends: Option<&(Checked, Checked)>,
+    limits: &Limits,
     json: bool,
-) -> (PairResult, Solved, Option<String>) {
-    let (result, valid, message, other): (PairResult, Option<bool>, String, Option<Grid>) =
-        match (&pair.puzzle, &pair.solution) {
-            (None, _) => (
-                PairResult::Bad,
-                None,
-                format!("solution {} has no puzzle", pair.index),
-                None,
-            ),
-            (Some(_), None) => (
-                PairResult::Bad,
-                None,
-                format!("no solution given for puzzle {}", pair.index),
-                None,
-            ),
-            (Some(p), Some(s)) => match (&p.puzzle, &s.puzzle) {
-                (Err(e), _) | (_, Err(e)) => (PairResult::Bad, None, e.clone(), None),
-                (Ok(loaded), Ok(solution)) => {
-                    let (puzzle, solution, units) =
-                        (&loaded.puzzle, &solution.puzzle, &*loaded.units);
-                    if puzzle.grid.shape() != solution.grid.shape() {
-                        (
-                            PairResult::Fail,
-                            Some(false),
-                            format!(
-                                "invalid: the solution is {}x{}, the puzzle {}x{}",
-                                solution.grid.n(),
-                                solution.grid.n(),
-                                puzzle.grid.n(),
-                                puzzle.grid.n()
-                            ),
-                            None,
-                        )
-                    } else if let Err(v) = verify(units, &puzzle.grid, &solution.grid) {
-                        (PairResult::Fail, Some(false), format!("invalid: {v}"), None)
-                    } else if let Some((a, b)) = backends {
-                        let check = cross_check(units, &puzzle.grid, a, b, &Limits::unique());
-                        match (&check.verdict, &check.answers[0].report) {
-                            (Verdict::Agree(Status::Unique), _) => {
-                                (PairResult::Pass, Some(true), "valid, unique".into(), None)
-                            }
-                            (Verdict::Agree(Status::Multiple), Ok(r)) => {
-                                let other = match &r.outcome {
-                                    Outcome::Multiple { solutions, .. } => solutions
-                                        .iter()
-                                        .find(|g| ***g != solution.grid)
-                                        .map(|g| (**g).clone()),
-                                    _ => None,
-                                };
-                                (
-                                    PairResult::Fail,
-                                    Some(true),
-                                    "valid, but not unique: another solution exists".into(),
-                                    other,
-                                )
-                            }
-                            (Verdict::Disagree(problems), _) => (
-                                PairResult::Disagree,
-                                Some(true),
-                                format!(
-                                    "valid, but the backends disagree on uniqueness: {}",
-                                    problems
-                                        .iter()
-                                        .map(ToString::to_string)
-                                        .collect::<Vec<_>>()
-                                        .join("; ")
-                                ),
-                                None,
-                            ),
-                            _ => (
-                                PairResult::Fail,
-                                Some(true),
-                                "valid, but uniqueness could not be decided".into(),
-                                None,
-                            ),
-                        }
-                    } else {
-                        (PairResult::Pass, Some(true), "valid".into(), None)
-                    }
-                }
-            },
-        };
-    let layout = pair
-        .solution
+) -> Record {
+    let judged = judge(pair, backends, limits);
+    let puzzle_place = pair
+        .puzzle
         .as_ref()
-        .and_then(|s| s.puzzle.as_ref().ok())
-        .map(|l| l.puzzle.layout.clone());
+        .map_or("-".to_string(), |i| format!("{}:{}", i.source, i.line));
+    let solution_place = pair.solution.as_ref().map_or("-".to_string(), Given::place);
+    let layout = pair
+        .puzzle
+        .as_ref()
+        .and_then(|p| p.puzzle.as_ref().ok())
+        .map(|l| super::render::output_layout(&l.puzzle.layout, super::args::OutputArg::Same));
     let text = if json {
         let mut v = json!({
             "index": pair.index,
-            "puzzle": where_(&pair.puzzle),
-            "solution": where_(&pair.solution),
-            "valid": valid,
-            "result": match result {
-                PairResult::Pass => "pass",
-                PairResult::Fail => "fail",
-                PairResult::Bad => "error",
-                PairResult::Disagree => "disagree",
+            "puzzle": puzzle_place,
+            "solution": solution_place,
+            "result": judged.word,
+            "valid": match judged.word {
+                "error" => serde_json::Value::Null,
+                "invalid" => json!(false),
+                _ => json!(true),
             },
-            "message": message,
+            "message": judged.message,
         });
-        if backends.is_some() && result != PairResult::Bad {
-            v["unique"] = Value::Bool(result == PairResult::Pass);
+        if backends.is_some() && judged.exit != Exit::BadInput {
+            v["unique"] = match judged.word {
+                "valid" => json!(true),
+                "not-unique" => json!(false),
+                _ => serde_json::Value::Null,
+            };
         }
-        if let (Some(g), Some(l)) = (&other, &layout) {
+        if let (Some(g), Some(l)) = (&judged.other, &layout) {
             v["other_solution"] = json!(l.compact(g));
         }
-        let mut s = v.to_string();
-        s.push('\n');
-        s
+        json_line(&v)
     } else {
         let mut s = format!(
-            "{} {} {}: {message}\n",
-            pair.index,
-            where_(&pair.puzzle),
-            where_(&pair.solution)
+            "{} {puzzle_place} {solution_place}: {}\n",
+            pair.index, judged.message
         );
-        if let (Some(g), Some(l)) = (&other, &layout) {
+        if let (Some(g), Some(l)) = (&judged.other, &layout) {
             s.push_str(&format!("  another solution: {}\n", l.compact(g)));
         }
-        s
+        s.into_bytes()
     };
-    let diagnostic = (result == PairResult::Bad).then(|| message.clone());
-    (
-        result,
-        Solved {
-            text: text.into(),
-            multiline: false,
-            status: None,
-            disagree: result == PairResult::Disagree,
+    let mut record = Record::new(text, judged.word, judged.exit);
+    if judged.exit >= Exit::BadInput {
+        record.diagnostic = Some(Diagnostic {
+            // Input errors carry their own position.
+            place: if judged.exit == Exit::BadInput {
+                String::new()
+            } else {
+                format!("pair {}", pair.index)
+            },
+            message: judged.message,
+            shown_in_record: true,
+        });
+    }
+    record
+}
+
+fn judge(pair: &Pair, backends: Option<&(Checked, Checked)>, limits: &Limits) -> Judged {
+    let bad = |m: String| Judged::new("error", Exit::BadInput, m);
+    let (puzzle, given) = match (&pair.puzzle, &pair.solution) {
+        (None, _) => return bad(format!("solution {} has no puzzle", pair.index)),
+        (Some(_), None) => return bad(format!("no solution given for puzzle {}", pair.index)),
+        (Some(p), Some(s)) => (p, s),
+    };
+    let loaded = match &puzzle.puzzle {
+        Ok(l) => l,
+        Err(e) => return bad(e.to_string()),
+    };
+    let solution = match given {
+        Given::Grid(item) => match &item.puzzle {
+            Ok(s) => s.grid().clone(),
+            Err(e) => return bad(e.to_string()),
         },
-        diagnostic,
-    )
+        Given::Json(j) => {
+            let place = format!("{}:{}", j.source, j.line);
+            let text = match &j.solution {
+                Ok(t) => t,
+                Err(e) => return bad(format!("{place}: {e}")),
+            };
+            match read_json_solution(text, &j.source, loaded) {
+                Ok(g) => g,
+                Err(e) => return bad(format!("{place}: {e}")),
+            }
+        }
+    };
+    let (grid, units) = (loaded.grid(), &*loaded.units);
+    if grid.shape() != solution.shape() {
+        let message = format!(
+            "invalid: the solution is {0}x{0}, the puzzle {1}x{1}",
+            solution.n(),
+            grid.n()
+        );
+        return Judged::new("invalid", Exit::Unsolved, message);
+    }
+    if let Err(v) = verify(units, grid, &solution) {
+        return Judged::new("invalid", Exit::Unsolved, format!("invalid: {v}"));
+    }
+    let Some((a, b)) = backends else {
+        return Judged::new("valid", Exit::Success, "valid");
+    };
+    let check = cross_check(units, grid, a, b, limits);
+    let other_than = |o: &Outcome| match o {
+        Outcome::Multiple { solutions, .. } => solutions
+            .iter()
+            .find(|g| ***g != solution)
+            .map(|g| (**g).clone()),
+        _ => None,
+    };
+    match joint(units, grid, &check.answers) {
+        Joint::Agree(r) | Joint::OneSettled { report: r, .. }
+            if r.outcome.status() == Status::Multiple =>
+        {
+            // Two verified solutions prove it, whether or not the other backend finished.
+            Judged {
+                other: other_than(&r.outcome),
+                ..Judged::new(
+                    "not-unique",
+                    Exit::Unsolved,
+                    "valid, but not unique: another solution exists",
+                )
+            }
+        }
+        Joint::Agree(r) if r.outcome.status() == Status::Unique => {
+            Judged::new("valid", Exit::Success, "valid, unique")
+        }
+        Joint::OneSettled {
+            settled,
+            report,
+            other,
+        } if report.outcome.status() == Status::Unique => Judged::new(
+            "unconfirmed",
+            Exit::Unsolved,
+            format!(
+                "valid; unique according to {settled} only ({other} did not settle it within \
+                 the limits)"
+            ),
+        ),
+        Joint::Agree(_) | Joint::OneSettled { .. } => Judged::new(
+            "internal-error",
+            Exit::Internal,
+            "valid, but the backends found no solution (or another status) for a puzzle with a \
+             verified solution",
+        ),
+        Joint::Unknown => Judged::new(
+            "undecided",
+            Exit::Unsolved,
+            "valid, but uniqueness was not decided within the limits",
+        ),
+        Joint::Failed(e) => bad(format!("valid, but uniqueness cannot be decided: {e}")),
+        Joint::Internal(backend, e) => Judged::new(
+            "internal-error",
+            Exit::Internal,
+            format!("valid, but {backend} failed: {e}"),
+        ),
+        Joint::Disagree(problems) => Judged::new(
+            "disagree",
+            Exit::Disagree,
+            format!(
+                "valid, but the backends disagree on uniqueness: {}",
+                problems
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_records_give_their_solution_or_say_why_not() {
+        assert_eq!(
+            parse_record(br#"{"index":0,"status":"unique","solution":"12"}"#),
+            Ok("12".into())
+        );
+        assert_eq!(
+            parse_record(br#"{"index":0,"status":"multiple"}"#),
+            Err("the record has no solution (status multiple)".into())
+        );
+        assert!(
+            parse_record(b"{oops")
+                .unwrap_err()
+                .starts_with("not a JSON record")
+        );
+    }
+
+    #[test]
+    fn json_lines_are_numbered_and_long_lines_refused() {
+        let text = format!(
+            "{{\"solution\":\"1\"}}\n\n{}\n{{\"solution\":\"2\"}}\n",
+            "x".repeat(MAX_JSON_LINE as usize + 5)
+        );
+        let lines = JsonLines {
+            reader: Box::new(std::io::Cursor::new(text.into_bytes())),
+            source: "j".into(),
+            line: 0,
+        };
+        let got: Vec<(usize, Result<String, String>)> = lines
+            .map(|g| match g {
+                Given::Json(j) => (j.line, j.solution),
+                Given::Grid(_) => unreachable!(),
+            })
+            .collect();
+        assert_eq!(got.len(), 3);
+        assert_eq!(got[0], (1, Ok("1".into())));
+        assert_eq!(got[1].0, 3);
+        assert!(got[1].1.as_ref().unwrap_err().starts_with("line too long"));
+        assert_eq!(got[2], (4, Ok("2".into())));
+    }
+
+    #[test]
+    fn pairs_without_a_partner_are_errors() {
+        let pair = Pair {
+            index: 3,
+            puzzle: None,
+            solution: None,
+        };
+        let j = judge(&pair, None, &Limits::unique());
+        assert_eq!((j.word, j.exit), ("error", Exit::BadInput));
+        assert_eq!(j.message, "solution 3 has no puzzle");
+    }
 }

@@ -130,21 +130,45 @@ impl Case {
         out
     }
 
-    /// Every bad puzzle is on stderr once, as `satdoku: FILE:LINE:COLUMN: …`.
+    /// Every bad puzzle is on stderr, as `satdoku: FILE:LINE:COLUMN: …` the first time its message
+    /// appears, and counted in a `satdoku: note: the same error for K more items, …` line when the
+    /// same message comes again (for another puzzle).
     fn assert_stderr(&self, out: &Output, command: &str) {
         let stderr = String::from_utf8_lossy(&out.stderr);
+        let mut repeats = 0;
         let diagnostics: Vec<&str> = stderr
             .lines()
             .filter_map(|l| l.strip_prefix("satdoku: "))
+            .filter(|l| match l.strip_prefix("note: the same error for ") {
+                Some(rest) => {
+                    let k = rest.split(' ').next().unwrap();
+                    repeats += k.parse::<usize>().unwrap();
+                    false
+                }
+                None => !l.starts_with("note: "),
+            })
             .collect();
         assert_eq!(
-            diagnostics.len(),
+            diagnostics.len() + repeats,
             self.errors(),
             "{command} stderr:\n{stderr}"
         );
-        let bad = self.want.iter().filter(|w| !matches!(w, Want::Ok(_)));
-        for (d, w) in diagnostics.iter().zip(bad) {
-            self.assert_message(d, w, &format!("{command} stderr"));
+        let bad: Vec<&Want> = self
+            .want
+            .iter()
+            .filter(|w| !matches!(w, Want::Ok(_)))
+            .collect();
+        let mut d = diagnostics.iter();
+        for w in bad {
+            let prefix = self.prefix(w).expect("an error");
+            if let Some(line) = d.clone().next()
+                && line.starts_with(&prefix)
+            {
+                self.assert_message(line, w, &format!("{command} stderr"));
+                d.next();
+            } else {
+                assert!(repeats > 0, "{command} stderr lacks {prefix}:\n{stderr}");
+            }
         }
     }
 
@@ -230,15 +254,18 @@ impl Case {
         let lines: Vec<&str> = stdout.lines().collect();
         assert_eq!(
             lines.len(),
-            self.want.len() + 1,
-            "records and a summary:\n{stdout}"
+            self.want.len(),
+            "one record per puzzle:\n{stdout}"
         );
         for (i, (line, want)) in lines.iter().zip(&self.want).enumerate() {
             let rest = line
                 .strip_prefix(&format!("{i} "))
                 .unwrap_or_else(|| panic!("check record {i}: {line:?}"));
             match want {
-                Want::Ok(status) => assert!(rest.contains(&format!(": {status} (agree")), "{line}"),
+                Want::Ok(status) => assert!(
+                    rest.contains(&format!(": {status}")) && rest.contains(" (agree;"),
+                    "{line}"
+                ),
                 w => self.assert_message(
                     rest.strip_prefix("error: ").unwrap_or(rest),
                     w,
@@ -246,7 +273,8 @@ impl Case {
                 ),
             }
         }
-        let summary = lines.last().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let summary = stderr.lines().last().unwrap();
         let errors = self.errors();
         assert!(
             summary.contains(&format!("; {errors} error")),
@@ -267,12 +295,20 @@ impl Case {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("solutions.txt");
         std::fs::write(&path, solutions.join("\n") + "\n").unwrap();
+        // verify chooses a CSV column per file.
+        let args = self.args.iter().map(|a| {
+            if a == "--column" {
+                "--puzzle-column"
+            } else {
+                a.as_str()
+            }
+        });
         let out = satdoku()
             .args(["verify", "--output", "json", "--puzzles"])
             .arg(&self.files[0])
             .arg("--solutions")
             .arg(&path)
-            .args(&self.args)
+            .args(args)
             .output()
             .unwrap();
         assert_no_panic(&out, "verify");
@@ -283,7 +319,7 @@ impl Case {
             assert_eq!(r["index"], i as u64, "{r}");
             match want {
                 Want::Ok("none") => assert_eq!(r["result"], "error", "no solution to give: {r}"),
-                Want::Ok(_) => assert_eq!(r["result"], "pass", "{r}"),
+                Want::Ok(_) => assert_eq!(r["result"], "valid", "{r}"),
                 w => {
                     assert_eq!(r["result"], "error", "{r}");
                     self.assert_message(r["message"].as_str().unwrap(), w, "verify");
@@ -785,7 +821,7 @@ fn verify_names_a_bad_solution_line() {
         r.iter()
             .map(|r| r["result"].as_str().unwrap())
             .collect::<Vec<_>>(),
-        ["pass", "error", "pass"]
+        ["valid", "error", "valid"]
     );
     let message = r[1]["message"].as_str().unwrap();
     let prefix = format!("{}:2:41: unknown symbol 'x'", path.display());

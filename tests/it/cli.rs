@@ -232,7 +232,7 @@ fn multiple_is_reported_with_both_solutions() {
         .write_stdin(format!("{}\n", ".".repeat(81)))
         .output()
         .unwrap();
-    assert_eq!(String::from_utf8(plain.stdout).unwrap(), "multiple\n");
+    assert_eq!(String::from_utf8(plain.stdout).unwrap(), "multiple (2+)\n");
 }
 
 #[test]

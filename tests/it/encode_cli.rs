@@ -106,7 +106,7 @@ fn external_solvers_round_trip_through_our_dimacs() {
                     })
                     .collect();
                 for index in 0..take {
-                    let cnf = cnf_dir.join(format!("puzzle-{index}.cnf"));
+                    let cnf = cnf_dir.join(format!("puzzle-{index:06}.cnf"));
                     // One external solver per combination keeps the test quick; rotate through them.
                     let solver = solvers[(index + encoding.len() + amo.len()) % solvers.len()];
                     let answer = dir.path().join("answer.txt");
@@ -158,7 +158,7 @@ fn every_external_solver_on_one_puzzle() {
             continue;
         }
         let answer = dir.path().join(format!("{solver}.out"));
-        run_solver(solver, &dir.path().join("puzzle-0.cnf"), &answer);
+        run_solver(solver, &dir.path().join("puzzle-000000.cnf"), &answer);
         let decoded = satdoku()
             .arg("decode")
             .arg("--puzzle")

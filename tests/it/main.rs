@@ -13,3 +13,4 @@ mod fuzz_corpus;
 mod lookahead;
 mod sat;
 mod study_cli;
+mod trust;

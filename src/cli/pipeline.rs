@@ -1,0 +1,338 @@
+//! The one pipeline every batch command runs through: items are read, worked on in parallel and in
+//! order, each turned into one [`Record`], which is written to standard output, counted in the summary
+//! and the progress display, and folded into the exit status. Standard output, standard error, broken
+//! pipes and write errors are handled here and nowhere else.
+
+use std::collections::HashMap;
+use std::io::{self, IsTerminal, Write};
+use std::time::Duration;
+
+use super::batch;
+use super::exit::Exit;
+use super::progress::Progress;
+use super::summary::Summary;
+
+/// What one input item (a puzzle, a pair, a file) became.
+#[derive(Debug, Default)]
+pub struct Record {
+    /// The text for standard output, final newline included (may be empty).
+    pub text: Vec<u8>,
+    /// Whether the text spans several lines (records are then separated by a blank line).
+    pub multiline: bool,
+    /// The word the summary counts this record under: `solved`, `unique`, `error`, `disagree`, …
+    pub word: &'static str,
+    /// What it means for the exit status.
+    pub exit: Exit,
+    /// A message for standard error, written in input order.
+    pub diagnostic: Option<Diagnostic>,
+    /// Time spent by each backend that worked on it, for the summary.
+    pub times: Vec<(&'static str, Duration)>,
+}
+
+impl Record {
+    /// A record of `text` counted under `word`.
+    pub fn new(text: impl Into<Vec<u8>>, word: &'static str, exit: Exit) -> Record {
+        Record {
+            text: text.into(),
+            word,
+            exit,
+            ..Record::default()
+        }
+    }
+
+    /// This record with nothing for standard output (its diagnostic still goes to standard error).
+    pub fn without_text(mut self) -> Record {
+        self.text.clear();
+        if let Some(d) = &mut self.diagnostic {
+            d.shown_in_record = false;
+        }
+        self
+    }
+
+    /// This record with a message for standard error.
+    pub fn with_diagnostic(mut self, diagnostic: Diagnostic) -> Record {
+        self.diagnostic = Some(diagnostic);
+        self
+    }
+}
+
+/// A message for standard error: where (`FILE:LINE:COLUMN`, or empty) and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// `FILE:LINE:COLUMN`, `FILE`, or empty.
+    pub place: String,
+    /// What is wrong.
+    pub message: String,
+    /// Whether the record's own text already shows this message (so that on a terminal, where
+    /// standard output and standard error are the same screen, it is not printed twice).
+    pub shown_in_record: bool,
+}
+
+impl Diagnostic {
+    /// `place: message`, or `message` when there is no place.
+    pub fn full(&self) -> String {
+        if self.place.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.place, self.message)
+        }
+    }
+}
+
+/// Writes a line to standard error, `satdoku: ` first. A standard error that cannot be written to is
+/// ignored: diagnostics never stop the records on standard output.
+pub fn note(text: impl std::fmt::Display) {
+    let _ = writeln!(io::stderr().lock(), "satdoku: {text}");
+}
+
+/// Standard-error diagnostics of a run: each distinct message printed once in full; repeats of the same
+/// message at other places are counted and summed up at the end.
+#[derive(Default)]
+pub struct Diagnostics {
+    seen: HashMap<String, (u64, String)>,
+    order: Vec<String>,
+    /// Skip diagnostics already shown in a record (standard output and error are one terminal).
+    skip_shown: bool,
+}
+
+impl Diagnostics {
+    /// Diagnostics for this process's standard streams.
+    pub fn new() -> Diagnostics {
+        Diagnostics {
+            skip_shown: io::stdout().is_terminal() && io::stderr().is_terminal(),
+            ..Diagnostics::default()
+        }
+    }
+
+    /// Reports `d` (or counts it, if the same message was already reported).
+    pub fn report(&mut self, d: &Diagnostic) {
+        if self.skip_shown && d.shown_in_record {
+            return;
+        }
+        match self.seen.get_mut(&d.message) {
+            Some((count, last)) => {
+                *count += 1;
+                last.clone_from(&d.place);
+            }
+            None => {
+                note(d.full());
+                self.seen.insert(d.message.clone(), (0, String::new()));
+                self.order.push(d.message.clone());
+            }
+        }
+    }
+
+    /// Writes the counts of repeated messages.
+    pub fn finish(&self) {
+        for message in &self.order {
+            let (count, last) = &self.seen[message];
+            if *count > 0 {
+                let short: String = message.chars().take(60).collect();
+                let ellipsis = if short.len() < message.len() {
+                    "…"
+                } else {
+                    ""
+                };
+                note(format_args!(
+                    "note: the same error for {count} more item{}, the last at {last}: {short}{ellipsis}",
+                    if *count == 1 { "" } else { "s" }
+                ));
+            }
+        }
+    }
+}
+
+/// Writes records to standard output, a blank line between multi-line records; keeps a progress bar
+/// on the same terminal out of the way.
+///
+/// A closed pipe (`| head`) ends the process at once with status 0 and nothing more printed; any other
+/// write error ends it with status 2 and a message.
+pub struct Output {
+    out: io::BufWriter<io::StdoutLock<'static>>,
+    first: bool,
+    previous_multiline: bool,
+    flush_each: bool,
+    progress: Option<Progress>,
+    /// Text records are separated by blank lines around multi-line ones; JSON Lines are not.
+    gaps: bool,
+}
+
+impl Output {
+    /// Buffered standard output; `gaps` puts a blank line around multi-line records.
+    pub fn stdout(gaps: bool) -> Output {
+        let stdout = io::stdout();
+        Output {
+            flush_each: stdout.is_terminal(),
+            out: io::BufWriter::with_capacity(1 << 16, stdout.lock()),
+            first: true,
+            previous_multiline: false,
+            progress: None,
+            gaps,
+        }
+    }
+
+    /// Flushes after every record (when answers must appear as puzzles are typed).
+    pub fn flush_each(mut self, on: bool) -> Output {
+        self.flush_each |= on;
+        self
+    }
+
+    /// Keeps `progress`'s display clear of the records (it shares a terminal with them).
+    pub fn with_progress(mut self, progress: &Progress) -> Output {
+        self.progress = Some(progress.clone());
+        self
+    }
+
+    /// Writes raw bytes.
+    pub fn write(&mut self, bytes: &[u8]) {
+        let flush = self.flush_each;
+        let out = &mut self.out;
+        let mut write = || -> io::Result<()> {
+            out.write_all(bytes)?;
+            if flush {
+                out.flush()?;
+            }
+            Ok(())
+        };
+        let result = match &self.progress {
+            Some(p) if flush => p.suspend(write),
+            _ => write(),
+        };
+        if let Err(e) = result {
+            self.failed(e);
+        }
+    }
+
+    /// Writes one record's text.
+    pub fn record(&mut self, record: &Record) {
+        if record.text.is_empty() {
+            return;
+        }
+        if self.gaps && !self.first && (self.previous_multiline || record.multiline) {
+            self.write(b"\n");
+        }
+        self.write(&record.text);
+        self.first = false;
+        self.previous_multiline = record.multiline;
+    }
+
+    /// An `io::Write` over this output, for writers that stream (a write error ends the process as
+    /// for records).
+    pub fn writer(&mut self) -> OutputWriter<'_> {
+        OutputWriter(self)
+    }
+
+    /// Flushes what is buffered.
+    pub fn finish(&mut self) {
+        if let Err(e) = self.out.flush() {
+            self.failed(e);
+        }
+    }
+
+    fn failed(&self, e: io::Error) -> ! {
+        if let Some(p) = &self.progress {
+            p.finish();
+        }
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        note(format_args!("writing to standard output: {e}"));
+        std::process::exit(Exit::BadInput.code().into());
+    }
+}
+
+/// An `io::Write` over an [`Output`].
+pub struct OutputWriter<'a>(&'a mut Output);
+
+impl Write for OutputWriter<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.write(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// How a batch run is driven: worker threads, output style, progress and summary.
+pub struct Run {
+    /// Worker threads.
+    pub jobs: usize,
+    /// Whether puzzles are typed at a terminal (answers flushed one by one).
+    pub typing: bool,
+    /// Blank lines around multi-line records (text output).
+    pub gaps: bool,
+    /// The progress display.
+    pub progress: Progress,
+    /// The summary, if it is to be printed at the end.
+    pub summary: Option<Summary>,
+}
+
+impl Run {
+    /// Runs `work` on every puzzle of `files` (standard input when empty), read with `options`; see
+    /// [`Run::run`].
+    pub fn over_puzzles<W>(
+        self,
+        files: &[std::path::PathBuf],
+        options: &satdoku::format::ReadOptions,
+        work: W,
+    ) -> Exit
+    where
+        W: Fn(super::input::Item) -> Record + Sync,
+    {
+        let bytes = self.progress.bytes_counter();
+        self.run(
+            |emit| {
+                super::input::Items::new(files, options)
+                    .count_bytes(bytes)
+                    .for_each(emit)
+            },
+            work,
+        )
+    }
+
+    /// Runs `work` on every item `produce` emits, writes each record in input order, and returns the
+    /// run's exit status (the maximum over its records).
+    pub fn run<T, P, W>(mut self, produce: P, work: W) -> Exit
+    where
+        T: Send,
+        P: FnOnce(&mut dyn FnMut(T)) + Send,
+        W: Fn(T) -> Record + Sync,
+    {
+        let mut out = Output::stdout(self.gaps)
+            .flush_each(self.typing)
+            .with_progress(&self.progress);
+        let mut diagnostics = Diagnostics::new();
+        let mut exit = Exit::Success;
+        let emitted = self.progress.emitted_counter();
+        batch::ordered_map(
+            self.jobs,
+            |emit| {
+                produce(&mut |item| {
+                    emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    emit(item)
+                })
+            },
+            work,
+            |record: Record| {
+                if let Some(d) = &record.diagnostic {
+                    diagnostics.report(d);
+                }
+                exit = exit.max(record.exit);
+                if let Some(s) = &mut self.summary {
+                    s.add(&record);
+                }
+                self.progress.done(1);
+                out.record(&record);
+            },
+        );
+        out.finish();
+        self.progress.finish();
+        diagnostics.finish();
+        if let Some(s) = &self.summary {
+            let _ = writeln!(io::stderr().lock(), "{}", s.line());
+        }
+        exit
+    }
+}
