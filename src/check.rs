@@ -79,6 +79,10 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
         });
     }
     let n = shape.n();
+    if is_solution(units, puzzle, candidate) {
+        return Ok(());
+    }
+    // Something is wrong: find the first broken rule, in the order documented above.
     let name = |i: usize| Cell::new(i).name(shape);
     for (i, (&given, &value)) in puzzle.values().iter().zip(candidate.values()).enumerate() {
         if value == 0 {
@@ -117,6 +121,73 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
         }
     }
     Ok(())
+}
+
+/// Whether `candidate` solves `puzzle` (shapes already checked): a fast test that says only yes or
+/// no, run on every answer before anyone sees it. Every given kept (one pass over the cells), then
+/// each unit's digits as a bit set: N cells cover all N digits exactly when none is empty and none
+/// repeats. Grids of 64x64 and wider go to the detailed checks.
+fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
+    let n = units.shape().n();
+    // A grid holds values 0..=N (`Grid` checks); 0 maps to bit 63 below, outside the full mask only
+    // while N < 64.
+    if n >= 64 {
+        return false;
+    }
+    let (values, givens) = (candidate.values(), puzzle.values());
+    // Every given kept: a fold over every cell (no early exit), so that it vectorises.
+    let changed = givens
+        .iter()
+        .zip(values)
+        .fold(0u8, |acc, (&g, &v)| acc | u8::from((g != 0) & (g != v)));
+    if changed != 0 {
+        return false;
+    }
+    // The unit tests below need no range test of their own: an empty cell (0) sets bit 63, outside the
+    // full mask, so its units cannot be full.
+    if units.is_standard() {
+        let shape = units.shape();
+        return match (shape.box_rows(), shape.box_cols()) {
+            // The common case with its sizes known to the compiler (loops unrolled).
+            (3, 3) => standard_units_full::<9>(values, 3, 3),
+            (br, bc) => standard_units_full::<0>(values, br, bc),
+        };
+    }
+    let full = u64::MAX >> (64 - n);
+    units.units().iter().all(|unit| {
+        unit.cells.iter().fold(0u64, |m, c| {
+            m | 1 << (values[c.index()].wrapping_sub(1) & 63)
+        }) == full
+    })
+}
+
+/// Whether every row, column and box of `values` (an N×N grid with boxes of `br`×`bc` cells, values
+/// in any range) holds every digit: one pass over the cells. `K` is N when known at
+/// compile time, else 0.
+fn standard_units_full<const K: usize>(values: &[u8], br: usize, bc: usize) -> bool {
+    let n = if K > 0 { K } else { br * bc };
+    let full = u64::MAX >> (64 - n);
+    let mut cols = [0u64; 64];
+    // A band of `br` rows at a time: its boxes are the `br` runs of `bc` columns.
+    for band in values.chunks_exact(br * n) {
+        let mut boxes = [0u64; 64];
+        for row in band.chunks_exact(n) {
+            let mut m = 0u64;
+            for (c, &v) in row.iter().enumerate() {
+                let bit = 1u64 << (v.wrapping_sub(1) & 63);
+                m |= bit;
+                cols[c & 63] |= bit;
+                boxes[(c / bc) & 63] |= bit;
+            }
+            if m != full {
+                return false;
+            }
+        }
+        if boxes[..br].iter().any(|&m| m != full) {
+            return false;
+        }
+    }
+    cols[..n].iter().all(|&m| m == full)
 }
 
 /// A backend whose every answer has passed [`verify`] before it is returned: a grid that breaks a rule
@@ -403,6 +474,35 @@ mod tests {
     fn solved4() -> Grid {
         let v = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
         Grid::from_values(Shape::new(2, 2).unwrap(), v.to_vec()).unwrap()
+    }
+
+    /// The fast test and the detailed checks agree on every grid near a solution: each cell set to
+    /// every value 0..=N in turn, under the standard units and under the same units built by hand.
+    #[test]
+    fn the_fast_test_agrees_with_the_detailed_checks() {
+        let s = solved4();
+        let shape = s.shape();
+        let standard = Units::standard(shape);
+        let by_hand = Units::from_units(shape, standard.units().to_vec());
+        assert!(standard.is_standard() && !by_hand.is_standard());
+        let mut puzzle = s.clone();
+        puzzle.set(Cell::new(3), None);
+        for cell in 0..16 {
+            for v in 0..=4u8 {
+                let mut g = s.clone();
+                g.set(Cell::new(cell), crate::grid::Digit::new(v));
+                for units in [&standard, &by_hand] {
+                    for p in [&puzzle, &Grid::empty(shape)] {
+                        let fast = is_solution(units, p, &g);
+                        assert_eq!(fast, verify(units, p, &g).is_ok(), "cell {cell} = {v}");
+                        assert_eq!(
+                            fast,
+                            g == s && (p.values()[cell] == 0 || v == s.values()[cell])
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

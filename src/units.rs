@@ -74,6 +74,8 @@ pub struct Units {
     units_of: Vec<Vec<u32>>,
     /// For each cell, every other cell sharing a unit with it, ascending, without repeats.
     peers: Vec<Vec<Cell>>,
+    /// Built by [`Units::standard`]: rows, columns and boxes in that order, nothing else.
+    standard: bool,
 }
 
 impl Units {
@@ -112,7 +114,10 @@ impl Units {
                     .collect(),
             });
         }
-        Units::from_units(shape, units)
+        Units {
+            standard: true,
+            ..Units::from_units(shape, units)
+        }
     }
 
     /// A unit list from explicit units (each of N distinct cells of the grid).
@@ -153,6 +158,7 @@ impl Units {
             units,
             units_of,
             peers,
+            standard: false,
         }
     }
 
@@ -160,6 +166,13 @@ impl Units {
     /// tables on it, so that a batch of puzzles under one list builds them once.
     pub fn id(&self) -> u64 {
         self.id
+    }
+
+    /// Whether this list was built by [`Units::standard`]: the N rows, N columns and N boxes, in that
+    /// order (a checker may then test them arithmetically). A list built with [`Units::from_units`]
+    /// says `false`, whatever its units.
+    pub fn is_standard(&self) -> bool {
+        self.standard
     }
 
     /// The grid shape these units are for.

@@ -1,7 +1,7 @@
 //! `satdoku solve`: one output record per input puzzle, in input order.
 
 use std::io::{self, IsTerminal};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -26,6 +26,9 @@ struct Settings {
     backends: Vec<Checked>,
     limits: Limits,
     output: OutputArg,
+    /// Whether solves are timed (JSON records, two backends, or a summary show the times): the clock
+    /// is not read otherwise.
+    timed: bool,
 }
 
 impl Settings {
@@ -58,14 +61,15 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         BackendArg::Sat => "sat",
         BackendArg::Both => "both",
     };
+    let show_summary = args.summary || (!args.run.quiet && io::stderr().is_terminal());
     let settings = Settings {
+        timed: show_summary || args.output == OutputArg::Json || backends.len() > 1,
         backends,
         limits,
         output: args.output,
     };
     let files = &args.input.files;
     let progress = Progress::for_run(files, args.run.quiet, "puzzle");
-    let show_summary = args.summary || (!args.run.quiet && io::stderr().is_terminal());
     let run = Run {
         jobs: args.run.jobs(files),
         typing: input::typing(files),
@@ -86,20 +90,24 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
     let (units, grid) = (&*loaded.units, loaded.grid());
     let layout = output_layout(&loaded.puzzle.layout, settings.output);
     let answer = |b: &Checked| {
-        let start = Instant::now();
+        let start = settings.timed.then(Instant::now);
         let report = b.solve(units, grid, &settings.limits);
         Answer {
             backend: b.name(),
             report,
-            time: start.elapsed(),
+            time: start.map_or(Duration::ZERO, |s| s.elapsed()),
         }
     };
     match settings.backends.as_slice() {
         [one] => {
             let a = answer(one);
             match &a.report {
-                Ok(report) => answered(item, report, &a, None, &layout, settings),
-                Err(e) => with_times(failure(item, e, json, ""), &[a]),
+                Ok(report) => with_times(
+                    answered(item, report, &a, None, &layout, settings),
+                    &[a],
+                    settings,
+                ),
+                Err(e) => with_times(failure(item, e, json, ""), &[a], settings),
             }
         }
         [first, second] => {
@@ -149,14 +157,16 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                 }
                 Joint::Disagree(problems) => disagreement(item, &problems, &answers, &layout, json),
             };
-            with_times(record, &answers)
+            with_times(record, &answers, settings)
         }
         _ => unreachable!("one or two backends"),
     }
 }
 
-fn with_times(mut record: Record, answers: &[Answer]) -> Record {
-    record.times = answers.iter().map(|a| (a.backend, a.time)).collect();
+fn with_times(mut record: Record, answers: &[Answer], settings: &Settings) -> Record {
+    if settings.timed {
+        record.times = answers.iter().map(|a| (a.backend, a.time)).collect();
+    }
     record
 }
 
