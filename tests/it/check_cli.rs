@@ -306,3 +306,71 @@ fn verify_reports_unpaired_grids() {
         "{text}"
     );
 }
+
+/// `verify --solutions` reads `solve --output json` records directly, from a file or standard input;
+/// a record without a solution is that pair's error, and the others are judged.
+#[test]
+fn verify_reads_solves_json_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("p.txt");
+    // top95 #1 and #2, then the empty 9x9 grid (several solutions: no `solution` under --unique).
+    let lines = crate::common::top95(2);
+    std::fs::write(
+        &puzzles,
+        format!("{}\n{}\n{}\n", lines[0], lines[1], ".".repeat(81)),
+    )
+    .unwrap();
+    let solved = satdoku()
+        .args(["solve", "--unique", "--output", "json"])
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    let out = satdoku()
+        .args(["verify", "--output", "json", "--puzzles"])
+        .arg(&puzzles)
+        .args(["--solutions", "-"])
+        .write_stdin(solved.stdout.clone())
+        .output()
+        .unwrap();
+    let r = json_lines(&out.stdout);
+    let results: Vec<&str> = r.iter().map(|r| r["result"].as_str().unwrap()).collect();
+    assert_eq!(results, ["valid", "valid", "error"]);
+    assert!(
+        r[2]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the record has no solution (status multiple)"),
+        "{}",
+        r[2]
+    );
+    assert_eq!(out.status.code(), Some(2));
+    // The same records as a file, and a changed digit in one of them is caught.
+    let text = String::from_utf8(solved.stdout).unwrap();
+    let first = &json_lines(text.as_bytes())[0];
+    let good = first["solution"].as_str().unwrap();
+    let bad: String = good
+        .chars()
+        .enumerate()
+        .map(|(i, ch)| {
+            if i == 80 {
+                if ch == '1' { '2' } else { '1' }
+            } else {
+                ch
+            }
+        })
+        .collect();
+    let file = dir.path().join("s.jsonl");
+    std::fs::write(&file, text.replacen(good, &bad, 1)).unwrap();
+    let out = satdoku()
+        .args(["verify", "--puzzles"])
+        .arg(&puzzles)
+        .arg("--solutions")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines().next().unwrap().contains(": invalid: "),
+        "{text}"
+    );
+}
