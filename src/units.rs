@@ -182,16 +182,26 @@ impl Units {
         &self.peers[cell.index()]
     }
 
-    /// The first pair of equal givens in one unit, in unit order then reading order, if any.
+    /// The first pair of equal givens in one unit, in unit order then reading order, if any: the one
+    /// clash check of the crate (the readers reject such puzzles, the verifier names the repeated digit
+    /// of a candidate solution with it).
     ///
-    /// Such a puzzle has no solution; input readers report it as bad input.
+    /// A first pass runs over the givens only, one bit mask per unit, so a clash-free puzzle costs a
+    /// few operations per given; only a grid with a clash is scanned again in unit order to name the
+    /// first pair. Values outside 1..=64 are not digits and are ignored.
     pub fn find_clash(&self, grid: &Grid) -> Option<Clash> {
+        if grid.shape() != self.shape || !self.has_clash(grid.values()) {
+            return None;
+        }
         let mut seen: Vec<Option<Cell>> = vec![None; self.shape.n() + 1];
         for unit in &self.units {
             seen.iter_mut().for_each(|s| *s = None);
             for &cell in &unit.cells {
                 if let Some(d) = grid.get(cell) {
-                    match seen[d.get() as usize] {
+                    let Some(slot) = seen.get_mut(d.get() as usize) else {
+                        continue;
+                    };
+                    match *slot {
                         Some(first) => {
                             return Some(Clash {
                                 unit: unit.name,
@@ -200,12 +210,40 @@ impl Units {
                                 second: cell,
                             });
                         }
-                        None => seen[d.get() as usize] = Some(cell),
+                        None => *slot = Some(cell),
                     }
                 }
             }
         }
         None
+    }
+
+    /// Whether some unit holds a value of 1..=64 twice: the givens in reading order, one mask per unit.
+    fn has_clash(&self, values: &[u8]) -> bool {
+        /// Units of the largest standard grid (64 rows, columns, boxes): their masks live on the stack.
+        const STACK: usize = 3 * crate::grid::MAX_N;
+        let mut stack = [0u64; STACK];
+        let mut heap = Vec::new();
+        let seen: &mut [u64] = if self.units.len() <= STACK {
+            &mut stack[..self.units.len()]
+        } else {
+            heap.resize(self.units.len(), 0);
+            &mut heap
+        };
+        let mut dup = 0u64;
+        for (i, &v) in values.iter().enumerate() {
+            if v == 0 {
+                continue;
+            }
+            let bit = 1u64.checked_shl(u32::from(v) - 1).unwrap_or(0);
+            for &u in self.units_of.get(i).map_or(&[][..], Vec::as_slice) {
+                if let Some(mask) = seen.get_mut(u as usize) {
+                    dup |= *mask & bit;
+                    *mask |= bit;
+                }
+            }
+        }
+        dup != 0
     }
 }
 

@@ -58,10 +58,14 @@
 //! ```
 
 mod alphabet;
+mod block;
+mod context;
 mod csv;
 mod detect;
 mod error;
+mod ints;
 mod layout;
+mod line;
 mod lines;
 mod reader;
 mod symbols;
@@ -70,6 +74,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use alphabet::{Alphabet, AlphabetError};
+pub use detect::Note;
 pub use error::{ParseError, ParseErrorKind};
 pub use layout::Layout;
 pub use reader::{Puzzle, PuzzleReader, Record, read_str};
