@@ -305,6 +305,9 @@ pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOpt
 /// blank), each seen at most N times per grid of the look-ahead (a digit is in each row once): those
 /// symbols in the order of their character codes (`1-9?A-Z` for the uio 36x36 files).
 fn in_code_order(n: usize, counts: &[usize; 256], symbols: &[u8]) -> Option<Alphabet> {
+    if !(4..=crate::grid::MAX_N).contains(&n) {
+        return None;
+    }
     let set: Vec<u8> = if symbols.len() == n {
         symbols.to_vec()
     } else if symbols.len() == n + 1 && symbols.contains(&b'0') {
@@ -317,7 +320,7 @@ fn in_code_order(n: usize, counts: &[usize; 256], symbols: &[u8]) -> Option<Alph
         .map(|b| counts[b as usize])
         .sum();
     let grids = cells.div_ceil(n * n).max(1);
-    if set.iter().any(|&b| counts[b as usize] > n * grids) {
+    if set.iter().any(|&b| counts[b as usize] > n.saturating_mul(grids)) {
         return None;
     }
     Alphabet::from_symbols(&set)

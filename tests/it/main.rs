@@ -11,5 +11,6 @@ mod fixtures;
 mod formats;
 mod fuzz_corpus;
 mod lookahead;
+mod noisy_input;
 mod sat;
 mod study_cli;
