@@ -4,13 +4,13 @@
 
 use std::sync::Arc;
 
+use super::Format;
 use super::context::{Context, Emitted, garbage};
 use super::detect::{is_rule, row_width};
 use super::error::{ParseError, ParseErrorKind};
 use super::ints::{self, count_tokens};
 use super::layout::Layout;
 use super::lines::{Kind, Line, classify, column};
-use super::Format;
 use crate::grid::Shape;
 
 /// A grid being read.
@@ -315,13 +315,19 @@ mod tests {
         let records = read("Grid 1\n1234\n3412\n\nGrid 2\n1...\n..1.\n.1..\n...1\n");
         assert_eq!(records.len(), 2);
         let e = records[0].puzzle.as_ref().unwrap_err();
-        assert!(matches!(e.kind, ParseErrorKind::Truncated { found: 2, .. }), "{e}");
+        assert!(
+            matches!(e.kind, ParseErrorKind::Truncated { found: 2, .. }),
+            "{e}"
+        );
         assert_eq!(e.line, 4);
         assert!(records[1].puzzle.is_ok());
         let records = read("1...\n..1.\n.1..\n...1\n\n1...\n..1.\n.1..\n...1\n1...\n");
         assert_eq!(records.len(), 2);
         let e = records[1].puzzle.as_ref().unwrap_err();
-        assert!(matches!(e.kind, ParseErrorKind::ExtraRows { expected: 4 }), "{e}");
+        assert!(
+            matches!(e.kind, ParseErrorKind::ExtraRows { expected: 4 }),
+            "{e}"
+        );
         assert_eq!(e.line, 10);
     }
 
@@ -331,7 +337,10 @@ mod tests {
             let records = read(text);
             assert_eq!(records.len(), 1, "{text}");
             let e = records[0].puzzle.as_ref().unwrap_err();
-            assert!(matches!(e.kind, ParseErrorKind::TooShort { found: 2 | 3 }), "{text}: {e}");
+            assert!(
+                matches!(e.kind, ParseErrorKind::TooShort { found: 2 | 3 }),
+                "{text}: {e}"
+            );
             assert_eq!((e.line, e.column), (1, column), "{text}");
         }
     }

@@ -83,7 +83,12 @@ impl Context {
         }
     }
 
-    pub(crate) fn emit(&mut self, line: usize, puzzle: Result<Puzzle, ParseError>, out: &mut Emitted) {
+    pub(crate) fn emit(
+        &mut self,
+        line: usize,
+        puzzle: Result<Puzzle, ParseError>,
+        out: &mut Emitted,
+    ) {
         out.push_back(Record {
             index: self.emitted,
             line,
@@ -287,7 +292,10 @@ mod tests {
     #[test]
     fn garbage_is_found() {
         assert_eq!(garbage(b"12.4"), None);
-        assert_eq!(garbage(b"12\x00"), Some((2, ParseErrorKind::Binary { byte: 0 })));
+        assert_eq!(
+            garbage(b"12\x00"),
+            Some((2, ParseErrorKind::Binary { byte: 0 }))
+        );
         assert_eq!(
             garbage(b"1\xff"),
             Some((1, ParseErrorKind::InvalidUtf8 { byte: 0xff }))

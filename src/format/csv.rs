@@ -100,7 +100,10 @@ fn place(raw: &[u8], first: usize, offset: usize) -> (usize, usize) {
     let head = &raw[..offset.min(raw.len())];
     let newlines = memchr::memchr_iter(b'\n', head).count();
     let line_start = memchr::memrchr(b'\n', head).map_or(0, |i| i + 1);
-    (first + newlines, column(&raw[line_start..], offset - line_start))
+    (
+        first + newlines,
+        column(&raw[line_start..], offset - line_start),
+    )
 }
 
 /// A CSV record parser: the `csv` crate's reader, reused for every record (it is pointed at the next
@@ -146,9 +149,9 @@ fn trim(field: &[u8]) -> (usize, usize) {
     (start, end)
 }
 
-/// The records of look-ahead lines (blank and comment lines already left out): each record's first line
-/// and its fields, without the spaces around them. For detection.
-pub(crate) fn records(lines: &[&OwnedLine]) -> Vec<(usize, Vec<Vec<u8>>)> {
+/// The records of look-ahead lines (blank and comment lines between records left out): each record's
+/// first line and its fields, without the spaces around them. For detection.
+pub(crate) fn records(lines: &[OwnedLine]) -> Vec<(usize, Vec<Vec<u8>>)> {
     let mut fields = Fields::new();
     let mut out = Vec::new();
     let mut raw = Vec::new();
@@ -156,6 +159,9 @@ pub(crate) fn records(lines: &[&OwnedLine]) -> Vec<(usize, Vec<Vec<u8>>)> {
     let mut open = false;
     for l in lines {
         if !open {
+            if matches!(classify(&l.text), Kind::Blank | Kind::Comment) {
+                continue;
+            }
             raw.clear();
             first = l.number;
         } else {
@@ -224,9 +230,7 @@ impl CsvParser {
         self.open = still_open(line.text, self.open);
         // A too long line here continues a record (a first one is reported above).
         if self.open || line.too_long() {
-            if line.too_long()
-                || self.raw.len() > MAX_LINE
-                || self.pending.len() > MAX_RECORD_LINES
+            if line.too_long() || self.raw.len() > MAX_LINE || self.pending.len() > MAX_RECORD_LINES
             {
                 self.unterminated(ctx, out);
             }
@@ -380,8 +384,7 @@ mod tests {
                 length: t.len(),
             })
             .collect();
-        let refs: Vec<&OwnedLine> = lines.iter().collect();
-        let r = records(&refs);
+        let r = records(&lines);
         assert_eq!(r.len(), 3);
         assert_eq!(r[1].0, 2);
         assert_eq!(r[1].1[2], b"two\nlines");

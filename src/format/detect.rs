@@ -308,9 +308,14 @@ fn in_code_order(n: usize, counts: &[usize; 256], symbols: &[u8]) -> Option<Alph
     if !(4..=crate::grid::MAX_N).contains(&n) {
         return None;
     }
+    // `0` beside N other symbols is a blank only if it is as common as a blank is (the commonest).
+    let zeros = counts[b'0' as usize];
+    let blank_like = symbols
+        .iter()
+        .all(|&b| b == b'0' || counts[b as usize] < zeros);
     let set: Vec<u8> = if symbols.len() == n {
         symbols.to_vec()
-    } else if symbols.len() == n + 1 && symbols.contains(&b'0') {
+    } else if symbols.len() == n + 1 && symbols.contains(&b'0') && blank_like {
         symbols.iter().copied().filter(|&b| b != b'0').collect()
     } else {
         return None;
@@ -320,7 +325,10 @@ fn in_code_order(n: usize, counts: &[usize; 256], symbols: &[u8]) -> Option<Alph
         .map(|b| counts[b as usize])
         .sum();
     let grids = cells.div_ceil(n * n).max(1);
-    if set.iter().any(|&b| counts[b as usize] > n.saturating_mul(grids)) {
+    if set
+        .iter()
+        .any(|&b| counts[b as usize] > n.saturating_mul(grids))
+    {
         return None;
     }
     Alphabet::from_symbols(&set)
@@ -342,6 +350,21 @@ pub(crate) fn detect(
     whole: bool,
     options: &ReadOptions,
 ) -> Result<Plan, DetectError> {
+    let plan = decide(sample, whole, options)?;
+    if options.column.is_some() && plan.format != Format::Csv && plan.n.is_some() {
+        return Err((
+            1,
+            1,
+            ParseErrorKind::ColumnNotCsv {
+                format: plan.format,
+            },
+        ));
+    }
+    Ok(plan)
+}
+
+/// [`detect`] but for the check of `--column`.
+fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Plan, DetectError> {
     let content: Vec<&OwnedLine> = sample
         .iter()
         .filter(|l| !matches!(classify(&l.text), Kind::Blank | Kind::Comment))
@@ -384,12 +407,9 @@ pub(crate) fn detect(
         },
     };
     plan.format = format;
-    if options.column.is_some() && format != Format::Csv {
-        return Err((1, 1, ParseErrorKind::ColumnNotCsv { format }));
-    }
     let forced_n = options.shape.map(Shape::n);
     match format {
-        Format::Csv => return detect_csv(&content, options, plan),
+        Format::Csv => return detect_csv(sample, options, plan),
         Format::Line => {
             let width = |l: &OwnedLine| flat_width(grid_part(&l.text));
             plan.n = typical(&data)
@@ -527,7 +547,14 @@ fn guess(
     let text = grid_part(&d.text);
     let toks: Vec<&[u8]> = tokens(text).collect();
     let bars = text.contains(&b'|');
-    if toks.len() >= 2 && !bars && toks.iter().all(|t| int_like(t)) {
+    // Ints when every line of this many tokens holds integers only: a spaced block row of blanks
+    // (`. . . .`) or of digits alone is no proof, a letter in another row of the grid is.
+    let all_ints = || {
+        data.iter()
+            .filter(|l| tokens(&l.text).count() == toks.len())
+            .all(|l| !l.text.contains(&b'|') && tokens(&l.text).all(int_like))
+    };
+    if toks.len() >= 2 && !bars && all_ints() {
         return Format::Ints;
     }
     if toks.len() >= 2 {
@@ -650,11 +677,11 @@ fn grid_like(field: &[u8]) -> bool {
 }
 
 fn detect_csv(
-    content: &[&OwnedLine],
+    sample: &[OwnedLine],
     options: &ReadOptions,
     mut plan: Plan,
 ) -> Result<Plan, DetectError> {
-    let records = csv::records(content);
+    let records = csv::records(sample);
     let Some((first_line, first)) = records.first() else {
         return Ok(plan);
     };

@@ -72,7 +72,9 @@ pub enum ParseErrorKind {
         what: &'static str,
     },
     /// A character that is not a symbol of the alphabet in use, nor a blank.
-    #[error("unknown symbol {symbol:?}: the symbols in use are {alphabet} (blanks: {blanks}); {advice}")]
+    #[error(
+        "unknown symbol {symbol:?}: the symbols in use are {alphabet} (blanks: {blanks}); {advice}"
+    )]
     UnknownSymbol {
         /// The character.
         symbol: char,
@@ -193,7 +195,9 @@ pub enum ParseErrorKind {
     },
     /// A CSV field whose opening quote is not closed by the end of the input, nor within the longest
     /// record kept (1 MiB); the reader goes on with the next line.
-    #[error("unterminated quoted field: expected a closing '\"' (a quoted field may span lines, up to 1 MiB)")]
+    #[error(
+        "unterminated quoted field: expected a closing '\"' (a quoted field may span lines, up to 1 MiB)"
+    )]
     UnterminatedQuote,
     /// A line too short for any grid, where no grid came before.
     #[error(
@@ -205,7 +209,9 @@ pub enum ParseErrorKind {
         found: usize,
     },
     /// `--column` on an input that is not CSV.
-    #[error("--column applies to CSV input only; this input is {format} format (force CSV with --format csv)")]
+    #[error(
+        "--column applies to CSV input only; this input is {format} format (force CSV with --format csv)"
+    )]
     ColumnNotCsv {
         /// The format the input was read as.
         format: super::Format,

@@ -213,7 +213,10 @@ mod tests {
         assert!(!p.layout.is_multiline());
         assert_eq!(p.grid.filled(), 4);
         let e = records[1].puzzle.as_ref().unwrap_err();
-        assert!(matches!(e.kind, ParseErrorKind::WrongLength { found: 15, .. }), "{e}");
+        assert!(
+            matches!(e.kind, ParseErrorKind::WrongLength { found: 15, .. }),
+            "{e}"
+        );
         assert_eq!((e.line, e.column), (2, 30));
         // A clash is placed at the second number.
         let text = "1 0 0 0 1 0 0 0 0 0 0 0 0 0 0 0\n";

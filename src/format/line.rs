@@ -183,12 +183,18 @@ mod tests {
         let records = read(&format!("{P1}\n{bad}"));
         let e = records[1].puzzle.as_ref().unwrap_err();
         assert_eq!((e.line, e.column), (2, 13));
-        assert!(matches!(e.kind, ParseErrorKind::UnknownSymbol { symbol: 'x', .. }), "{e}");
+        assert!(
+            matches!(e.kind, ParseErrorKind::UnknownSymbol { symbol: 'x', .. }),
+            "{e}"
+        );
         // One symbol short, then a note: the error is where the 81st symbol should be.
         let records = read(&format!("{P1}\n{} # rated\n", &P1[1..]));
         let e = records[1].puzzle.as_ref().unwrap_err();
         assert_eq!((e.line, e.column), (2, 81));
-        assert!(matches!(e.kind, ParseErrorKind::WrongLength { found: 80, .. }), "{e}");
+        assert!(
+            matches!(e.kind, ParseErrorKind::WrongLength { found: 80, .. }),
+            "{e}"
+        );
     }
 
     #[test]

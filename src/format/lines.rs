@@ -164,9 +164,10 @@ pub(crate) fn classify(text: &[u8]) -> Kind {
 /// The fewest cells a one-line grid has (4x4).
 const SHORTEST_GRID: usize = 16;
 
-/// Whether `b` may be a cell of a grid written on one line: a symbol, a blank or `|`.
+/// Whether `b` may be a cell of a grid written on one line: a symbol of some alphabet (printable
+/// ASCII but `#`, `+`, `,`, `"`), a blank or `|`.
 fn grid_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"._-?@$%*|".contains(&b)
+    b.is_ascii_graphic() && !b"#+,\"".contains(&b)
 }
 
 /// The length in bytes of the first token of `t` (which starts with it) when that token looks like a
@@ -188,6 +189,8 @@ fn grid_token(t: &[u8]) -> Option<usize> {
 /// most 32 cells wide are the box groups of a block row (`ABCD EFGH …`), not a grid and a note.
 pub(crate) fn note_split(text: &[u8]) -> Option<(usize, usize, usize)> {
     let start = text.len() - trim_start(text).len();
+    // The common line, a grid alone, has no whitespace after its start: no note, decided by one scan.
+    memchr::memchr2(b' ', b'\t', &text[start..])?;
     let len = grid_token(&text[start..])?;
     let end = start + len;
     let rest = trim_start(&text[end..]);
@@ -284,7 +287,11 @@ mod tests {
         // A grid and a note is data, whatever words the note has.
         let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
         for note in ["hard", "# comment", "; note", "  # SE 11.9"] {
-            assert_eq!(classify(format!("{p} {note}").as_bytes()), Kind::Data, "{note}");
+            assert_eq!(
+                classify(format!("{p} {note}").as_bytes()),
+                Kind::Data,
+                "{note}"
+            );
         }
         // A title with a long word is still a title.
         assert_eq!(

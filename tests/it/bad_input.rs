@@ -382,7 +382,15 @@ fn unknown_symbol_suggests_symbols() {
         bad("unknown-symbol.txt"),
         &[
             UNIQUE,
-            err(2, 14, &["unknown symbol 'x'", "1-9", "--symbols"]),
+            err(
+                2,
+                14,
+                &[
+                    "unknown symbol 'x'",
+                    "1-9",
+                    "if the file's 9 symbols 1-8x are its digits, pass --symbols 1-8x",
+                ],
+            ),
             UNIQUE,
         ],
     )
@@ -821,7 +829,10 @@ fn a_note_after_the_grid() {
         assert_eq!(out.status.code(), Some(0), "{note}");
         let r = json_lines(&out.stdout);
         assert_eq!(r.len(), 2, "{note}: {r:?}");
-        assert_eq!((r[0]["line"].as_u64(), r[1]["line"].as_u64()), (Some(1), Some(2)));
+        assert_eq!(
+            (r[0]["line"].as_u64(), r[1]["line"].as_u64()),
+            (Some(1), Some(2))
+        );
     }
 }
 
@@ -867,7 +878,11 @@ fn an_ambiguous_alphabet_is_said_once() {
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.matches("reading 0 as a blank").count(), 1, "{stderr}");
+    assert_eq!(
+        stderr.matches("reading 0 as a blank").count(),
+        1,
+        "{stderr}"
+    );
 }
 
 /// A quoted CSV field may span lines (one record, not two); a quote never closed is that record's
@@ -876,11 +891,7 @@ fn an_ambiguous_alphabet_is_said_once() {
 fn csv_quoted_newline() {
     Case::new(
         bad("csv-quoted-newline.csv"),
-        &[
-            UNIQUE,
-            UNIQUE,
-            err(5, 85, &["unterminated quoted field"]),
-        ],
+        &[UNIQUE, UNIQUE, err(5, 85, &["unterminated quoted field"])],
     )
     .all();
 }
@@ -916,13 +927,14 @@ fn unknown_symbols_name_the_exact_alphabet() {
     assert_eq!(r.len(), 1);
     assert_eq!(r[0]["status"], "unique");
     Case::new(
-        bad("unknown-symbol-eight.txt"),
+        bad("unknown-symbol-ten.txt"),
         &[err(
             1,
             21,
             &[
                 "unknown symbol 'x'",
-                "if the file's 9 symbols 1-8x are its digits, pass --symbols 1-8x",
+                "the file uses 10 symbols besides blanks (1-9x), but 9x9 grids have 9",
+                "--symbols",
             ],
         )],
     )
@@ -937,7 +949,11 @@ fn a_line_too_short_for_any_grid() {
         &[err(1, 4, &["too short for any grid", "found 3"])],
     )
     .all();
-    let out = satdoku().arg("solve").write_stdin("123\n").output().unwrap();
+    let out = satdoku()
+        .arg("solve")
+        .write_stdin("123\n")
+        .output()
+        .unwrap();
     assert_no_panic(&out, "solve");
     assert_eq!(out.status.code(), Some(2));
     let stdout = String::from_utf8_lossy(&out.stdout);

@@ -1250,7 +1250,11 @@ fn zero_beside_dot_is_decided_per_file_and_said_once() {
     assert_eq!(a.grid, b.grid);
     assert_eq!(a.layout.alphabet().to_string(), "1-9");
     assert_eq!(notes.len(), 1);
-    assert!(matches!(notes[0], Note::ZeroIsABlank { .. }), "{}", notes[0]);
+    assert!(
+        matches!(notes[0], Note::ZeroIsABlank { .. }),
+        "{}",
+        notes[0]
+    );
     assert!(reader.take_notes().is_empty());
     // The hex file: once for the file, not per puzzle.
     let mut reader = PuzzleReader::new(
@@ -1295,7 +1299,10 @@ fn csv_quoted_newlines_are_one_record() {
     );
     for (r, line) in records.iter().zip(&p) {
         let want = read_str(line, "p", ReadOptions::default());
-        assert_eq!(r.puzzle.as_ref().unwrap().grid, want[0].puzzle.as_ref().unwrap().grid);
+        assert_eq!(
+            r.puzzle.as_ref().unwrap().grid,
+            want[0].puzzle.as_ref().unwrap().grid
+        );
     }
     // An error in a record's second line is placed there: the `x` at column 12 of line 6.
     let bad = p[2].replacen('.', "x", 1);
@@ -1330,7 +1337,10 @@ fn column_on_input_that_is_not_csv() {
             name,
             1,
             1,
-            &["--column applies to CSV input only", &format!("{format} format")],
+            &[
+                "--column applies to CSV input only",
+                &format!("{format} format"),
+            ],
         );
     }
 }
@@ -1348,8 +1358,9 @@ fn unknown_symbol_advice_is_exact() {
             .contains("if the file's 9 symbols 1-8x are its digits, pass --symbols 1-8x"),
         "{e}"
     );
-    let records = read_fixture("bad/unknown-symbol.txt");
-    let e = only_error(&records, 1);
+    let records = read_fixture("bad/unknown-symbol-ten.txt");
+    let e = only_error(&records, 0);
+    assert_eq!((e.line, e.column), (1, 21));
     assert!(
         e.to_string()
             .contains("the file uses 10 symbols besides blanks (1-9x), but 9x9 grids have 9"),
@@ -1361,7 +1372,12 @@ fn unknown_symbol_advice_is_exact() {
 /// puzzles is still skipped.
 #[test]
 fn a_line_too_short_for_any_grid() {
-    for (text, column, found) in [("123\n", 4, 3), ("7", 2, 1), ("4\n4\n", 2, 1), ("12\n", 3, 2)] {
+    for (text, column, found) in [
+        ("123\n", 4, 3),
+        ("7", 2, 1),
+        ("4\n4\n", 2, 1),
+        ("12\n", 3, 2),
+    ] {
         let records = read_str(text, "s", ReadOptions::default());
         assert_eq!(records.len(), 1, "{text:?}");
         let e = records[0].puzzle.as_ref().unwrap_err();

@@ -85,7 +85,12 @@ impl Noise {
 const NOTES: [&str; 4] = ["# SE 11.9", "hard", "; rated 3", "#7 from the forum"];
 
 /// `puzzles` written in `style` with `noise`, and the note each one should read back with.
-fn write(puzzles: &[Grid], shape: Shape, style: Style, noise: Noise) -> (String, Vec<Option<&'static str>>) {
+fn write(
+    puzzles: &[Grid],
+    shape: Shape,
+    style: Style,
+    noise: Noise,
+) -> (String, Vec<Option<&'static str>>) {
     let mut lines: Vec<String> = Vec::new();
     let mut notes = Vec::new();
     if noise.comments() {
