@@ -361,4 +361,41 @@ mod tests {
         g.set(Cell::at(s, 1, 1), Digit::new(4));
         assert!(u.find_clash(&g).is_none());
     }
+
+    #[test]
+    fn clash_check_on_every_path() {
+        // Standard units (the flat three-units table), a unit list with a cell in four units (the
+        // general path), and the first clash in unit order when there are several.
+        let s = Shape::new(2, 2).unwrap();
+        let mut g = Grid::empty(s);
+        g.set(Cell::at(s, 3, 0), Digit::new(2));
+        g.set(Cell::at(s, 3, 3), Digit::new(2));
+        g.set(Cell::at(s, 0, 3), Digit::new(2));
+        let clash = Units::standard(s).find_clash(&g).unwrap();
+        assert_eq!(clash.unit.to_string(), "row 4");
+        assert_eq!(
+            (clash.first.name(s), clash.second.name(s)),
+            ("r4c1".into(), "r4c4".into())
+        );
+        let mut units = Units::standard(s).units().to_vec();
+        let diagonal = (0..4).map(|i| Cell::at(s, i, i)).collect();
+        units.push(Unit {
+            name: UnitName {
+                kind: UnitKind::Block,
+                index: 4,
+            },
+            cells: diagonal,
+        });
+        let x = Units::from_units(s, units);
+        let mut d = Grid::empty(s);
+        d.set(Cell::at(s, 0, 0), Digit::new(1));
+        d.set(Cell::at(s, 3, 3), Digit::new(1));
+        assert!(Units::standard(s).find_clash(&d).is_none());
+        assert_eq!(x.find_clash(&d).unwrap().unit.to_string(), "box 5");
+        // A grid of another shape has no clash under these units.
+        assert!(
+            x.find_clash(&Grid::empty(Shape::new(3, 3).unwrap()))
+                .is_none()
+        );
+    }
 }
