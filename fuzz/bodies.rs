@@ -20,6 +20,7 @@ pub const TARGETS: &[&str] = &[
     "parse_ints",
     "parse_csv",
     "round_trip",
+    "noisy_round_trip",
     "solve_check",
 ];
 
@@ -36,6 +37,7 @@ pub fn run(target: &str, data: &[u8]) {
         "parse_ints" => parse(data, Some(Format::Ints)),
         "parse_csv" => parse(data, Some(Format::Csv)),
         "round_trip" => round_trip(data),
+        "noisy_round_trip" => noisy_round_trip(data),
         "solve_check" => solve_check(data),
         _ => panic!("unknown fuzz target {target:?}"),
     }
@@ -168,6 +170,17 @@ fn check_records(text: &[u8], options: &ReadOptions, lookahead: Lookahead) {
                 }
                 if let (Some(a), false) = (&options.symbols, layout.format() == Format::Ints) {
                     assert_eq!(layout.alphabet(), a, "forced --symbols");
+                }
+                if let Some(note) = &p.note {
+                    assert_eq!(
+                        layout.format(),
+                        Format::Line,
+                        "a note outside the line format"
+                    );
+                    assert!(!note.is_empty(), "an empty note");
+                    let trimmed = note.trim_matches(|c: char| c == ' ' || c == '\t');
+                    assert_eq!(trimmed, note.as_str(), "a note with whitespace around it");
+                    assert!(!note.contains('\n'), "a note over two lines");
                 }
                 if !options.allow_clashes {
                     let units = Units::standard(layout.shape());
@@ -330,6 +343,135 @@ pub fn round_trip(data: &[u8]) {
                 assert_eq!(p.layout.shape(), shape);
             }
             Err(e) => panic!("{layout:?} wrote\n{text}\nand read back: {e}"),
+        }
+    }
+}
+
+/// Notes written after a one-line grid begin with one of these (the empty one leaves the note bare).
+const NOTE_PREFIXES: &[&str] = &["# ", "; ", "", "rated ", "#"];
+
+/// Text from fuzz bytes for a note or a CSV comment: invalid UTF-8 replaced, at most `lines` newlines
+/// (`\r` dropped, since CRLF is a choice of its own).
+fn fuzz_text(bytes: &[u8], lines: usize) -> String {
+    let mut newlines = 0;
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .filter(|&c| c != '\r')
+        .filter(|&c| {
+            newlines += usize::from(c == '\n');
+            c != '\n' || newlines <= lines
+        })
+        .collect()
+}
+
+/// Writes a clash-free grid (several times) as a line-format file with a note after each grid, or as
+/// a CSV file with the grid in a `puzzle` column (quoted or not) and a comment column whose quoted
+/// text may span lines, with CRLF line ends, a byte-order mark and comment lines as the bytes say;
+/// reads it back with format, alphabet and shape forced: one record per grid, the same grids in
+/// order, and each note as written (without the whitespace around it).
+///
+/// Byte 0: bit 0 CSV (else line), bit 1 CRLF, bit 2 BOM, bit 3 comment lines, bit 4 a tab before the
+/// note, bits 5-7 the note's prefix ([`NOTE_PREFIXES`]) and the quoting of the grid field. Byte 1: the
+/// alphabet sequence. Byte 2: the note's length `k`; the next `k` bytes are the note (or comment); the
+/// rest builds the grid ([`grid_from`]), written `1 + (byte 1 >> 6)` times.
+pub fn noisy_round_trip(data: &[u8]) {
+    let Some((&[flags, seq, k], rest)) = data.split_first_chunk::<3>() else {
+        return;
+    };
+    let k = usize::from(k).min(rest.len());
+    let (note_bytes, rest) = rest.split_at(k);
+    let Some(grid) = grid_from(rest) else {
+        return;
+    };
+    let (csv, crlf, bom, comments, tab) = (
+        flags & 1 != 0,
+        flags & 2 != 0,
+        flags & 4 != 0,
+        flags & 8 != 0,
+        flags & 16 != 0,
+    );
+    let prefix = NOTE_PREFIXES[usize::from(flags >> 5) % NOTE_PREFIXES.len()];
+    let shape = grid.shape();
+    let n = shape.n();
+    let sequence = SEQUENCES[usize::from(seq) % SEQUENCES.len()];
+    let Ok(alphabet) = Alphabet::parse(&sequence[..n]) else {
+        panic!("sequence {sequence:?} has no {n} symbols");
+    };
+    let layout = Layout::new(Format::Line, shape).with_alphabet(alphabet.clone());
+    let mut cells = String::new();
+    layout.write(&grid, &mut cells);
+    let cells = cells.trim_end().to_string();
+    let copies = 1 + usize::from(seq >> 6);
+    let mut lines: Vec<String> = Vec::new();
+    let mut want_notes: Vec<Option<String>> = Vec::new();
+    if comments {
+        lines.push("# noisy round trip".into());
+    }
+    if csv {
+        lines.push("id,puzzle,comment".into());
+        let comment = fuzz_text(note_bytes, 20).replace('"', "\"\"");
+        for i in 0..copies {
+            let field = if flags & 32 != 0 {
+                format!("\"{cells}\"")
+            } else {
+                cells.clone()
+            };
+            lines.push(format!("{i},{field},\"{comment}\""));
+            want_notes.push(None);
+            if comments {
+                lines.push(format!("# after {i}"));
+            }
+        }
+    } else {
+        let note = format!("{prefix}{}", fuzz_text(note_bytes, 0));
+        let note = note.trim_matches(|c: char| c == ' ' || c == '\t');
+        // Tokens all as wide as the grid (at most 32 cells) would be the box groups of a block row.
+        let width = cells.len();
+        let groups = note
+            .split([' ', '\t'])
+            .filter(|t| !t.is_empty())
+            .all(|t| t.len() == width);
+        if groups && width <= 32 && !note.is_empty() {
+            return;
+        }
+        for i in 0..copies {
+            let gap = if tab { "\t" } else { "  " };
+            if note.is_empty() {
+                lines.push(cells.clone());
+                want_notes.push(None);
+            } else {
+                lines.push(format!("{cells}{gap}{note}"));
+                want_notes.push(Some(note.to_string()));
+            }
+            if comments && i % 2 == 0 {
+                lines.push("# between".into());
+            }
+        }
+    }
+    let mut text = String::new();
+    if bom {
+        text.push('\u{feff}');
+    }
+    let end = if crlf { "\r\n" } else { "\n" };
+    for l in &lines {
+        text.push_str(&l.replace('\n', end));
+        text.push_str(end);
+    }
+    let options = ReadOptions {
+        format: Some(if csv { Format::Csv } else { Format::Line }),
+        symbols: Some(alphabet),
+        shape: Some(shape),
+        ..ReadOptions::default()
+    };
+    let records = satdoku::format::read_str(&text, "noisy", options);
+    assert_eq!(records.len(), copies, "wrote\n{text}");
+    for (r, want) in records.iter().zip(&want_notes) {
+        match &r.puzzle {
+            Ok(p) => {
+                assert_eq!(p.grid, grid, "wrote\n{text}");
+                assert_eq!(&p.note, want, "wrote\n{text}");
+            }
+            Err(e) => panic!("wrote\n{text}\nand read back: {e}"),
         }
     }
 }

@@ -104,21 +104,13 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
         }
     }
     // Each unit has N cells, all holding 1..=N: no repeat means a permutation.
-    let mut seen_at = vec![usize::MAX; n + 1];
-    for unit in units.units() {
-        seen_at.iter_mut().for_each(|s| *s = usize::MAX);
-        for &cell in &unit.cells {
-            let v = candidate.values()[cell.index()] as usize;
-            if seen_at[v] != usize::MAX {
-                return Err(Violation::Repeated {
-                    unit: unit.name,
-                    digit: v as u8,
-                    first: name(seen_at[v]),
-                    second: cell.name(shape),
-                });
-            }
-            seen_at[v] = cell.index();
-        }
+    if let Some(clash) = units.find_clash(candidate) {
+        return Err(Violation::Repeated {
+            unit: clash.unit,
+            digit: clash.digit.get(),
+            first: clash.first.name(shape),
+            second: clash.second.name(shape),
+        });
     }
     Ok(())
 }

@@ -76,6 +76,9 @@ pub struct Units {
     peers: Vec<Vec<Cell>>,
     /// Built by [`Units::standard`]: rows, columns and boxes in that order, nothing else.
     standard: bool,
+    /// For each cell its three units, when every cell has three (the standard rules) and their
+    /// indices fit: the clash check's flat table. Empty otherwise.
+    three: Vec<[u8; 3]>,
 }
 
 impl Units {
@@ -152,6 +155,18 @@ impl Units {
             })
             .collect();
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+        let three = units_of
+            .iter()
+            .map(|u| match u[..] {
+                [a, b, c] => Some([
+                    u8::try_from(a).ok()?,
+                    u8::try_from(b).ok()?,
+                    u8::try_from(c).ok()?,
+                ]),
+                _ => None,
+            })
+            .collect::<Option<Vec<[u8; 3]>>>()
+            .unwrap_or_default();
         Units {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
             shape,
@@ -159,6 +174,7 @@ impl Units {
             units_of,
             peers,
             standard: false,
+            three,
         }
     }
 
@@ -195,16 +211,26 @@ impl Units {
         &self.peers[cell.index()]
     }
 
-    /// The first pair of equal givens in one unit, in unit order then reading order, if any.
+    /// The first pair of equal givens in one unit, in unit order then reading order, if any: the one
+    /// clash check of the crate (the readers reject such puzzles, the verifier names the repeated digit
+    /// of a candidate solution with it).
     ///
-    /// Such a puzzle has no solution; input readers report it as bad input.
+    /// A first pass runs over the givens only, one bit mask per unit, so a clash-free puzzle costs a
+    /// few operations per given; only a grid with a clash is scanned again in unit order to name the
+    /// first pair. Values outside 1..=64 are not digits and are ignored.
     pub fn find_clash(&self, grid: &Grid) -> Option<Clash> {
+        if grid.shape() != self.shape || !self.has_clash(grid.values()) {
+            return None;
+        }
         let mut seen: Vec<Option<Cell>> = vec![None; self.shape.n() + 1];
         for unit in &self.units {
             seen.iter_mut().for_each(|s| *s = None);
             for &cell in &unit.cells {
                 if let Some(d) = grid.get(cell) {
-                    match seen[d.get() as usize] {
+                    let Some(slot) = seen.get_mut(d.get() as usize) else {
+                        continue;
+                    };
+                    match *slot {
                         Some(first) => {
                             return Some(Clash {
                                 unit: unit.name,
@@ -213,12 +239,65 @@ impl Units {
                                 second: cell,
                             });
                         }
-                        None => seen[d.get() as usize] = Some(cell),
+                        None => *slot = Some(cell),
                     }
                 }
             }
         }
         None
+    }
+
+    /// Whether some unit holds a value of 1..=64 twice: the givens in reading order, one mask per unit.
+    fn has_clash(&self, values: &[u8]) -> bool {
+        // The masks live on the stack, no larger than needed (27 units for 9x9, 192 for 64x64).
+        match self.units.len() {
+            0..=32 => self.has_clash_in::<32>(values),
+            33..=192 => self.has_clash_in::<192>(values),
+            _ => self.has_clash_in::<0>(values),
+        }
+    }
+
+    /// [`Units::has_clash`] with `K` masks on the stack (`K` = 0: on the heap).
+    fn has_clash_in<const K: usize>(&self, values: &[u8]) -> bool {
+        let mut stack = [0u64; K];
+        let mut heap = Vec::new();
+        let seen: &mut [u64] = if K == 0 {
+            heap.resize(self.units.len(), 0);
+            &mut heap
+        } else {
+            &mut stack[..]
+        };
+        let mut dup = 0u64;
+        // 16 cells at a time, the filled ones as a bit mask, then one step per given: a 17-clue grid
+        // costs 17 steps and no branch per cell.
+        for (k, chunk) in values.chunks(16).enumerate() {
+            let mut filled = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (j, &v)| m | u32::from(v != 0) << j);
+            while filled != 0 {
+                let j = filled.trailing_zeros() as usize;
+                filled &= filled - 1;
+                let bit = 1u64.checked_shl(u32::from(chunk[j]) - 1).unwrap_or(0);
+                let cell = 16 * k + j;
+                if let Some(units) = self.three.get(cell) {
+                    for &u in units {
+                        if let Some(mask) = seen.get_mut(usize::from(u)) {
+                            dup |= *mask & bit;
+                            *mask |= bit;
+                        }
+                    }
+                } else {
+                    for &u in self.units_of.get(cell).map_or(&[][..], Vec::as_slice) {
+                        if let Some(mask) = seen.get_mut(u as usize) {
+                            dup |= *mask & bit;
+                            *mask |= bit;
+                        }
+                    }
+                }
+            }
+        }
+        dup != 0
     }
 }
 
@@ -294,5 +373,42 @@ mod tests {
         assert_eq!(clash.second.name(s), "r2c2");
         g.set(Cell::at(s, 1, 1), Digit::new(4));
         assert!(u.find_clash(&g).is_none());
+    }
+
+    #[test]
+    fn clash_check_on_every_path() {
+        // Standard units (the flat three-units table), a unit list with a cell in four units (the
+        // general path), and the first clash in unit order when there are several.
+        let s = Shape::new(2, 2).unwrap();
+        let mut g = Grid::empty(s);
+        g.set(Cell::at(s, 3, 0), Digit::new(2));
+        g.set(Cell::at(s, 3, 3), Digit::new(2));
+        g.set(Cell::at(s, 0, 3), Digit::new(2));
+        let clash = Units::standard(s).find_clash(&g).unwrap();
+        assert_eq!(clash.unit.to_string(), "row 4");
+        assert_eq!(
+            (clash.first.name(s), clash.second.name(s)),
+            ("r4c1".into(), "r4c4".into())
+        );
+        let mut units = Units::standard(s).units().to_vec();
+        let diagonal = (0..4).map(|i| Cell::at(s, i, i)).collect();
+        units.push(Unit {
+            name: UnitName {
+                kind: UnitKind::Block,
+                index: 4,
+            },
+            cells: diagonal,
+        });
+        let x = Units::from_units(s, units);
+        let mut d = Grid::empty(s);
+        d.set(Cell::at(s, 0, 0), Digit::new(1));
+        d.set(Cell::at(s, 3, 3), Digit::new(1));
+        assert!(Units::standard(s).find_clash(&d).is_none());
+        assert_eq!(x.find_clash(&d).unwrap().unit.to_string(), "box 5");
+        // A grid of another shape has no clash under these units.
+        assert!(
+            x.find_clash(&Grid::empty(Shape::new(3, 3).unwrap()))
+                .is_none()
+        );
     }
 }

@@ -37,6 +37,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         gaps: false,
         progress,
         summary: (!args.run.quiet).then(|| Summary::new("check", "puzzle")),
+        quiet: args.run.quiet,
     };
     Ok(run.over_puzzles(files, &options, |item: Item| {
         let loaded = match &item.puzzle {

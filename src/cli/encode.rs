@@ -55,6 +55,7 @@ pub fn run_encode(args: EncodeArgs) -> Result<Exit> {
                 "puzzle",
             )
         }),
+        quiet: args.quiet,
     };
     Ok(run.over_puzzles(files, &options, |item: Item| {
         let loaded = match &item.puzzle {

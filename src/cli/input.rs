@@ -176,6 +176,8 @@ pub struct Items {
     next_index: usize,
     counter: Option<Arc<AtomicU64>>,
     units: UnitsCache,
+    /// Whether the reader's notes (how an ambiguous alphabet is read) go to standard error.
+    notes: bool,
 }
 
 impl Items {
@@ -193,6 +195,7 @@ impl Items {
             next_index: 0,
             counter: None,
             units: UnitsCache::default(),
+            notes: true,
         }
     }
 
@@ -209,7 +212,14 @@ impl Items {
             next_index: 0,
             counter: None,
             units: UnitsCache::default(),
+            notes: true,
         }
+    }
+
+    /// Says nothing of how files are read (`-q`): the reader's notes are not printed.
+    pub fn quiet(mut self, quiet: bool) -> Items {
+        self.notes = !quiet;
+        self
     }
 
     /// Adds the bytes read to `counter` as reading goes (for a progress bar).
@@ -241,6 +251,11 @@ impl Iterator for Items {
         loop {
             if let Some((name, reader)) = &mut self.current {
                 if let Some(r) = reader.next() {
+                    if self.notes {
+                        for note in reader.take_notes() {
+                            super::pipeline::note(format_args!("note: {name}: {note}"));
+                        }
+                    }
                     let name = name.clone();
                     let puzzle = r.puzzle.map_err(|e| ItemError::parse(&e));
                     return Some(self.item(name, r.line, puzzle));

@@ -267,6 +267,8 @@ pub struct Run {
     pub progress: Progress,
     /// The summary, if it is to be printed at the end.
     pub summary: Option<Summary>,
+    /// `-q`: no notes from the reader.
+    pub quiet: bool,
 }
 
 impl Run {
@@ -282,10 +284,12 @@ impl Run {
         W: Fn(super::input::Item) -> Record + Sync,
     {
         let bytes = self.progress.bytes_counter();
+        let quiet = self.quiet;
         self.run(
             |emit| {
                 super::input::Items::new(files, options)
                     .count_bytes(bytes)
+                    .quiet(quiet)
                     .for_each(emit)
             },
             work,

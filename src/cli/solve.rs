@@ -76,6 +76,7 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         gaps: !settings.json(),
         progress,
         summary: show_summary.then(|| Summary::new(format!("solve ({name})"), "puzzle")),
+        quiet: args.run.quiet,
     };
     Ok(run.over_puzzles(files, &options, |item| solve_item(&item, &settings)))
 }
@@ -191,6 +192,9 @@ fn answered(
             "status": status.word(),
             "backend": if both.is_some() { "both" } else { answer.backend },
         });
+        if let Ok(Some(note)) = item.puzzle.as_ref().map(|l| &l.puzzle.note) {
+            v["note"] = json!(note);
+        }
         let compact = |g: &satdoku::Grid| layout.compact(g);
         match &report.outcome {
             Outcome::Multiple {

@@ -84,13 +84,14 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
         gaps: false,
         progress,
         summary: (!args.run.quiet).then(|| Summary::new("verify", "pair")),
+        quiet: args.run.quiet,
     };
-    let (puzzles, solutions) = (&args.puzzles, &args.solutions);
+    let (puzzles, solutions, quiet) = (&args.puzzles, &args.solutions, args.run.quiet);
     Ok(run.run(
         |emit| {
             let mut p =
                 Items::new(std::slice::from_ref(puzzles), &puzzle_options).count_bytes(bytes);
-            let mut s = solutions_of(solutions, &solution_options);
+            let mut s = solutions_of(solutions, &solution_options, quiet);
             for index in 0.. {
                 let (puzzle, solution) = (p.next(), s.next());
                 if puzzle.is_none() && solution.is_none() {
@@ -108,13 +109,21 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
 }
 
 /// The solutions of `path`: satdoku's JSON Lines when the file starts with `{`, else puzzle grids.
-fn solutions_of(path: &std::path::Path, options: &ReadOptions) -> Box<dyn Iterator<Item = Given>> {
+fn solutions_of(
+    path: &std::path::Path,
+    options: &ReadOptions,
+    quiet: bool,
+) -> Box<dyn Iterator<Item = Given>> {
     let name = display_name(path);
     let mut reader = match open_path(path) {
         Ok(r) => r,
         // The puzzle reader reports the file it cannot open, as for any other input.
         Err(_) => {
-            return Box::new(Items::new(&[path.to_path_buf()], options).map(Given::Grid));
+            return Box::new(
+                Items::new(&[path.to_path_buf()], options)
+                    .quiet(quiet)
+                    .map(Given::Grid),
+            );
         }
     };
     let json = reader
@@ -128,7 +137,11 @@ fn solutions_of(path: &std::path::Path, options: &ReadOptions) -> Box<dyn Iterat
             line: 0,
         })
     } else {
-        Box::new(Items::from_reader(&name, reader, options).map(Given::Grid))
+        Box::new(
+            Items::from_reader(&name, reader, options)
+                .quiet(quiet)
+                .map(Given::Grid),
+        )
     }
 }
 

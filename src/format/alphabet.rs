@@ -161,6 +161,21 @@ impl Alphabet {
         Ok(Alphabet::from_ascii(symbols))
     }
 
+    /// The alphabet of `symbols` in the order given, if they are distinct characters that can be
+    /// symbols, at most 64.
+    pub(crate) fn from_symbols(symbols: &[u8]) -> Option<Alphabet> {
+        let ok = !symbols.is_empty()
+            && symbols.len() <= MAX_N
+            && symbols.iter().all(|&b| reject(b as char).is_none())
+            && (1..symbols.len()).all(|i| !symbols[..i].contains(&symbols[i]));
+        ok.then(|| Alphabet::from_ascii(symbols.to_vec()))
+    }
+
+    /// Whether `b` can be a symbol of some alphabet.
+    pub(crate) fn can_be_symbol(b: u8) -> bool {
+        reject(b as char).is_none()
+    }
+
     /// Builds the lookup table for distinct ASCII symbols.
     fn from_ascii(symbols: Vec<u8>) -> Alphabet {
         let mut lookup = [0u8; 128];

@@ -1,80 +1,393 @@
-//! CSV fields (RFC 4180 quoting, one record per line) with byte positions, so errors keep their column.
+//! CSV input: records read by the `csv` crate (RFC 4180: a quoted field may hold commas, quotes and
+//! newlines), one puzzle per record from the puzzle column, errors placed at their line and column.
+//!
+//! Lines come from the reader's bounded line reader, so the look-ahead and the streaming stay as for the
+//! other formats: a record is the lines up to the one that leaves no quoted field open; the `csv` crate
+//! splits it into fields. A quote still open at the end of the input, past 1 MiB or past 100 lines is
+//! that record's error, and reading goes on with the line after its first.
 
-/// Splits `text` into fields, pushing each field's content range into `out` (inside the quotes for a
-/// quoted field, without surrounding spaces), and stops after field `upto` (0-based).
-///
-/// # Errors
-/// The byte offset of an opening quote that is not closed on this line.
-pub(crate) fn fields(text: &[u8], upto: usize, out: &mut Vec<(usize, usize)>) -> Result<(), usize> {
-    out.clear();
+use std::io::{Cursor, SeekFrom};
+
+use super::context::{Context, Emitted};
+use super::detect::CsvPlan;
+use super::error::ParseErrorKind;
+use super::line::parse_flat;
+use super::lines::{Kind, Line, MAX_LINE, OwnedLine, classify, column};
+
+/// The most lines one record may span: a quoted field still open after them is unterminated.
+const MAX_RECORD_LINES: usize = 100;
+
+/// Whether a record that is inside a quoted field before `line` (`open`) still is after it: a quote
+/// opens a field only at the field's start; inside one, `""` is a quote and a lone `"` closes it.
+pub(crate) fn still_open(line: &[u8], mut open: bool) -> bool {
+    if !open && memchr::memchr(b'"', line).is_none() {
+        return false;
+    }
+    let mut at_start = !open;
     let mut i = 0;
-    loop {
-        // Skip leading spaces.
-        while i < text.len() && text[i] == b' ' {
-            i += 1;
-        }
-        if i < text.len() && text[i] == b'"' {
-            let open = i;
-            let start = i + 1;
-            let mut j = start;
-            let end = loop {
-                match memchr::memchr(b'"', &text[j..]) {
-                    None => return Err(open),
-                    Some(k) => {
-                        let q = j + k;
-                        if text.get(q + 1) == Some(&b'"') {
-                            j = q + 2;
-                        } else {
-                            break q;
-                        }
-                    }
+    while i < line.len() {
+        let b = line[i];
+        if open {
+            if b == b'"' {
+                if line.get(i + 1) == Some(&b'"') {
+                    i += 2;
+                    continue;
                 }
-            };
-            out.push((start, end));
-            i = end + 1;
-            match memchr::memchr(b',', &text[i..]) {
-                Some(k) => i += k + 1,
-                None => return Ok(()),
+                open = false;
             }
-        } else {
-            let start = i;
-            let stop = memchr::memchr(b',', &text[i..]).map_or(text.len(), |k| i + k);
-            let mut end = stop;
-            while end > start && text[end - 1] == b' ' {
-                end -= 1;
-            }
-            out.push((start, end));
-            if stop == text.len() {
-                return Ok(());
-            }
-            i = stop + 1;
+        } else if b == b'"' && at_start {
+            open = true;
         }
-        if out.len() > upto {
-            return Ok(());
+        at_start = b == b',' && !open;
+        i += 1;
+    }
+    open
+}
+
+/// The byte offset in `raw` (a whole record, its lines joined by `\n`) where field `index` (0-based)
+/// starts, at its opening quote if it has one.
+fn field_start(raw: &[u8], index: usize) -> Option<usize> {
+    let (mut field, mut open, mut at_start) = (0, false, true);
+    if index == 0 {
+        return Some(0);
+    }
+    let mut i = 0;
+    while i < raw.len() {
+        let b = raw[i];
+        if open {
+            if b == b'"' {
+                if raw.get(i + 1) == Some(&b'"') {
+                    i += 2;
+                    continue;
+                }
+                open = false;
+            }
+            at_start = false;
+        } else if b == b'"' && at_start {
+            open = true;
+            at_start = false;
+        } else if b == b',' {
+            field += 1;
+            if field == index {
+                return Some(i + 1);
+            }
+            at_start = true;
+        } else {
+            at_start = false;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The byte offset in `raw` of content byte `k` of the field starting at `start` (quotes and the
+/// second quote of each `""` are not content).
+fn content_offset(raw: &[u8], start: usize, k: usize) -> usize {
+    if raw.get(start) != Some(&b'"') {
+        return start + k;
+    }
+    let mut i = start + 1;
+    let mut seen = 0;
+    while i < raw.len() && seen < k {
+        i += if raw[i] == b'"' { 2 } else { 1 };
+        seen += 1;
+    }
+    i.min(raw.len())
+}
+
+/// `(line, column)` of byte `offset` of a record whose first line is `first`.
+fn place(raw: &[u8], first: usize, offset: usize) -> (usize, usize) {
+    let head = &raw[..offset.min(raw.len())];
+    let newlines = memchr::memchr_iter(b'\n', head).count();
+    let line_start = memchr::memrchr(b'\n', head).map_or(0, |i| i + 1);
+    (
+        first + newlines,
+        column(&raw[line_start..], offset - line_start),
+    )
+}
+
+/// A CSV record parser: the `csv` crate's reader, reused for every record (it is pointed at the next
+/// record's bytes by a seek).
+struct Fields {
+    reader: csv::Reader<Cursor<Vec<u8>>>,
+    record: csv::ByteRecord,
+}
+
+impl Fields {
+    fn new() -> Fields {
+        let reader = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .from_reader(Cursor::new(Vec::new()));
+        Fields {
+            reader,
+            record: csv::ByteRecord::new(),
         }
     }
+
+    /// Splits `raw` (one whole record) into fields: `Ok(false)` for an empty record.
+    fn split(&mut self, raw: &[u8]) -> Result<bool, csv::Error> {
+        let data = self.reader.get_mut().get_mut();
+        data.clear();
+        data.extend_from_slice(raw);
+        self.reader
+            .seek_raw(SeekFrom::Start(0), csv::Position::new())?;
+        self.reader.read_byte_record(&mut self.record)
+    }
+}
+
+/// A field's content without the spaces and tabs around it: `(start, end)` in the field.
+fn trim(field: &[u8]) -> (usize, usize) {
+    let start = field
+        .iter()
+        .position(|&b| b != b' ' && b != b'\t')
+        .unwrap_or(field.len());
+    let end = field
+        .iter()
+        .rposition(|&b| b != b' ' && b != b'\t')
+        .map_or(start, |i| i + 1);
+    (start, end)
+}
+
+/// The records of look-ahead lines (blank and comment lines between records left out): each record's
+/// first line and its fields, without the spaces around them. For detection.
+pub(crate) fn records(lines: &[OwnedLine]) -> Vec<(usize, Vec<Vec<u8>>)> {
+    let mut fields = Fields::new();
+    let mut out = Vec::new();
+    let mut raw = Vec::new();
+    let mut first = 0;
+    let mut open = false;
+    for l in lines {
+        if !open {
+            if matches!(classify(&l.text), Kind::Blank | Kind::Comment) {
+                continue;
+            }
+            raw.clear();
+            first = l.number;
+        } else {
+            raw.push(b'\n');
+        }
+        raw.extend_from_slice(&l.text);
+        open = still_open(&l.text, open);
+        if open && raw.len() <= MAX_LINE {
+            continue;
+        }
+        open = false;
+        if let Ok(true) = fields.split(&raw) {
+            let row = fields
+                .record
+                .iter()
+                .map(|f| {
+                    let (s, e) = trim(f);
+                    f[s..e].to_vec()
+                })
+                .collect();
+            out.push((first, row));
+        }
+    }
+    out
+}
+
+/// Reads the puzzle column of each record.
+pub(crate) struct CsvParser {
+    plan: CsvPlan,
+    /// The lines of a record whose quoted field is still open.
+    pending: Vec<OwnedLine>,
+    /// Their bytes, joined by `\n`.
+    raw: Vec<u8>,
+    open: bool,
+    fields: Fields,
+}
+
+impl CsvParser {
+    pub(crate) fn new(plan: CsvPlan) -> CsvParser {
+        CsvParser {
+            plan,
+            pending: Vec::new(),
+            raw: Vec::new(),
+            open: false,
+            fields: Fields::new(),
+        }
+    }
+
+    pub(crate) fn feed(&mut self, ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
+        if !self.open {
+            if matches!(classify(line.text), Kind::Blank | Kind::Comment) {
+                return;
+            }
+            if line.too_long() {
+                let e = ctx.too_long(&line);
+                ctx.emit(line.number, Err(e), out);
+                return;
+            }
+            self.raw.clear();
+            self.pending.clear();
+        } else {
+            self.raw.push(b'\n');
+        }
+        self.raw.extend_from_slice(line.text);
+        self.pending.push(line.to_owned_line());
+        self.open = still_open(line.text, self.open);
+        // A too long line here continues a record (a first one is reported above).
+        if self.open || line.too_long() {
+            if line.too_long() || self.raw.len() > MAX_LINE || self.pending.len() > MAX_RECORD_LINES
+            {
+                self.unterminated(ctx, out);
+            }
+            return;
+        }
+        self.record(ctx, out);
+    }
+
+    /// At the end of the input: a record still open is unterminated.
+    pub(crate) fn end(&mut self, ctx: &mut Context, out: &mut Emitted) {
+        while self.open {
+            self.unterminated(ctx, out);
+        }
+    }
+
+    /// The pending record's quoted field is never closed: its first line is the error, at the quote
+    /// left open, and the lines after it are read again as records of their own.
+    fn unterminated(&mut self, ctx: &mut Context, out: &mut Emitted) {
+        self.open = false;
+        let mut lines = std::mem::take(&mut self.pending).into_iter();
+        let Some(first) = lines.next() else {
+            return;
+        };
+        let quote = last_open_quote(&first.text).unwrap_or(0);
+        let e = ctx.error(
+            first.number,
+            column(&first.text, quote),
+            ParseErrorKind::UnterminatedQuote,
+        );
+        if self.plan.header_line != Some(first.number) {
+            ctx.emit(first.number, Err(e), out);
+        }
+        for l in lines {
+            self.feed(ctx, l.as_line(), out);
+        }
+    }
+
+    /// Parses the complete record in `raw` (lines `pending`).
+    fn record(&mut self, ctx: &mut Context, out: &mut Emitted) {
+        let Some(first) = self.pending.first().map(|l| l.number) else {
+            return;
+        };
+        if self.plan.header_line == Some(first) {
+            return;
+        }
+        let column_index = self.plan.column;
+        let raw = &self.raw;
+        let r = match self.fields.split(raw) {
+            Err(e) => Err(ctx.error(
+                first,
+                1,
+                ParseErrorKind::Io {
+                    message: format!("CSV: {e}"),
+                },
+            )),
+            Ok(_) => match self.fields.record.get(column_index) {
+                None => {
+                    let (line, col) = place(raw, first, raw.len());
+                    Err(ctx.error(
+                        line,
+                        col,
+                        ParseErrorKind::MissingField {
+                            found: self.fields.record.len(),
+                            name: self.plan.name.clone(),
+                            index: column_index + 1,
+                        },
+                    ))
+                }
+                Some(field) => {
+                    let (s, e) = trim(field);
+                    let start = field_start(raw, column_index).unwrap_or(0);
+                    let at = |k: usize| place(raw, first, content_offset(raw, start, s + k));
+                    parse_flat(ctx, &field[s..e], &at, first)
+                }
+            },
+        };
+        ctx.emit(first, r, out);
+    }
+}
+
+/// The offset of the quote that leaves `line` inside a quoted field, if one does.
+fn last_open_quote(line: &[u8]) -> Option<usize> {
+    let (mut open, mut at_start, mut quote) = (false, true, None);
+    let mut i = 0;
+    while i < line.len() {
+        let b = line[i];
+        if open {
+            if b == b'"' {
+                if line.get(i + 1) == Some(&b'"') {
+                    i += 2;
+                    continue;
+                }
+                open = false;
+            }
+        } else if b == b'"' && at_start {
+            open = true;
+            quote = Some(i);
+        }
+        at_start = b == b',' && !open;
+        i += 1;
+    }
+    quote.filter(|_| open)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn split(t: &str) -> Result<Vec<&str>, usize> {
-        let mut r = Vec::new();
-        fields(t.as_bytes(), usize::MAX, &mut r)?;
-        Ok(r.iter().map(|&(s, e)| &t[s..e]).collect())
+    #[test]
+    fn quotes_open_and_close() {
+        assert!(!still_open(b"a,b,c", false));
+        assert!(still_open(b"1,\"abc", false));
+        assert!(!still_open(b"def\",2", true));
+        assert!(still_open(b"x \"\" y", true), "an escaped quote");
+        assert!(!still_open(b"1,ab\"c,3", false), "a quote inside a field");
+        assert!(!still_open(b"\"a,\"\"b\"\"\",c", false));
+        assert_eq!(last_open_quote(b"1,2,\"abc"), Some(4));
+        assert_eq!(last_open_quote(b"1,\"a\",3"), None);
     }
 
     #[test]
-    fn splits() {
-        assert_eq!(split("a,b,c").unwrap(), vec!["a", "b", "c"]);
-        assert_eq!(split("a,,c,").unwrap(), vec!["a", "", "c", ""]);
-        assert_eq!(split("\"x,y\", z ").unwrap(), vec!["x,y", "z"]);
-        assert_eq!(split("\"a\"\"b\",c").unwrap(), vec!["a\"\"b", "c"]);
-        assert_eq!(split("ab,\"cd"), Err(3));
-        assert_eq!(split("").unwrap(), vec![""]);
-        let mut r = Vec::new();
-        fields(b"a,b,c,d", 1, &mut r).unwrap();
-        assert_eq!(r.len(), 2);
+    fn fields_and_their_places() {
+        let raw = b"1,\"a \"\"q\"\" \nb\",  4.3.,x";
+        assert_eq!(field_start(raw, 0), Some(0));
+        assert_eq!(field_start(raw, 1), Some(2));
+        assert_eq!(field_start(raw, 2), Some(15));
+        assert_eq!(field_start(raw, 4), None);
+        // Content byte 3 of field 1 (`q`, after the escaped quote) is raw byte 7, on the first line.
+        assert_eq!(content_offset(raw, 2, 3), 7);
+        assert_eq!(place(raw, 10, 7), (10, 8));
+        // `b` is on the record's second line, column 1.
+        assert_eq!(place(raw, 10, 12), (11, 1));
+        let mut f = Fields::new();
+        assert!(f.split(raw).unwrap());
+        let got: Vec<&[u8]> = f.record.iter().collect();
+        assert_eq!(got, [&b"1"[..], b"a \"q\" \nb", b"  4.3.", b"x"]);
+        assert_eq!(trim(b"  4.3. "), (2, 6));
+        // The reader is reused: the next record replaces the last.
+        assert!(f.split(b"p,q").unwrap());
+        assert_eq!(f.record.len(), 2);
+    }
+
+    #[test]
+    fn records_join_quoted_newlines() {
+        let lines: Vec<OwnedLine> = ["id,puzzle,note", "1,abc,\"two", "lines\"", "2,def,x"]
+            .iter()
+            .enumerate()
+            .map(|(i, t)| OwnedLine {
+                number: i + 1,
+                text: t.as_bytes().to_vec(),
+                length: t.len(),
+            })
+            .collect();
+        let r = records(&lines);
+        assert_eq!(r.len(), 3);
+        assert_eq!(r[1].0, 2);
+        assert_eq!(r[1].1[2], b"two\nlines");
+        assert_eq!((r[2].0, &r[2].1[1][..]), (4, &b"def"[..]));
     }
 }

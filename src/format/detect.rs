@@ -4,10 +4,12 @@
 //! [`LOOKAHEAD_BYTES`] bytes), decides here, then replays them and streams the rest with the decision
 //! fixed: memory does not grow with the file.
 
+use std::fmt;
+
 use super::alphabet::Alphabet;
 use super::csv;
 use super::error::ParseErrorKind;
-use super::lines::{Kind, OwnedLine, classify, column, first_non_text, trim_start};
+use super::lines::{Kind, OwnedLine, classify, column, first_non_text, note_split, trim_start};
 use super::symbols::BLANKS;
 use super::{Format, ReadOptions};
 use crate::grid::Shape;
@@ -23,8 +25,8 @@ pub(crate) struct Plan {
     pub(crate) format: Format,
     /// The file's grid side, if any puzzle-like line was seen.
     pub(crate) n: Option<usize>,
-    /// The alphabet (not for ints; `None` when N is not known yet).
-    pub(crate) alphabet: Option<Alphabet>,
+    /// The alphabet and what to tell about it (not for ints; `None` when N is not known yet).
+    pub(crate) alphabet: Option<Choice>,
     /// Ints: the whole grid on one line.
     pub(crate) ints_line: bool,
     /// Block: spaces between cells.
@@ -79,6 +81,15 @@ pub(crate) fn shape_hint(a: u32, b: u32, n: usize) -> Option<Shape> {
         Shape::new(a, a).ok()
     } else {
         None
+    }
+}
+
+/// The grid part of a line: the first token when a note follows it (see [`note_split`]), else the
+/// whole line.
+pub(crate) fn grid_part(text: &[u8]) -> &[u8] {
+    match note_split(text) {
+        Some((start, end, _)) => &text[start..end],
+        None => text,
     }
 }
 
@@ -137,18 +148,86 @@ fn neutral(b: u8) -> bool {
     matches!(b, b'.' | b'-' | b'_' | b'|' | b'+' | b'=' | b' ' | b'\t')
 }
 
-/// Chooses the alphabet for side `n` from the symbols seen in the look-ahead (issue 2's rules): a forced
-/// one; else, when `.` is the blank and `0` occurs, `0` is a value (`0-9a-f` for 16x16; for N ≤ 9 only if
-/// `0`-first covers every symbol seen, since `1-9` with both `.` and `0` blank is the only reading of a
-/// 9x9 file holding a `9`); a 16x16 grid of letters only is `A-P`; else `1-9` then letters (lower case
-/// if the file's letters are). The first candidate that covers every symbol seen wins; if none does,
-/// the first, and the stray symbols are reported as errors.
-pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOptions) -> Alphabet {
+/// A decision about a whole input that the reader of the output should hear about, once: how an
+/// ambiguous alphabet was read. [`super::PuzzleReader::take_notes`] hands them out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Note {
+    /// `0` is read as a value, the first symbol of the alphabet (`0-9a-f` for 16x16).
+    ZeroIsAValue {
+        /// The alphabet in use.
+        alphabet: Alphabet,
+    },
+    /// Both `.` (or `-`, `_`) and `0` occur, and `0` is read as a blank too (N ≤ 9).
+    ZeroIsABlank {
+        /// The alphabet in use.
+        alphabet: Alphabet,
+    },
+    /// No known alphabet covers the file's symbols, but there are exactly N of them: they are read in
+    /// the order of their character codes as the digits 1..=N.
+    SymbolOrder {
+        /// The alphabet in use: the file's symbols, ascending.
+        alphabet: Alphabet,
+    },
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::ZeroIsAValue { alphabet } => {
+                write!(f, "reading 0 as a value (alphabet {alphabet})")
+            }
+            Note::ZeroIsABlank { alphabet } => write!(
+                f,
+                "reading 0 as a blank, as . is (alphabet {alphabet}; --symbols with a 0 makes it a digit)"
+            ),
+            Note::SymbolOrder { alphabet } => write!(
+                f,
+                "reading the file's {n} symbols in character order as the digits 1-{n} (alphabet \
+                 {alphabet}; --symbols gives another order)",
+                n = alphabet.len()
+            ),
+        }
+    }
+}
+
+/// The alphabet chosen for a file, with what is worth telling about it.
+#[derive(Clone, Debug)]
+pub(crate) struct Choice {
+    pub(crate) alphabet: Alphabet,
+    pub(crate) note: Option<Note>,
+    /// The distinct symbols seen (not `.`, `-`, `_`), ascending.
+    pub(crate) symbols: Vec<u8>,
+}
+
+/// The distinct characters among `counts` that can be symbols (so not `.`, `-`, `_`), ascending.
+pub(crate) fn file_symbols(counts: &[usize; 256]) -> Vec<u8> {
+    (0..=255u8)
+        .filter(|&b| counts[b as usize] > 0 && b.is_ascii() && Alphabet::can_be_symbol(b))
+        .collect()
+}
+
+/// Chooses the alphabet for side `n` from the symbols seen in the look-ahead: a forced one; else, when
+/// `.` (or `-`, `_`) is a blank and `0` occurs, `0` is a value for N > 9 (`0-9a-f` for 16x16) and a
+/// blank for N ≤ 9; a `0` that is the only blank candidate but no more frequent than other symbols (a
+/// full `0-9a-f` grid) is tried as a value; a 16x16 grid of letters only is `A-P`; else `1-9` then
+/// letters (lower case if the file's letters are). The first candidate that covers every symbol seen
+/// wins. If none does, N > 9 (below, `1-9` is the only convention, and another symbol is a typo) and
+/// the file uses exactly N symbols besides blanks (or N besides a `0` blank), each seen no more often
+/// than N times per grid, those are the alphabet, in character order. Else the first candidate, and the
+/// stray symbols are reported as errors.
+pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOptions) -> Choice {
+    let symbols = file_symbols(counts);
+    let choice = |alphabet: Alphabet, note: Option<Note>| Choice {
+        alphabet,
+        note,
+        symbols: symbols.clone(),
+    };
     if let Some(a) = &options.symbols {
-        return a.clone();
+        return choice(a.clone(), None);
     }
     if options.format == Some(Format::Letters) {
-        return Alphabet::letters(n);
+        return choice(Alphabet::letters(n), None);
     }
     let seen = counts.map(|c| c > 0);
     let any = |r: std::ops::RangeInclusive<u8>| r.into_iter().any(|b| seen[b as usize]);
@@ -156,15 +235,31 @@ pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOpt
     let lower = any(b'a'..=b'z');
     let upper = any(b'A'..=b'Z');
     let lower_pref = lower && !upper;
-    let mut candidates = Vec::with_capacity(4);
-    if seen[b'.' as usize] && seen[b'0' as usize] {
-        let zero = Alphabet::zero_first(n, lower_pref);
+    let zero = seen[b'0' as usize];
+    let other_blank = BLANKS.iter().any(|&b| seen[b as usize]);
+    let zero_value = |a: Alphabet| {
+        let note = Note::ZeroIsAValue {
+            alphabet: a.clone(),
+        };
+        (a, Some(note))
+    };
+    let default = if lower_pref {
+        Alphabet::default_lower(n)
+    } else {
+        Alphabet::default_for(n)
+    };
+    let mut candidates: Vec<(Alphabet, Option<Note>)> = Vec::with_capacity(4);
+    if zero && other_blank {
         if n > 9 {
             // `0` is a value: symbols it does not cover are errors, not a hint that `0` is a blank.
-            return zero;
+            let (a, note) = zero_value(Alphabet::zero_first(n, lower_pref));
+            return choice(a, note);
         }
-        candidates.push(zero);
-    } else if seen[b'0' as usize] && !BLANKS.iter().any(|&b| seen[b as usize]) {
+        let note = Note::ZeroIsABlank {
+            alphabet: default.clone(),
+        };
+        candidates.push((default.clone(), Some(note)));
+    } else if zero {
         // `0` is the only candidate blank: if it is no more frequent than the commonest other symbol it
         // behaves as a value (a full `0-9a-f` grid); `0`-first is then tried first, and kept only if it
         // covers every symbol seen (a `g`, or a `9` in a 9x9 grid, shows `0` is a blank after all).
@@ -175,18 +270,16 @@ pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOpt
             .max()
             .unwrap_or(0);
         if zeros <= most {
-            candidates.push(Alphabet::zero_first(n, lower_pref));
+            candidates.push(zero_value(Alphabet::zero_first(n, lower_pref)));
         }
     }
     if n == 16 && !digits && (lower || upper) {
-        candidates.push(Alphabet::letters(n));
+        candidates.push((Alphabet::letters(n), None));
     }
-    candidates.push(if lower_pref {
-        Alphabet::default_lower(n)
-    } else {
-        Alphabet::default_for(n)
-    });
-    candidates.push(Alphabet::zero_first(n, lower_pref));
+    candidates.push((default, None));
+    if !(zero && other_blank) {
+        candidates.push(zero_value(Alphabet::zero_first(n, lower_pref)));
+    }
     let covers = |a: &Alphabet| {
         (0..=255u8).all(|b| {
             !seen[b as usize]
@@ -195,11 +288,50 @@ pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOpt
                 || a.digit(b as char).is_some()
         })
     };
-    candidates
+    if let Some((a, note)) = candidates.iter().find(|(a, _)| covers(a)) {
+        return choice(a.clone(), note.clone());
+    }
+    if let Some(a) = in_code_order(n, counts, &symbols).filter(|_| n > 9) {
+        let note = Note::SymbolOrder {
+            alphabet: a.clone(),
+        };
+        return choice(a, Some(note));
+    }
+    let (a, note) = candidates.swap_remove(0);
+    choice(a, note)
+}
+
+/// The file's own alphabet when it uses exactly N symbols besides blanks (`0` may be one more, a
+/// blank), each seen at most N times per grid of the look-ahead (a digit is in each row once): those
+/// symbols in the order of their character codes (`1-9?A-Z` for the uio 36x36 files).
+fn in_code_order(n: usize, counts: &[usize; 256], symbols: &[u8]) -> Option<Alphabet> {
+    if !(4..=crate::grid::MAX_N).contains(&n) {
+        return None;
+    }
+    // `0` beside N other symbols is a blank only if it is as common as a blank is (the commonest).
+    let zeros = counts[b'0' as usize];
+    let blank_like = symbols
         .iter()
-        .find(|a| covers(a))
-        .unwrap_or(&candidates[0])
-        .clone()
+        .all(|&b| b == b'0' || counts[b as usize] < zeros);
+    let set: Vec<u8> = if symbols.len() == n {
+        symbols.to_vec()
+    } else if symbols.len() == n + 1 && symbols.contains(&b'0') && blank_like {
+        symbols.iter().copied().filter(|&b| b != b'0').collect()
+    } else {
+        return None;
+    };
+    let cells: usize = (0..=255u8)
+        .filter(|&b| Alphabet::can_be_symbol(b) || BLANKS.contains(&b))
+        .map(|b| counts[b as usize])
+        .sum();
+    let grids = cells.div_ceil(n * n).max(1);
+    if set
+        .iter()
+        .any(|&b| counts[b as usize] > n.saturating_mul(grids))
+    {
+        return None;
+    }
+    Alphabet::from_symbols(&set)
 }
 
 fn mark(counts: &mut [usize; 256], text: &[u8]) {
@@ -218,6 +350,21 @@ pub(crate) fn detect(
     whole: bool,
     options: &ReadOptions,
 ) -> Result<Plan, DetectError> {
+    let plan = decide(sample, whole, options)?;
+    if options.column.is_some() && plan.format != Format::Csv && plan.n.is_some() {
+        return Err((
+            1,
+            1,
+            ParseErrorKind::ColumnNotCsv {
+                format: plan.format,
+            },
+        ));
+    }
+    Ok(plan)
+}
+
+/// [`detect`] but for the check of `--column`.
+fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Plan, DetectError> {
     let content: Vec<&OwnedLine> = sample
         .iter()
         .filter(|l| !matches!(classify(&l.text), Kind::Blank | Kind::Comment))
@@ -262,16 +409,18 @@ pub(crate) fn detect(
     plan.format = format;
     let forced_n = options.shape.map(Shape::n);
     match format {
-        Format::Csv => return detect_csv(&content, options, plan),
+        Format::Csv => return detect_csv(sample, options, plan),
         Format::Line => {
+            let width = |l: &OwnedLine| flat_width(grid_part(&l.text));
             plan.n = typical(&data)
-                .and_then(|d| square_side(flat_width(&d.text)))
-                .or_else(|| data.iter().find_map(|l| square_side(flat_width(&l.text))));
+                .and_then(|d| square_side(width(d)))
+                .or_else(|| data.iter().find_map(|l| square_side(width(l))));
             if let Some(n) = plan.n {
                 let mut seen = [0usize; 256];
                 for l in &data {
-                    if l.text.len() <= 64 * 64 * 4 {
-                        mark(&mut seen, &l.text);
+                    let text = grid_part(&l.text);
+                    if text.len() <= 64 * 64 * 4 {
+                        mark(&mut seen, text);
                     }
                 }
                 plan.alphabet = Some(choose_alphabet(n, &seen, options));
@@ -294,11 +443,11 @@ pub(crate) fn detect(
             plan.separated = separated(sample, whole, d, n, |t| {
                 matches!(format, Format::Block | Format::Letters) && is_rule(t, n, plan.bars)
             });
-            let alphabet = choose_alphabet(n, &seen, options);
-            if n == 16 && alphabet == Alphabet::letters(16) {
+            let choice = choose_alphabet(n, &seen, options);
+            if n == 16 && choice.alphabet == Alphabet::letters(16) {
                 plan.format = Format::Letters;
             }
-            plan.alphabet = Some(alphabet);
+            plan.alphabet = Some(choice);
         }
         Format::Ints => {
             let Some(d) = typical(&data) else {
@@ -373,8 +522,9 @@ fn typical<'a>(data: &[&'a OwnedLine]) -> Option<&'a OwnedLine> {
     let mut kinds: std::collections::HashMap<(usize, usize), (usize, usize)> =
         std::collections::HashMap::new();
     for (i, l) in data.iter().enumerate() {
-        let t = tokens(&l.text).count();
-        let key = (t, if t == 1 { flat_width(&l.text) } else { 0 });
+        let text = grid_part(&l.text);
+        let t = tokens(text).count();
+        let key = (t, if t == 1 { flat_width(text) } else { 0 });
         kinds.entry(key).or_insert((i, 0)).1 += 1;
     }
     kinds
@@ -394,15 +544,23 @@ fn guess(
     data: &[&OwnedLine],
     options: &ReadOptions,
 ) -> Format {
-    let toks: Vec<&[u8]> = tokens(&d.text).collect();
-    let bars = d.text.contains(&b'|');
-    if toks.len() >= 2 && !bars && toks.iter().all(|t| int_like(t)) {
+    let text = grid_part(&d.text);
+    let toks: Vec<&[u8]> = tokens(text).collect();
+    let bars = text.contains(&b'|');
+    // Ints when every line of this many tokens holds integers only: a spaced block row of blanks
+    // (`. . . .`) or of digits alone is no proof, a letter in another row of the grid is.
+    let all_ints = || {
+        data.iter()
+            .filter(|l| tokens(&l.text).count() == toks.len())
+            .all(|l| !l.text.contains(&b'|') && tokens(&l.text).all(int_like))
+    };
+    if toks.len() >= 2 && !bars && all_ints() {
         return Format::Ints;
     }
     if toks.len() >= 2 {
         return Format::Block;
     }
-    let w = flat_width(&d.text);
+    let w = flat_width(text);
     let known_n = options
         .shape
         .map(Shape::n)
@@ -422,10 +580,10 @@ fn guess(
         return Format::Line;
     }
     // 16, 25, 36, 49 or 64 symbols: a row of a block, or a whole small grid on one line.
-    let group = run_of(data, d, |l| flat_width(&l.text));
+    let group = run_of(data, d, |l| flat_width(grid_part(&l.text)));
     let mut seen = [0usize; 256];
     for l in &group {
-        mark(&mut seen, &l.text);
+        mark(&mut seen, grid_part(&l.text));
     }
     let distinct = (0..=255u8)
         .filter(|&b| seen[b as usize] > 0 && !neutral(b) && b != b'0')
@@ -519,25 +677,20 @@ fn grid_like(field: &[u8]) -> bool {
 }
 
 fn detect_csv(
-    content: &[&OwnedLine],
+    sample: &[OwnedLine],
     options: &ReadOptions,
     mut plan: Plan,
 ) -> Result<Plan, DetectError> {
-    let Some(first) = content.first() else {
+    let records = csv::records(sample);
+    let Some((first_line, first)) = records.first() else {
         return Ok(plan);
     };
-    let mut ranges = Vec::new();
-    let _ = csv::fields(&first.text, usize::MAX, &mut ranges);
-    let header: Vec<String> = ranges
+    let header: Vec<String> = first
         .iter()
-        .map(|&(s, e)| {
-            String::from_utf8_lossy(&first.text[s..e])
-                .trim()
-                .to_string()
-        })
+        .map(|f| String::from_utf8_lossy(f).trim().to_string())
         .collect();
-    let has_header = !ranges.iter().any(|&(s, e)| grid_like(&first.text[s..e]));
-    let rows: Vec<&OwnedLine> = content[usize::from(has_header)..].to_vec();
+    let has_header = !first.iter().any(|f| grid_like(f));
+    let rows = &records[usize::from(has_header)..];
     let columns = header.join(", ");
     let by_name = |name: &str| header.iter().position(|h| h.eq_ignore_ascii_case(name));
     let column = if let Some(name) = &options.column {
@@ -552,7 +705,7 @@ fn detect_csv(
             Some(c) => c,
             None => {
                 return Err((
-                    first.number,
+                    *first_line,
                     1,
                     ParseErrorKind::MissingColumn {
                         name: name.to_string(),
@@ -568,16 +721,14 @@ fn detect_csv(
             None
         };
         let shaped = || {
-            rows.iter().take(20).find_map(|l| {
-                let mut r = Vec::new();
-                let _ = csv::fields(&l.text, usize::MAX, &mut r);
-                r.iter().position(|&(s, e)| grid_like(&l.text[s..e]))
-            })
+            rows.iter()
+                .take(20)
+                .find_map(|(_, fields)| fields.iter().position(|f| grid_like(f)))
         };
         match named.or_else(shaped) {
             Some(c) => c,
             None => {
-                return Err((first.number, 1, ParseErrorKind::NoPuzzleColumn { columns }));
+                return Err((*first_line, 1, ParseErrorKind::NoPuzzleColumn { columns }));
             }
         }
     };
@@ -590,27 +741,24 @@ fn detect_csv(
     let mut n = None;
     // The alphabet is the file's: every column holding grids of the puzzle column's size counts (a
     // solutions column written without blanks must not decide it alone).
-    let mut r = Vec::new();
-    for l in &rows {
-        let _ = csv::fields(&l.text, usize::MAX, &mut r);
-        let Some(&(s, e)) = r.get(column) else {
+    for (_, fields) in rows {
+        let Some(f) = fields.get(column) else {
             continue;
         };
-        let f = &l.text[s..e];
         if n.is_none() {
             n = square_side(flat_width(f));
         }
         mark(&mut seen, f);
-        for (i, &(s2, e2)) in r.iter().enumerate() {
-            if i != column && e2 - s2 == e - s && grid_like(&l.text[s2..e2]) {
-                mark(&mut seen, &l.text[s2..e2]);
+        for (i, g) in fields.iter().enumerate() {
+            if i != column && g.len() == f.len() && grid_like(g) {
+                mark(&mut seen, g);
             }
         }
     }
     plan.n = n;
     plan.alphabet = n.map(|n| choose_alphabet(n, &seen, options));
     plan.csv = Some(CsvPlan {
-        header_line: has_header.then_some(first.number),
+        header_line: has_header.then_some(*first_line),
         column,
         name,
     });
@@ -646,7 +794,7 @@ mod tests {
         assert_eq!((p.format, p.n), (Format::Block, Some(9)));
         let p = plan("4\n4\n..2.31D.....7E6.\n8E.9.....D.6B.A.\n");
         assert_eq!((p.format, p.n), (Format::Block, Some(16)));
-        assert_eq!(p.alphabet.unwrap().to_string(), "1-9A-G");
+        assert_eq!(p.alphabet.unwrap().alphabet.to_string(), "1-9A-G");
         let p = plan("--A----C-----O-I\n-J--A-B-P-CGF-H-\n");
         assert_eq!(p.format, Format::Letters);
         let p = plan("1.3.\n..21\n");
@@ -674,16 +822,32 @@ mod tests {
             "b2.7...f6e...3.d...9b.2.....f1.6.a.c..7.4.8...e..8.3..1...fca.42..e.....16a...3.3........4.f8.6b...d2....b..74...b840..d7.93e......f37.45..90dc...c8..a....b4...49.5e.d........a.d...6c1.....7..91.e74...f..3.d..3...9.2.1..5.0.f.4b.....3.d1...5.d...fe9...2.b4\n",
         );
         assert_eq!(p.n, Some(16));
-        assert_eq!(p.alphabet.unwrap().to_string(), "0-9a-f");
+        assert_eq!(p.alphabet.unwrap().alphabet.to_string(), "0-9a-f");
         let mut seen = [0usize; 256];
         mark(&mut seen, b"0.12");
-        assert_eq!(
-            choose_alphabet(9, &seen, &ReadOptions::default()).to_string(),
-            "0-8"
-        );
+        // `0` beside `.` in a 9x9 file is a blank, and said so.
+        let c = choose_alphabet(9, &seen, &ReadOptions::default());
+        assert_eq!(c.alphabet.to_string(), "1-9");
+        assert!(matches!(c.note, Some(Note::ZeroIsABlank { .. })));
         mark(&mut seen, b"9");
         assert_eq!(
-            choose_alphabet(9, &seen, &ReadOptions::default()).to_string(),
+            choose_alphabet(9, &seen, &ReadOptions::default())
+                .alphabet
+                .to_string(),
+            "1-9"
+        );
+        // `0` as the only blank, and rarer than the other symbols: a full `0-8` grid.
+        let mut seen = [0usize; 256];
+        mark(&mut seen, b"012345678");
+        let c = choose_alphabet(9, &seen, &ReadOptions::default());
+        assert_eq!(c.alphabet.to_string(), "0-8");
+        assert!(matches!(c.note, Some(Note::ZeroIsAValue { .. })));
+        // The commonest symbol `0` is a blank.
+        mark(&mut seen, b"0000000000");
+        assert_eq!(
+            choose_alphabet(9, &seen, &ReadOptions::default())
+                .alphabet
+                .to_string(),
             "1-9"
         );
     }

@@ -73,8 +73,7 @@ pub enum ParseErrorKind {
     },
     /// A character that is not a symbol of the alphabet in use, nor a blank.
     #[error(
-        "unknown symbol {symbol:?}: the symbols in use are {alphabet} (blanks: {blanks}); \
-         give the file's N symbols in order with --symbols, e.g. --symbols 1-9A-G or --symbols 0-9a-f"
+        "unknown symbol {symbol:?}: the symbols in use are {alphabet} (blanks: {blanks}); {advice}"
     )]
     UnknownSymbol {
         /// The character.
@@ -83,6 +82,9 @@ pub enum ParseErrorKind {
         alphabet: String,
         /// The blank characters accepted.
         blanks: String,
+        /// What the file's symbols say about `--symbols`: the exact spec to pass when the file uses
+        /// exactly N symbols besides blanks, else how many it uses.
+        advice: String,
     },
     /// A symbol that stands for a digit above N (e.g. `7` in a 4x4 grid).
     #[error(
@@ -191,9 +193,29 @@ pub enum ParseErrorKind {
         /// Its 1-based position.
         index: usize,
     },
-    /// A CSV field whose opening quote is never closed on its line.
-    #[error("unterminated quoted field (a puzzle field cannot span lines)")]
+    /// A CSV field whose opening quote is not closed by the end of the input, nor within the longest
+    /// record kept (1 MiB); the reader goes on with the next line.
+    #[error(
+        "unterminated quoted field: expected a closing '\"' (a quoted field may span lines, up to 1 MiB)"
+    )]
     UnterminatedQuote,
+    /// A line too short for any grid, where no grid came before.
+    #[error(
+        "too short for any grid: found {found} symbol(s), expected N² on one line (16 for 4x4, 81 for \
+         9x9, ...) or N rows of N (N ≥ 4)"
+    )]
+    TooShort {
+        /// Symbols (or numbers) on the line.
+        found: usize,
+    },
+    /// `--column` on an input that is not CSV.
+    #[error(
+        "--column applies to CSV input only; this input is {format} format (force CSV with --format csv)"
+    )]
+    ColumnNotCsv {
+        /// The format the input was read as.
+        format: super::Format,
+    },
     /// Bytes that are not UTF-8.
     #[error("invalid UTF-8 (byte 0x{byte:02x}): expected a text file of puzzles")]
     InvalidUtf8 {

@@ -97,6 +97,15 @@ impl Line<'_> {
     pub(crate) fn too_long(&self) -> bool {
         self.length > MAX_LINE
     }
+
+    /// A copy to keep.
+    pub(crate) fn to_owned_line(self) -> OwnedLine {
+        OwnedLine {
+            number: self.number,
+            text: self.text.to_vec(),
+            length: self.length,
+        }
+    }
 }
 
 /// A line kept for the look-ahead.
@@ -145,10 +154,57 @@ pub(crate) fn classify(text: &[u8]) -> Kind {
         let v = t.iter().fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
         return Kind::HeaderInt(v);
     }
-    if is_text(t) {
+    // A grid with a note after it (`4.....8.5…  # SE 11.9`) is no title, whatever the note says.
+    if memchr::memchr2(b' ', b'\t', t).is_some() && grid_token(t).is_none() && is_text(t) {
         return Kind::HeaderText;
     }
     Kind::Data
+}
+
+/// The fewest cells a one-line grid has (4x4).
+const SHORTEST_GRID: usize = 16;
+
+/// Whether `b` may be a cell of a grid written on one line: a symbol of some alphabet (printable
+/// ASCII but `#`, `+`, `,`, `"`), a blank or `|`.
+fn grid_byte(b: u8) -> bool {
+    b.is_ascii_graphic() && !b"#+,\"".contains(&b)
+}
+
+/// The length in bytes of the first token of `t` (which starts with it) when that token looks like a
+/// whole grid on one line: at least 16 cells of symbols, blanks and `|`, not all letters (so that no
+/// long word of a title qualifies).
+fn grid_token(t: &[u8]) -> Option<usize> {
+    let len = memchr::memchr2(b' ', b'\t', t).unwrap_or(t.len());
+    let token = &t[..len];
+    let cells = token.iter().filter(|&&b| b != b'|').count();
+    (cells >= SHORTEST_GRID
+        && token.iter().all(|&b| grid_byte(b))
+        && !token.iter().all(u8::is_ascii_alphabetic))
+    .then_some(len)
+}
+
+/// A one-line grid followed by a note (`4.....8.5…  # SE 11.9`, `… hard`, `… ; rated 3`): the byte
+/// range of the grid and the offset where the note starts, when the first token of the (right-trimmed)
+/// line looks like a grid and whitespace and more text follow. Tokens all as wide as the first and at
+/// most 32 cells wide are the box groups of a block row (`ABCD EFGH …`), not a grid and a note.
+pub(crate) fn note_split(text: &[u8]) -> Option<(usize, usize, usize)> {
+    let start = text.len() - trim_start(text).len();
+    // The common line, a grid alone, has no whitespace after its start: no note, decided by one scan.
+    memchr::memchr2(b' ', b'\t', &text[start..])?;
+    let len = grid_token(&text[start..])?;
+    let end = start + len;
+    let rest = trim_start(&text[end..]);
+    if rest.is_empty() {
+        return None;
+    }
+    let groups = rest
+        .split(|&b| b == b' ' || b == b'\t')
+        .filter(|t| !t.is_empty())
+        .all(|t| t.len() == len);
+    if groups && len <= 32 {
+        return None;
+    }
+    Some((start, end, text.len() - rest.len()))
 }
 
 /// A title line: words separated by spaces, one of them a word with a lower-case letter beyond `f`
@@ -228,6 +284,39 @@ mod tests {
         assert_eq!(classify(b"1 2 3 | 4 5 6 | 7 8 9"), Kind::Data);
         assert_eq!(classify(b"-1\t-1\t7\t"), Kind::Data);
         assert_eq!(classify(b"1234"), Kind::Data);
+        // A grid and a note is data, whatever words the note has.
+        let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        for note in ["hard", "# comment", "; note", "  # SE 11.9"] {
+            assert_eq!(
+                classify(format!("{p} {note}").as_bytes()),
+                Kind::Data,
+                "{note}"
+            );
+        }
+        // A title with a long word is still a title.
+        assert_eq!(
+            classify(b"Characterization of hard puzzles"),
+            Kind::HeaderText
+        );
+    }
+
+    #[test]
+    fn notes_after_one_line_grids() {
+        let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let text = format!("  {p} \t# SE 11.9");
+        let (s, e, n) = note_split(text.as_bytes()).unwrap();
+        assert_eq!((&text[s..e], &text[n..]), (p, "# SE 11.9"));
+        assert_eq!(note_split(p.as_bytes()), None, "no note");
+        // Box groups of a block row are no note, nor is a row of numbers.
+        assert_eq!(note_split(b"ABCDEFGHIJKLMNOP ABCDEFGHIJKLMNOP"), None);
+        assert_eq!(note_split(b"1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"), None);
+        assert_eq!(note_split(b"Grid 01"), None);
+        // A puzzle and its solution on one line: the solution is the note.
+        let pair = format!("{p} {}", "1".repeat(81));
+        assert_eq!(note_split(pair.as_bytes()).map(|(_, e, _)| e), Some(81));
+        // A grid of the wrong length still splits: its error is a wrong length, not a lost title.
+        let short = format!("{} hard", &p[1..]);
+        assert_eq!(note_split(short.as_bytes()).map(|(_, e, _)| e), Some(80));
     }
 
     #[test]

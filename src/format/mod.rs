@@ -6,8 +6,10 @@
 //! solution is written back the way the puzzle came in.
 //!
 //! Formats:
-//! - **line**: one grid per line, N² symbols (`.`, `0`, `-`, `_` blank when `0` is not a symbol);
-//!   `#` comments, title lines (`Gordon F. Royle, ...`) and count lines are skipped.
+//! - **line**: one grid per line, N² symbols (`.`, `0`, `-`, `_` blank when `0` is not a symbol), then
+//!   optionally whitespace and a note, kept as [`Puzzle::note`]; `#` comments, title lines
+//!   (`Gordon F. Royle, ...`) and count lines are skipped, but a line whose first word looks like a
+//!   grid is never a title.
 //! - **block**: N lines of N symbols, optional `|` between boxes, `---+---` rules and spaces; grids
 //!   separated by blank lines or header lines such as `Grid 01`; two leading integer lines give the box
 //!   shape (rows, then columns; uio files).
@@ -15,7 +17,8 @@
 //! - **ints**: N lines of N whitespace-separated integers, `0`, `-1` or `.` blank; sudoku_acs header lines
 //!   (`n`, then `1`) and `# file:` comments before each grid; or all N² integers on one line.
 //! - **csv**: a header and a puzzle column, chosen with `--column` or by name (`puzzle`, `quizzes`, ...)
-//!   or by content (the first column holding N² symbols).
+//!   or by content (the first column holding N² symbols); records are split by the `csv` crate, so a
+//!   quoted field may span lines. `--column` on any other format is an error for the input.
 //!
 //! # How detection decides
 //! The reader keeps the first 1,000 lines (at most about 1 MiB), decides, replays them and streams the
@@ -34,11 +37,14 @@
 //!   [`Shape::for_side`] (square, or 2x3 for 6, 3x4 for 12); otherwise each grid is an error asking for
 //!   `--box`.
 //! - **Alphabet** (not for ints): `--symbols`; else, when `.` is a blank and `0` occurs, `0` is a value
-//!   (`0-9a-f` for 16x16; for N ≤ 9 only if no symbol beyond `N - 1` occurs); else a 16x16 file whose
-//!   givens are letters only is `A-P`; else `1-9` then `A`, `B`, … (`a`, `b`, … if the file writes
-//!   lower case). A `0` that is the only blank candidate but no more frequent than other symbols (a full
-//!   `0-9a-f` grid) is tried as a value first. CSV files count every grid column (puzzles and
-//!   solutions) for this. Symbols outside the alphabet are errors that suggest `--symbols`.
+//!   above 9x9 (`0-9a-f` for 16x16) and a blank up to 9x9; else a 16x16 file whose givens are letters
+//!   only is `A-P`; else `1-9` then `A`, `B`, … (`a`, `b`, … if the file writes lower case). A `0` that
+//!   is the only blank candidate but no more frequent than other symbols (a full `0-9a-f` grid) is tried
+//!   as a value first. Above 9x9, a file of exactly N symbols that none of these covers is read in
+//!   character order (`1-9?A-Z`). CSV files count every grid column (puzzles and solutions) for this.
+//!   Where the choice was between readings it is a [`Note`], said once ([`PuzzleReader::take_notes`]).
+//!   Symbols outside the alphabet are errors whose advice names the exact `--symbols` when the file's
+//!   symbols are N.
 //! - **Grid ends** (multi-line formats): if the first grid is followed by a blank or header line, every
 //!   grid must be, and a row beyond N is that grid's error; else grids are cut every N rows. A blank
 //!   or header line inside a grid truncates it.
@@ -58,10 +64,14 @@
 //! ```
 
 mod alphabet;
+mod block;
+mod context;
 mod csv;
 mod detect;
 mod error;
+mod ints;
 mod layout;
+mod line;
 mod lines;
 mod reader;
 mod symbols;
@@ -70,6 +80,7 @@ use std::fmt;
 use std::str::FromStr;
 
 pub use alphabet::{Alphabet, AlphabetError};
+pub use detect::Note;
 pub use error::{ParseError, ParseErrorKind};
 pub use layout::Layout;
 pub use reader::{Puzzle, PuzzleReader, Record, read_str};

@@ -20,10 +20,14 @@ pub(crate) struct Symbols {
     pub(crate) lut: [u8; 256],
     pub(crate) alphabet: Alphabet,
     family: Option<Alphabet>,
+    /// The distinct symbols (not blanks) the look-ahead showed, ascending: the advice for `--symbols`.
+    file: Vec<u8>,
 }
 
 impl Symbols {
-    pub(crate) fn new(alphabet: Alphabet) -> Symbols {
+    /// The table of `alphabet`; `file` lists the symbols the look-ahead showed (see
+    /// [`super::detect::file_symbols`]).
+    pub(crate) fn new(alphabet: Alphabet, file: Vec<u8>) -> Symbols {
         let mut lut = [BAD; 256];
         let family = alphabet.family();
         if let Some(f) = &family {
@@ -49,6 +53,7 @@ impl Symbols {
             lut,
             alphabet,
             family,
+            file,
         }
     }
 
@@ -101,6 +106,43 @@ impl Symbols {
             symbol,
             alphabet: self.alphabet.to_string(),
             blanks: self.blanks(),
+            advice: self.advice(symbol),
+        }
+    }
+
+    /// What to do about an unknown `symbol`, from the symbols the file uses: the exact `--symbols` when
+    /// they are N, else how many there are against the N a grid needs.
+    fn advice(&self, symbol: char) -> String {
+        let n = self.alphabet.len();
+        let mut set = self.file.clone();
+        if let Ok(b) = u8::try_from(symbol)
+            && Alphabet::can_be_symbol(b)
+            && !set.contains(&b)
+        {
+            set.push(b);
+            set.sort_unstable();
+        }
+        if !self.alphabet.has_zero() {
+            // `0` is a blank here.
+            set.retain(|&b| b != b'0');
+        }
+        let spec = match Alphabet::from_symbols(&set) {
+            Some(a) => a.to_string(),
+            None => String::from_utf8_lossy(&set).into_owned(),
+        };
+        let k = set.len();
+        if k == n {
+            format!("if the file's {n} symbols {spec} are its digits, pass --symbols {spec}")
+        } else if k > n {
+            format!(
+                "the file uses {k} symbols besides blanks ({spec}), but {n}x{n} grids have {n}: \
+                 correct the stray ones, or give the {n} digit symbols in order with --symbols"
+            )
+        } else {
+            format!(
+                "the file uses {k} symbols besides blanks ({spec}), fewer than the {n} of {n}x{n} \
+                 grids: give all {n} in digit order with --symbols"
+            )
         }
     }
 }

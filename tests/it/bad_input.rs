@@ -418,7 +418,15 @@ fn unknown_symbol_suggests_symbols() {
         bad("unknown-symbol.txt"),
         &[
             UNIQUE,
-            err(2, 14, &["unknown symbol 'x'", "1-9", "--symbols"]),
+            err(
+                2,
+                14,
+                &[
+                    "unknown symbol 'x'",
+                    "1-9",
+                    "if the file's 9 symbols 1-8x are its digits, pass --symbols 1-8x",
+                ],
+            ),
             UNIQUE,
         ],
     )
@@ -828,4 +836,186 @@ fn verify_names_a_bad_solution_line() {
     assert!(message.starts_with(&prefix), "{message}");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains(&format!("satdoku: {prefix}")), "{stderr}");
+}
+
+// ----- issue 14: input that is never lost or changed -----
+
+/// A note after the grid (`  # SE 11.9`, ` hard`, ` ; rated 3`) is no title and no part of the grid:
+/// every line is a puzzle, the first one too, and a broken one is still its own record.
+#[test]
+fn a_note_after_the_grid() {
+    Case::new(
+        bad("trailing-notes.txt"),
+        &[
+            UNIQUE,
+            err(2, 81, &["wrong length", "expected 81 symbols", "found 80"]),
+            UNIQUE,
+        ],
+    )
+    .all();
+    // `printf '%s hard\n%s\n' P1 P2 | satdoku solve`: two records, not one.
+    let lines = top95(2);
+    for note in ["hard", "# comment", "; note"] {
+        let out = satdoku()
+            .args(["solve", "--output", "json"])
+            .write_stdin(format!("{} {note}\n{}\n", lines[0], lines[1]))
+            .output()
+            .unwrap();
+        assert_no_panic(&out, "solve");
+        assert_eq!(out.status.code(), Some(0), "{note}");
+        let r = json_lines(&out.stdout);
+        assert_eq!(r.len(), 2, "{note}: {r:?}");
+        assert_eq!(
+            (r[0]["line"].as_u64(), r[1]["line"].as_u64()),
+            (Some(1), Some(2))
+        );
+    }
+}
+
+/// `0` beside `.` in a 9x9 file is a blank: top95 #1 with one `.` written `0` is top95 #1.
+#[test]
+fn zero_beside_dot_in_a_9x9_file() {
+    let solve = |file: &Path| {
+        let out = satdoku()
+            .args(["solve", "--unique", "--output", "json"])
+            .arg(file)
+            .output()
+            .unwrap();
+        assert_no_panic(&out, "solve");
+        assert_eq!(out.status.code(), Some(0));
+        json_lines(&out.stdout)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let original = write(dir.path(), "top95-1.txt", top95(1).join("\n") + "\n");
+    let zero = solve(&bad("zero-beside-dot.txt"));
+    let dot = solve(&original);
+    assert_eq!(zero.len(), 1);
+    assert_eq!(zero[0]["status"], "unique");
+    assert_eq!(zero[0]["solution"], dot[0]["solution"]);
+}
+
+/// The decision is said once per file on standard error. Needs the CLI to print
+/// `PuzzleReader::take_notes` (the CLI pipeline is being rewritten under issue 13).
+#[test]
+fn an_ambiguous_alphabet_is_said_once() {
+    let out = satdoku()
+        .arg("solve")
+        .arg(bad("hex-stray-symbol.txt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let name = bad("hex-stray-symbol.txt").display().to_string();
+    let note = format!("note: {name}: reading 0 as a value (alphabet 0-9a-f)");
+    assert_eq!(stderr.matches(&note).count(), 1, "{stderr}");
+    let out = satdoku()
+        .arg("solve")
+        .arg(bad("zero-beside-dot.txt"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("reading 0 as a blank").count(),
+        1,
+        "{stderr}"
+    );
+    // -q: no notes.
+    let out = satdoku()
+        .args(["solve", "-q"])
+        .arg(bad("zero-beside-dot.txt"))
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("note:"));
+}
+
+/// A note after the grid travels with the puzzle into its JSON record.
+#[test]
+fn trailing_notes_reach_the_json_record() {
+    let out = satdoku()
+        .args(["solve", "--output", "json"])
+        .arg(bad("trailing-notes.txt"))
+        .output()
+        .unwrap();
+    let r = json_lines(&out.stdout);
+    assert_eq!(r.len(), 3);
+    assert_eq!(r[0]["note"], "# SE 11.9", "{}", r[0]);
+    assert_eq!(r[1]["status"], "error");
+    assert_eq!(r[2]["note"], "; rated 3", "{}", r[2]);
+}
+
+/// A quoted CSV field may span lines (one record, not two); a quote never closed is that record's
+/// error, at the quote.
+#[test]
+fn csv_quoted_newline() {
+    Case::new(
+        bad("csv-quoted-newline.csv"),
+        &[UNIQUE, UNIQUE, err(5, 85, &["unterminated quoted field"])],
+    )
+    .all();
+}
+
+/// `--column` on input that is not CSV is an error for that file, naming the flag and the format.
+#[test]
+fn column_on_input_that_is_not_csv() {
+    Case::new(
+        bad("wrong-length.txt"),
+        &[err(
+            1,
+            1,
+            &["--column applies to CSV input only", "line format"],
+        )],
+    )
+    .args(&["--column", "puzzle"])
+    .all();
+}
+
+/// A file of exactly N symbols that no known alphabet covers is read in character order (the uio
+/// 36x36 file, `1-9?A-Z`); where the file's symbols could be its digits but are not read as such,
+/// the message gives the exact `--symbols`.
+#[test]
+fn unknown_symbols_name_the_exact_alphabet() {
+    let out = satdoku()
+        .args(["solve", "--unique", "--output", "json"])
+        .arg(fixture("36x36-uio-inf1010.txt"))
+        .output()
+        .unwrap();
+    assert_no_panic(&out, "solve");
+    assert_eq!(out.status.code(), Some(0));
+    let r = json_lines(&out.stdout);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0]["status"], "unique");
+    Case::new(
+        bad("unknown-symbol-ten.txt"),
+        &[err(
+            1,
+            21,
+            &[
+                "unknown symbol 'x'",
+                "the file uses 10 symbols besides blanks (1-9x), but 9x9 grids have 9",
+                "--symbols",
+            ],
+        )],
+    )
+    .all();
+}
+
+/// `echo 123 | satdoku solve`: a line too short for any grid, not an empty input.
+#[test]
+fn a_line_too_short_for_any_grid() {
+    Case::new(
+        bad("too-short.txt"),
+        &[err(1, 4, &["too short for any grid", "found 3"])],
+    )
+    .all();
+    let out = satdoku()
+        .arg("solve")
+        .write_stdin("123\n")
+        .output()
+        .unwrap();
+    assert_no_panic(&out, "solve");
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("error: <stdin>:1:4: too short for any grid"),
+        "{stdout}"
+    );
 }

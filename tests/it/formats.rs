@@ -7,7 +7,7 @@ use std::sync::Arc;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use satdoku::format::{
-    Alphabet, Format, Layout, ParseError, ParseErrorKind, PuzzleReader, ReadOptions, Record,
+    Alphabet, Format, Layout, Note, ParseError, ParseErrorKind, PuzzleReader, ReadOptions, Record,
     read_str,
 };
 use satdoku::{Cell, Grid, Shape};
@@ -201,23 +201,49 @@ fn uio_blocks_with_shape_headers() {
     let text = std::fs::read_to_string(fixture("16x16-uio-inf1010.txt")).unwrap();
     assert_eq!(out, text.split_once("4\n4\n").unwrap().1);
 
-    // 36x36 uses `?` as a symbol: without --symbols that is an error, with it the grid reads.
-    let bad = read_fixture("36x36-uio-inf1010.txt");
-    assert_error(
-        only_error(&bad, 0),
+    // 36x36 uses `?` as a symbol: its 36 symbols are read in character order (`1-9?A-Z`, which is
+    // also the uio order), said once in a note; --symbols gives the same grid.
+    let text = std::fs::read_to_string(fixture("36x36-uio-inf1010.txt")).unwrap();
+    let mut reader = PuzzleReader::new(
+        text.as_bytes(),
         "36x36-uio-inf1010.txt",
-        4,
-        33,
-        &["unknown symbol '?'", "--symbols"],
+        ReadOptions::default(),
     );
+    let auto = reader.next().unwrap().puzzle.unwrap();
+    assert!(reader.next().is_none());
+    let notes = reader.take_notes();
+    assert_eq!(notes.len(), 1);
+    assert!(
+        notes[0].to_string().contains("alphabet 1-9?A-Z"),
+        "{}",
+        notes[0]
+    );
+    assert_eq!(auto.layout.alphabet().to_string(), "1-9?A-Z");
     let good = read_fixture_with("36x36-uio-inf1010.txt", opts_symbols("1-9?A-Z"));
     let p = good[0].puzzle.as_ref().unwrap();
+    assert_eq!(p.grid, auto.grid);
     assert_eq!(p.layout.shape(), shape(6, 6));
     assert_eq!(p.grid.filled(), 821);
     let mut out = String::new();
-    p.layout.write(&p.grid, &mut out);
-    let text = std::fs::read_to_string(fixture("36x36-uio-inf1010.txt")).unwrap();
+    auto.layout.write(&auto.grid, &mut out);
     assert_eq!(out, text.split_once("6\n6\n").unwrap().1);
+    // The two header lines give the box shape: `6`, `6` here; a 36x36 read with `--box 4x9` has
+    // another one, and clashes.
+    let records = read_fixture_with(
+        "36x36-uio-inf1010.txt",
+        ReadOptions {
+            shape: Some(shape(4, 9)),
+            ..ReadOptions::default()
+        },
+    );
+    let e = records[0].puzzle.as_ref().unwrap_err();
+    assert!(
+        matches!(
+            &e.kind,
+            ParseErrorKind::Clash { unit, .. } if unit.kind == satdoku::UnitKind::Block
+        ),
+        "{e}"
+    );
 }
 
 #[test]
@@ -561,7 +587,7 @@ fn stdin_source_name_and_streaming() {
             .as_ref()
             .unwrap_err()
             .to_string()
-            .starts_with("<stdin>:1:1: ")
+            .starts_with("<stdin>:1:2: too short for any grid")
     );
 }
 
@@ -1176,4 +1202,192 @@ fn reader_is_usable_through_bufread() {
         )),
         95
     );
+}
+
+// ----- issue 14: input that is never lost or changed -----
+
+fn top95_lines(k: usize) -> Vec<String> {
+    crate::common::top95(k)
+}
+
+/// A note after the grid, on the first line too: every line is a puzzle and keeps its note. When every
+/// line has one, the file is still 9x9 (it read as 88x88).
+#[test]
+fn trailing_notes_are_kept_and_never_titles() {
+    let p = top95_lines(3);
+    for note in ["hard", "# comment", "; note", "# SE 11.9"] {
+        let text = format!("{} {note}\n{}\n{}\t{note}\r\n", p[0], p[1], p[2]);
+        let records = read_str(&text, "n", ReadOptions::default());
+        assert_eq!(records.len(), 3, "{note}");
+        let notes: Vec<Option<&str>> = records
+            .iter()
+            .map(|r| r.puzzle.as_ref().unwrap().note.as_deref())
+            .collect();
+        assert_eq!(notes, [Some(note), None, Some(note)]);
+    }
+    let text: String = p.iter().map(|l| format!("{l}  # SE 11.9\n")).collect();
+    let records = read_str(&text, "n", ReadOptions::default());
+    let plain = read_str(&(p.join("\n") + "\n"), "p", ReadOptions::default());
+    assert_eq!(records.len(), 3);
+    for (r, q) in records.iter().zip(&plain) {
+        let r = r.puzzle.as_ref().unwrap();
+        assert_eq!(r.grid, q.puzzle.as_ref().unwrap().grid);
+        assert_eq!(r.layout.shape().n(), 9);
+    }
+}
+
+/// `0` beside `.` in a 9x9 file is a blank (top95 #1 with one `.` written `0` is top95 #1, not a grid
+/// in `0-8`), and the reading is said once; in a 16x16 file it is a value, said once.
+#[test]
+fn zero_beside_dot_is_decided_per_file_and_said_once() {
+    let p = &top95_lines(1)[0];
+    let i = p.find('.').unwrap();
+    let zero = format!("{}0{}\n{p}\n", &p[..i], &p[i + 1..]);
+    let mut reader = PuzzleReader::new(zero.as_bytes(), "z", ReadOptions::default());
+    let a = reader.next().unwrap().puzzle.unwrap();
+    let notes = reader.take_notes();
+    let b = reader.next().unwrap().puzzle.unwrap();
+    assert_eq!(a.grid, b.grid);
+    assert_eq!(a.layout.alphabet().to_string(), "1-9");
+    assert_eq!(notes.len(), 1);
+    assert!(
+        matches!(notes[0], Note::ZeroIsABlank { .. }),
+        "{}",
+        notes[0]
+    );
+    assert!(reader.take_notes().is_empty());
+    // The hex file: once for the file, not per puzzle.
+    let mut reader = PuzzleReader::new(
+        std::fs::File::open(fixture("16x16-hex.csv"))
+            .map(BufReader::new)
+            .unwrap(),
+        "hex",
+        ReadOptions::default(),
+    );
+    let mut notes = Vec::new();
+    let mut count = 0;
+    while let Some(r) = reader.next() {
+        assert!(r.puzzle.is_ok());
+        count += 1;
+        notes.extend(reader.take_notes());
+    }
+    assert_eq!(count, 3);
+    assert_eq!(notes.len(), 1);
+    assert_eq!(
+        notes[0].to_string(),
+        "reading 0 as a value (alphabet 0-9a-f)"
+    );
+    // A forced alphabet is no decision.
+    let mut reader = PuzzleReader::new(zero.as_bytes(), "z", opts_symbols("1-9"));
+    assert!(reader.next().is_some());
+    assert!(reader.take_notes().is_empty());
+}
+
+/// A quoted field may span lines: one record, with positions on the right lines after it.
+#[test]
+fn csv_quoted_newlines_are_one_record() {
+    let p = top95_lines(3);
+    let text = format!(
+        "id,puzzle,comment\n1,{},\"hard,\nsaid twice\"\n2,{},plain\n\"3\n(three)\",\"{}\",x\n",
+        p[0], p[1], p[2]
+    );
+    let records = read_str(&text, "q", ReadOptions::default());
+    assert_eq!(records.len(), 3);
+    assert_eq!(
+        records.iter().map(|r| r.line).collect::<Vec<_>>(),
+        [2, 4, 5]
+    );
+    for (r, line) in records.iter().zip(&p) {
+        let want = read_str(line, "p", ReadOptions::default());
+        assert_eq!(
+            r.puzzle.as_ref().unwrap().grid,
+            want[0].puzzle.as_ref().unwrap().grid
+        );
+    }
+    // An error in a record's second line is placed there: the `x` at column 12 of line 6.
+    let bad = p[2].replacen('.', "x", 1);
+    let col = bad.find('x').unwrap() + 2;
+    let text = format!("id,puzzle\n\"3\n\",\"{bad}\"\n4,{}\n", p[0]);
+    let records = read_str(&text, "q", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    let e = records[0].puzzle.as_ref().unwrap_err();
+    assert_eq!((e.line, e.column), (3, col + 2), "{e}");
+    assert!(records[1].puzzle.is_ok());
+}
+
+/// `--column` on input that is not CSV is an error for that input, not ignored.
+#[test]
+fn column_on_input_that_is_not_csv() {
+    for (name, format) in [
+        ("top95.txt", "line"),
+        ("pe96.txt", "block"),
+        ("4x4-rkkautsar-1.txt", "ints"),
+        ("16x16-poj3076-sample.txt", "letters"),
+    ] {
+        let records = read_fixture_with(
+            name,
+            ReadOptions {
+                column: Some("puzzle".into()),
+                ..ReadOptions::default()
+            },
+        );
+        assert_eq!(records.len(), 1, "{name}");
+        assert_error(
+            only_error(&records, 0),
+            name,
+            1,
+            1,
+            &[
+                "--column applies to CSV input only",
+                &format!("{format} format"),
+            ],
+        );
+    }
+}
+
+/// Unknown symbols: the advice names the exact `--symbols` when the file's symbols are N, else says
+/// how many there are. (The 36x36 uio file is read in character order: `uio_blocks_with_shape_headers`.)
+#[test]
+fn unknown_symbol_advice_is_exact() {
+    let p = &top95_lines(1)[0];
+    let x = p.replacen('.', "x", 1);
+    let records = read_str(&x, "x", ReadOptions::default());
+    let e = only_error(&records, 0);
+    assert!(
+        e.to_string()
+            .contains("if the file's 9 symbols 1-8x are its digits, pass --symbols 1-8x"),
+        "{e}"
+    );
+    let records = read_fixture("bad/unknown-symbol-ten.txt");
+    let e = only_error(&records, 0);
+    assert_eq!((e.line, e.column), (1, 21));
+    assert!(
+        e.to_string()
+            .contains("the file uses 10 symbols besides blanks (1-9x), but 9x9 grids have 9"),
+        "{e}"
+    );
+}
+
+/// `123` is a line too short for any grid (at its end), not an empty input; a count line before
+/// puzzles is still skipped.
+#[test]
+fn a_line_too_short_for_any_grid() {
+    for (text, column, found) in [
+        ("123\n", 4, 3),
+        ("7", 2, 1),
+        ("4\n4\n", 2, 1),
+        ("12\n", 3, 2),
+    ] {
+        let records = read_str(text, "s", ReadOptions::default());
+        assert_eq!(records.len(), 1, "{text:?}");
+        let e = records[0].puzzle.as_ref().unwrap_err();
+        assert_eq!((e.line, e.column), (1, column), "{text:?}: {e}");
+        assert_eq!(e.kind, ParseErrorKind::TooShort { found }, "{text:?}");
+    }
+    let p = &top95_lines(1)[0];
+    let records = read_str(&format!("1\n{p}\n"), "s", ReadOptions::default());
+    assert_eq!(records.len(), 1);
+    assert!(records[0].puzzle.is_ok());
+    let records = read_str("# only\n\n", "s", ReadOptions::default());
+    assert_eq!(only_error(&records, 0).kind, ParseErrorKind::NoPuzzle);
 }

@@ -80,6 +80,7 @@ mod corpus {
         parse_ints,
         parse_csv,
         round_trip,
+        noisy_round_trip,
         solve_check,
     );
 }

@@ -11,6 +11,7 @@ mod fixtures;
 mod formats;
 mod fuzz_corpus;
 mod lookahead;
+mod noisy_input;
 mod readme;
 mod sat;
 mod study_cli;

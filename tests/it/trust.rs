@@ -112,22 +112,32 @@ fn the_fault_free_runs_pass() {
 }
 
 /// `--timeout` applies to each backend on its own: the native backend uses all of it on
-/// 64x64-rkkautsar-2, and the SAT backend still has its whole timeout to prove several solutions.
+/// 64x64-rkkautsar-2, and the SAT backend still has its whole timeout (about 1 s is enough for it to
+/// prove several solutions on an idle machine). With one shared deadline the SAT backend would get
+/// nothing and the answer would be `unknown`.
 #[test]
 fn each_backend_gets_its_own_timeout() {
     let out = satdoku()
-        .args(["check", "--timeout", "10", "--output", "json"])
+        .args(["check", "--timeout", "4", "--output", "json"])
         .arg(path("64x64-rkkautsar-2.txt"))
         .output()
         .unwrap();
     let r = &json_lines(&out.stdout)[0];
-    assert_eq!(r["status"], "multiple", "{r}");
-    assert_eq!(r["sat"]["status"], "multiple", "{r}");
-    assert!(r["agree"].is_null() || r["agree"] == true, "{r}");
+    let micros = |b: &str| r[b]["micros"].as_u64().unwrap();
+    for b in ["dfs", "sat"] {
+        match r[b]["status"].as_str().unwrap() {
+            "multiple" => {}
+            // A backend that gave up had the whole timeout to itself.
+            "unknown" => assert!(micros(b) >= 4_000_000, "{b}: {r}"),
+            other => panic!("{b} says {other}: {r}"),
+        }
+    }
+    if r["sat"]["status"] == "multiple" {
+        assert_eq!(r["status"], "multiple", "{r}");
+    }
     if r["dfs"]["status"] == "unknown" {
-        // Settled by one backend only: not a full check.
+        // At most one backend settled it: not a full check.
         assert_eq!(out.status.code(), Some(1));
-        assert!(r["dfs"]["micros"].as_u64().unwrap() >= 10_000_000, "{r}");
     }
 }
 
