@@ -153,8 +153,10 @@ const DECODE_HELP: &str = concat!(
 Standard output holds only the grid, in the puzzle's layout, after the independent verifier has accepted
 it. MODEL may be `-` for standard input.
 
-Example:
-  satdoku encode fixtures/top95.txt > p.cnf; cadical p.cnf > p.out; satdoku decode --puzzle fixtures/top95.txt p.out
+Examples:
+  head -1 fixtures/top95.txt | satdoku encode > p.cnf; cadical p.cnf > p.out; satdoku decode --cnf p.cnf p.out
+  satdoku encode --out-dir cnf fixtures/top95.txt; cadical cnf/puzzle-000007.cnf > p.out
+  satdoku decode --puzzle fixtures/top95.txt --index 7 p.out
 
 ",
     exit_help!(
@@ -393,12 +395,19 @@ pub struct EncodeArgs {
 
 /// Options of `satdoku decode`.
 #[derive(Debug, Args)]
+#[command(group(clap::ArgGroup::new("which").required(true).multiple(true).args(["puzzle", "cnf"])))]
 pub struct DecodeArgs {
-    /// The puzzle the model answers (`-` for standard input).
+    /// The puzzle file the model answers (`-` for standard input); repeat it for several files, in the
+    /// order they were given to `encode`: --index then counts across them, as `encode` did.
     #[arg(long, value_name = "FILE")]
-    pub puzzle: PathBuf,
+    pub puzzle: Vec<PathBuf>,
 
-    /// Which puzzle of FILE (0-based), as numbered by `encode --out-dir`.
+    /// The CNF that `satdoku encode` wrote for the puzzle: the puzzle is taken from its comment lines
+    /// (with --puzzle too, the two must be the same puzzle).
+    #[arg(long, value_name = "FILE")]
+    pub cnf: Option<PathBuf>,
+
+    /// Which puzzle (0-based, across the --puzzle files), as numbered by `encode --out-dir`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub index: usize,
 

@@ -1,7 +1,7 @@
 //! `satdoku encode` (DIMACS out, or formula sizes) and `satdoku decode` (an external solver's model in).
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -192,24 +192,74 @@ const MAX_MODEL_BYTES: u64 = 64 << 20;
 /// # Errors
 /// Bad flag values; otherwise problems are reported with an exit code.
 pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
-    if args.puzzle == Path::new("-") && args.model == Path::new("-") {
-        anyhow::bail!("--puzzle and MODEL cannot both be standard input (-)");
+    let stdin = Path::new("-");
+    let from_stdin = args
+        .puzzle
+        .iter()
+        .map(|p| p.as_path())
+        .chain(args.cnf.as_deref())
+        .filter(|p| *p == stdin)
+        .count();
+    if from_stdin + usize::from(args.model == stdin) > 1 {
+        anyhow::bail!("only one of --puzzle, --cnf and MODEL can be standard input (-)");
     }
     let options = args.read.read_options(args.column.as_deref())?;
-    let Some(item) = Items::new(std::slice::from_ref(&args.puzzle), &options).nth(args.index)
-    else {
-        note(format_args!(
-            "{}: no puzzle with index {}",
-            display_name(&args.puzzle),
-            args.index
-        ));
-        return Ok(Exit::BadInput);
+    let from_cnf = match &args.cnf {
+        Some(path) => match puzzle_of_cnf(path) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                note(format_args!("{}: {e:#}", display_name(path)));
+                return Ok(Exit::BadInput);
+            }
+        },
+        None => None,
     };
-    let loaded = match item.puzzle {
-        Ok(l) => l,
-        Err(e) => {
-            note(e);
-            return Ok(Exit::BadInput);
+    let (puzzle, units, layout) = match args.puzzle.is_empty() {
+        false => {
+            let Some(item) = Items::new(&args.puzzle, &options).nth(args.index) else {
+                let names: Vec<String> = args
+                    .puzzle
+                    .iter()
+                    .map(|p| display_name(p).to_string())
+                    .collect();
+                note(format_args!(
+                    "{}: no puzzle with index {}",
+                    names.join(", "),
+                    args.index
+                ));
+                return Ok(Exit::BadInput);
+            };
+            let loaded = match item.puzzle {
+                Ok(l) => l,
+                Err(e) => {
+                    note(e);
+                    return Ok(Exit::BadInput);
+                }
+            };
+            if let Some((cnf_grid, cnf_source)) = &from_cnf
+                && *cnf_grid != loaded.puzzle.grid
+            {
+                note(format_args!(
+                    "the CNF was encoded from another puzzle ({cnf_source}) than {}:{} \
+                     (check --index)",
+                    item.source, item.line
+                ));
+                return Ok(Exit::BadInput);
+            }
+            let layout = output_layout(&loaded.puzzle.layout, OutputArg::Same).into_owned();
+            (loaded.puzzle.grid, loaded.units, layout)
+        }
+        true => {
+            let Some((grid, _)) = from_cnf else {
+                unreachable!("clap requires --puzzle or --cnf")
+            };
+            let shape = grid.shape();
+            let layout = satdoku::format::Layout::new(satdoku::format::Format::Line, shape);
+            (
+                grid,
+                std::sync::Arc::new(satdoku::Units::standard(shape)),
+                layout,
+            )
         }
     };
     let model_name = display_name(&args.model);
@@ -243,7 +293,7 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
             return Ok(Exit::BadInput);
         }
     };
-    let (units, puzzle) = (&*loaded.units, &loaded.puzzle.grid);
+    let (units, puzzle) = (&*units, &puzzle);
     let hint = "(is the model of another puzzle? check --puzzle and --index)";
     let grid = match decode_model(units, puzzle, &model) {
         Ok(g) => g,
@@ -258,13 +308,77 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
         ));
         return Ok(Exit::BadInput);
     }
-    let layout = output_layout(&loaded.puzzle.layout, OutputArg::Same);
     let mut text = String::new();
     layout.write(&grid, &mut text);
     let mut out = Output::stdout(false);
     out.write(text.as_bytes());
     out.finish();
     Ok(Exit::Success)
+}
+
+/// The puzzle a CNF of ours was encoded from, read from its comment lines (`c shape RxC boxes, …` and
+/// `c puzzle GIVENS`), and where it came from (`c source FILE line L index I`, if present).
+fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String)> {
+    let mut reader = open_path(path).context("cannot read")?;
+    let (mut shape, mut givens, mut source) = (None, None, String::from("source unknown"));
+    let mut line = Vec::new();
+    // The comments come before the `p cnf` line; a header longer than this is not ours.
+    for _ in 0..64 {
+        line.clear();
+        if (&mut reader)
+            .take(1 << 20)
+            .read_until(b'\n', &mut line)
+            .context("read error")?
+            == 0
+        {
+            break;
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end();
+        if text.starts_with("p ") {
+            break;
+        }
+        if let Some(rest) = text.strip_prefix("c shape ") {
+            let spec = rest.split_whitespace().next().unwrap_or("");
+            shape = Some(satdoku::Shape::parse(spec).with_context(|| format!("`{text}`"))?);
+        } else if let Some(rest) = text.strip_prefix("c puzzle ") {
+            givens = Some(rest.to_string());
+        } else if let Some(rest) = text.strip_prefix("c source ") {
+            source = rest.to_string();
+        }
+    }
+    let (Some(shape), Some(givens)) = (shape, givens) else {
+        anyhow::bail!(
+            "no `c shape` and `c puzzle` comment lines: not a CNF written by `satdoku encode`; \
+             give the puzzle with --puzzle"
+        );
+    };
+    let n = shape.n();
+    let values: Vec<u8> = if givens.contains(' ') {
+        givens
+            .split_whitespace()
+            .map(|t| if t == "." { Some(0) } else { t.parse().ok() })
+            .collect::<Option<_>>()
+            .context("the `c puzzle` line is not a list of numbers and dots")?
+    } else {
+        givens
+            .chars()
+            .map(|c| match c {
+                '.' => Some(0),
+                c => c.to_digit(36).filter(|&d| d >= 1).map(|d| d as u8),
+            })
+            .collect::<Option<_>>()
+            .context("the `c puzzle` line holds an unexpected symbol")?
+    };
+    if values.len() != n * n {
+        anyhow::bail!(
+            "the `c puzzle` line has {} cells, a {n}x{n} grid {}",
+            values.len(),
+            n * n
+        );
+    }
+    let grid = satdoku::Grid::from_values(shape, values).context("the `c puzzle` line")?;
+    Ok((grid, source))
 }
 
 /// The text of `path` (`-` for standard input), at most [`MAX_MODEL_BYTES`].

@@ -258,3 +258,132 @@ fn stats_pin_the_published_9x9_counts() {
         .unwrap();
     assert_eq!(two.status.code(), Some(2), "two puzzles need --out-dir");
 }
+
+/// The hand-offs between `encode` and `decode` (issue 14): file names that sort, the source in the
+/// comments, `decode --cnf` without the puzzle file, the index across several input files, and a
+/// model of another puzzle or MiniSat's screen output named for what they are.
+#[test]
+fn encode_and_decode_fit_together() {
+    if !available("minisat") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (fixture("top95.txt"), fixture("pe96.txt"));
+    let cnf = dir.path().join("cnf");
+    satdoku()
+        .args(["encode", "-q", "--out-dir"])
+        .arg(&cnf)
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .success();
+    let mut names: Vec<String> = std::fs::read_dir(&cnf)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 145);
+    assert_eq!(names[7], "puzzle-000007.cnf");
+    assert_eq!(names[100], "puzzle-000100.cnf");
+    // Index 96 is the second puzzle of pe96.txt (top95 has 95): its source line is in the comments.
+    let file = cnf.join("puzzle-000096.cnf");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(
+        text.starts_with(&format!("c source {} line 12 index 96\n", b.display())),
+        "{}",
+        &text[..200]
+    );
+    let model = dir.path().join("m.out");
+    run_solver("minisat", &file, &model);
+    // Our own answer for that puzzle, in its block layout.
+    let ours = satdoku().arg("solve").arg(&b).output().unwrap();
+    let ours = String::from_utf8(ours.stdout).unwrap();
+    let second = ours.split("\n\n").nth(1).unwrap().trim_end().to_string();
+    // --puzzle twice: the index counts across the files, as encode did.
+    let decoded = satdoku()
+        .args(["decode", "--index", "96", "--puzzle"])
+        .arg(&a)
+        .arg("--puzzle")
+        .arg(&b)
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert_eq!(decoded.status.code(), Some(0), "{decoded:?}");
+    assert_eq!(
+        String::from_utf8(decoded.stdout).unwrap().trim_end(),
+        second
+    );
+    // --cnf alone: the puzzle comes from the CNF's comments (printed as a line).
+    let decoded = satdoku()
+        .args(["decode", "--cnf"])
+        .arg(&file)
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert_eq!(decoded.status.code(), Some(0), "{decoded:?}");
+    assert_eq!(
+        String::from_utf8(decoded.stdout).unwrap().trim_end(),
+        compact(&second)
+    );
+    // --cnf with the wrong --index: another puzzle, said so.
+    let wrong = satdoku()
+        .args(["decode", "--index", "95", "--puzzle"])
+        .arg(&a)
+        .arg("--puzzle")
+        .arg(&b)
+        .arg("--cnf")
+        .arg(&file)
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&wrong.stderr).contains("encoded from another puzzle"),
+        "{wrong:?}"
+    );
+    // MiniSat's screen output instead of its result file: a hint to pass the file.
+    let screen = Command::new("minisat").arg(&file).output().unwrap();
+    let screen_file = dir.path().join("screen.txt");
+    std::fs::write(&screen_file, &screen.stdout).unwrap();
+    let out = satdoku()
+        .args(["decode", "--cnf"])
+        .arg(&file)
+        .arg(&screen_file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("pass its result file"),
+        "{out:?}"
+    );
+    // A CNF that is not ours cannot stand in for the puzzle.
+    let foreign = dir.path().join("f.cnf");
+    std::fs::write(&foreign, "p cnf 1 1\n1 0\n").unwrap();
+    let out = satdoku()
+        .args(["decode", "--cnf"])
+        .arg(&foreign)
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a CNF written by"));
+}
+
+/// `decode` reads a model with a size bound: an endless input is an error, not an exhausted memory.
+#[test]
+fn an_endless_model_is_refused() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let out = satdoku()
+        .args(["decode", "--puzzle"])
+        .arg(fixture("top95.txt"))
+        .arg("/dev/zero")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("too large: over 64 MiB"),
+        "{out:?}"
+    );
+}
