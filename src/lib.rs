@@ -27,6 +27,7 @@ pub mod format;
 pub mod grid;
 pub mod sat;
 pub mod solve;
+#[cfg(feature = "study")]
 pub mod study;
 pub mod units;
 
