@@ -419,7 +419,7 @@ impl SatBackend {
 
     /// A DRAT refutation, in the fixed numbering, of the plain extended encoding of `puzzle` (its
     /// givens as unit clauses) together with, if `excluded` is given, the clause that excludes that
-    /// grid (over the puzzle's open cells); or a solution (another one than `excluded`) that shows
+    /// grid (over every cell); or a solution (another one than `excluded`) that shows
     /// there is none; or [`Proved::Unknown`] when a limit ran out. Variables the solver's proof
     /// introduces get numbers from `first_fresh` (1-based) on.
     ///
@@ -755,12 +755,16 @@ mod tests {
     use crate::grid::Shape;
     use crate::solve::Status;
 
+    /// Every encoding × amo × simplification × solver compiled in.
     fn all_backends() -> Vec<SatBackend> {
         let mut v = Vec::new();
-        for e in Encoding::ALL {
-            for a in Amo::ALL {
-                for p in Simplify::ALL {
-                    v.push(SatBackend::new(e, a).with_simplify(p));
+        for solver in SatSolver::available() {
+            for e in Encoding::ALL {
+                for a in Amo::ALL {
+                    for p in Simplify::ALL {
+                        let b = SatBackend::new(e, a).with_simplify(p);
+                        v.push(b.with_solver(solver).unwrap());
+                    }
                 }
             }
         }
@@ -953,17 +957,125 @@ mod tests {
         let s = Shape::new(2, 2).unwrap();
         let units = Units::standard(s);
         let limits = Limits::unique().with_timeout(Some(std::time::Duration::ZERO));
-        let r = SatBackend::default()
-            .solve(&units, &Grid::empty(s), &limits)
-            .unwrap();
-        assert_eq!(r.outcome.status(), Status::Unknown);
-        assert_eq!(r.stats.nodes, 0);
-        // One blank cell: propagation settles it before any deadline check.
-        let mut g =
-            Grid::from_values(s, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
-        let full = g.clone();
-        g.set(crate::grid::Cell::new(5), None);
-        let r = SatBackend::default().solve(&units, &g, &limits).unwrap();
-        assert_eq!(r.outcome, Outcome::Unique(full));
+        for solver in SatSolver::available() {
+            let b = SatBackend::default().with_solver(solver).unwrap();
+            let r = b.solve(&units, &Grid::empty(s), &limits).unwrap();
+            assert_eq!(r.outcome.status(), Status::Unknown);
+            assert_eq!(r.stats.nodes, 0);
+            // One blank cell: propagation settles it before any deadline check.
+            let mut g =
+                Grid::from_values(s, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+            let full = g.clone();
+            g.set(crate::grid::Cell::new(5), None);
+            let r = b.solve(&units, &g, &limits).unwrap();
+            assert_eq!(r.outcome, Outcome::Unique(full));
+        }
+    }
+
+    /// A deadline in the middle of a search stops either solver: the empty 9x9 grid counted to a
+    /// million would take minutes; with a 100 ms timeout the answer is unknown (or multiple, with
+    /// the count reached so far) well within a second.
+    #[test]
+    fn a_deadline_stops_a_long_count() {
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let limits =
+            Limits::count_to(1_000_000).with_timeout(Some(std::time::Duration::from_millis(100)));
+        for solver in SatSolver::available() {
+            let b = SatBackend::default().with_solver(solver).unwrap();
+            let start = Instant::now();
+            let r = b.solve(&units, &Grid::empty(s), &limits).unwrap();
+            assert!(
+                matches!(
+                    r.outcome,
+                    Outcome::Multiple {
+                        complete: false,
+                        ..
+                    }
+                ),
+                "{solver}: {:?}",
+                r.outcome.status()
+            );
+            assert!(r.outcome.count() < 1_000_000);
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "{solver}"
+            );
+        }
+    }
+
+    /// CaDiCaL stops at the conflict budget: a hard 9x9 (Platinum Blonde, which needs search)
+    /// with a budget of 1 conflict is unknown, without a budget unique; varisat ignores the
+    /// budget.
+    #[test]
+    fn the_conflict_budget_applies_to_solvers_with_a_conflict_limit() {
+        let rows = [
+            ".......12",
+            "........3",
+            "..23..4..",
+            "..18....5",
+            ".6..7.8..",
+            ".....9...",
+            "..85.....",
+            "9...4.5..",
+            "47...6...",
+        ];
+        let v = rows
+            .concat()
+            .bytes()
+            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+            .collect();
+        let puzzle = Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap();
+        let units = Units::standard(puzzle.shape());
+        for solver in SatSolver::available() {
+            let b = SatBackend::default()
+                .with_simplify(Simplify::None)
+                .with_solver(solver)
+                .unwrap();
+            let tight = Limits::unique().with_budget(Some(1));
+            let r = b.solve(&units, &puzzle, &tight).unwrap();
+            let free = b.solve(&units, &puzzle, &Limits::unique()).unwrap();
+            assert_eq!(free.outcome.status(), Status::Unique, "{solver}");
+            if solver.has_conflict_limit() {
+                assert_eq!(r.outcome.status(), Status::Unknown, "{solver}");
+                assert!(free.stats.conflicts > 1, "{solver}");
+            } else {
+                assert_eq!(r.outcome.status(), Status::Unique, "{solver}");
+            }
+        }
+    }
+
+    /// Counting keeps two grids and a count (issue 13): every solution goes through
+    /// [`Solutions::add_with`], which builds only the first two grids; here the count of the empty
+    /// 4x4 (all 288 grids, the known number) and of the empty 6x6 (up to a limit of 2,000; it has
+    /// 28,200) reaches far past two, and the outcome carries exactly two different verified grids.
+    #[test]
+    fn counting_keeps_two_grids() {
+        for (r, c, limit, count, complete) in
+            [(2, 2, 1_000_000, 288u64, true), (2, 3, 2_000, 2_000, false)]
+        {
+            let s = Shape::new(r, c).unwrap();
+            let units = Units::standard(s);
+            let b = SatBackend::default();
+            let out = b
+                .solve(&units, &Grid::empty(s), &Limits::count_to(limit))
+                .unwrap()
+                .outcome;
+            match &out {
+                Outcome::Multiple {
+                    solutions,
+                    count: k,
+                    complete: c,
+                } => {
+                    assert_eq!((*k, *c), (count, complete), "{s}");
+                    assert_ne!(solutions[0], solutions[1]);
+                }
+                o => panic!("{s}: {:?}", o.status()),
+            }
+            assert_eq!(out.grids().len(), 2);
+            for g in out.grids() {
+                verify(&units, &Grid::empty(s), g).unwrap();
+            }
+        }
     }
 }

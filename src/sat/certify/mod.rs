@@ -207,8 +207,8 @@ fn base_for(units: &Units) -> Arc<Base> {
 ///
 /// The CNF is the extended encoding (Lynce & Ouaknine 2006) with pairwise at-most-one over the cell
 /// variables x(r, c, d) = r·N² + c·N + d (every (cell, digit) pair, nothing simplified away), the
-/// givens as unit clauses, and for `unique` one more clause: that some open cell holds another
-/// digit than in the solution. Unsatisfiable means no solution (`none`), or none but the one given
+/// givens as unit clauses, and for `unique` one more clause: that some cell holds another digit
+/// than in the solution. Unsatisfiable means no solution (`none`), or none but the one given
 /// (`unique`: the solution itself is checked by [`crate::verify`]). A DRAT checker needs nothing of
 /// ours: `rate p.cnf p.drat` or `drat-trim p.cnf p.drat`.
 #[derive(Clone, Debug)]
@@ -323,9 +323,10 @@ impl Certifier {
             }
         }
         if let Some(s) = solution {
+            // Over every cell, givens included (their literals are false by the unit clauses), so
+            // that it is never empty: `rate` 0.3 does not take an empty clause in the CNF.
             let clause: Vec<Lit> = (0..units.shape().cells())
                 .map(Cell::new)
-                .filter(|&c| puzzle.get(c).is_none())
                 .filter_map(|c| s.get(c).map(|d| !cell_lit(n, c, d)))
                 .collect();
             extra.add_clause(&clause);
