@@ -35,11 +35,11 @@ use crate::units::Units;
 ///
 /// let shape = Shape::new(2, 2).unwrap();
 /// let puzzle = Grid::from_values(shape, vec![
-///     1, 0, 0, 0,
-///     0, 0, 1, 2,
-///     0, 1, 0, 0,
-///     0, 0, 0, 1,
-/// ]).unwrap();
+///     1, 0, 3, 4,
+///     3, 4, 0, 2,
+///     2, 1, 4, 0,
+///     0, 3, 2, 1,
+/// ]).unwrap(); // unique: each blank is the one digit its row lacks
 /// let units = Units::standard(shape);
 /// let outcome = DfsBackend::new().solve(&units, &puzzle, &Limits::unique()).unwrap().outcome;
 /// let certificate = Certifier::new().certify(&units, &puzzle, &outcome).unwrap();
