@@ -141,8 +141,8 @@ fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
         let shape = units.shape();
         return match (shape.box_rows(), shape.box_cols()) {
             // The common case with its sizes known to the compiler (loops unrolled).
-            (3, 3) => standard_units_full::<9>(values, 3, 3),
-            (br, bc) => standard_units_full::<0>(values, br, bc),
+            (3, 3) => standard_units_full::<9, 9>(values, 3, 3),
+            (br, bc) => standard_units_full::<0, 64>(values, br, bc),
         };
     }
     let full = u64::MAX >> (64 - n);
@@ -154,22 +154,26 @@ fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
 }
 
 /// Whether every row, column and box of `values` (an N×N grid with boxes of `br`×`bc` cells, values
-/// in any range) holds every digit: one pass over the cells. `K` is N when known at
-/// compile time, else 0.
-fn standard_units_full<const K: usize>(values: &[u8], br: usize, bc: usize) -> bool {
+/// in any range) holds every digit: one pass over the cells. `K` is N when known at compile time,
+/// else 0; `CAP` (at least N, at most 64) sizes the masks.
+fn standard_units_full<const K: usize, const CAP: usize>(
+    values: &[u8],
+    br: usize,
+    bc: usize,
+) -> bool {
     let n = if K > 0 { K } else { br * bc };
     let full = u64::MAX >> (64 - n);
-    let mut cols = [0u64; 64];
+    let mut cols = [0u64; CAP];
     // A band of `br` rows at a time: its boxes are the `br` runs of `bc` columns.
     for band in values.chunks_exact(br * n) {
-        let mut boxes = [0u64; 64];
+        let mut boxes = [0u64; CAP];
         for row in band.chunks_exact(n) {
             let mut m = 0u64;
             for (c, &v) in row.iter().enumerate() {
                 let bit = 1u64 << (v.wrapping_sub(1) & 63);
                 m |= bit;
-                cols[c & 63] |= bit;
-                boxes[(c / bc) & 63] |= bit;
+                cols[c % CAP] |= bit;
+                boxes[(c / bc) % CAP] |= bit;
             }
             if m != full {
                 return false;

@@ -131,6 +131,10 @@ pub struct StudyArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AmoArg::Pairwise])]
     pub amo: Vec<AmoArg>,
 
+    /// SAT solvers to measure the SAT backend on (cadical needs the `cadical` feature).
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [SolverArg::Varisat])]
+    pub solvers: Vec<SolverArg>,
+
     /// Count to 2 (uniqueness) instead of stopping at the first solution.
     #[arg(long)]
     pub unique: bool,
@@ -213,6 +217,9 @@ pub struct VerifyArgs {
     pub solution_column: Option<String>,
 
     #[command(flatten)]
+    pub certify: CertifyArgs,
+
+    #[command(flatten)]
     pub sat: SatArgs,
 
     #[command(flatten)]
@@ -266,9 +273,43 @@ pub struct SatArgs {
     #[arg(long, value_enum, default_value_t)]
     pub amo: AmoArg,
 
-    /// What the SAT backend's own clause-level code does before varisat.
+    /// What the SAT backend's own clause-level code does before the SAT solver.
     #[arg(long, value_enum, default_value_t)]
     pub simplify: SimplifyArg,
+
+    /// The SAT solver the SAT backend runs in-process (cadical needs a build with `--features
+    /// cadical`).
+    #[arg(long, value_enum, default_value_t)]
+    pub sat_solver: SolverArg,
+}
+
+/// The in-process SAT solvers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum SolverArg {
+    /// varisat 0.2.2 (pure Rust; no conflict budget).
+    #[default]
+    Varisat,
+    /// CaDiCaL 3.0.1 (with the `cadical` feature; --budget is then a conflict budget).
+    Cadical,
+}
+
+impl SolverArg {
+    /// The library's solver.
+    pub fn get(self) -> satdoku::sat::SatSolver {
+        match self {
+            SolverArg::Varisat => satdoku::sat::SatSolver::Varisat,
+            SolverArg::Cadical => satdoku::sat::SatSolver::Cadical,
+        }
+    }
+}
+
+/// Where certificates go (`--certify DIR`).
+#[derive(Debug, Args, Clone, Default)]
+pub struct CertifyArgs {
+    /// For each puzzle settled as unique or none, write a certificate, DIR/puzzle-<index>.cnf and
+    /// .drat (a plain CNF and a DRAT proof that it is unsatisfiable), checked before it is reported.
+    #[arg(long, value_name = "DIR")]
+    pub certify: Option<PathBuf>,
 }
 
 /// The CNF encodings (see `satdoku::sat::Encoding` for their sources).
@@ -435,6 +476,9 @@ pub struct CheckArgs {
     pub limit: u64,
 
     #[command(flatten)]
+    pub certify: CertifyArgs,
+
+    #[command(flatten)]
     pub sat: SatArgs,
 
     #[command(flatten)]
@@ -542,8 +586,9 @@ pub struct LimitArgs {
     #[arg(long, value_name = "SECS", value_parser = parse_secs)]
     pub timeout: Option<std::time::Duration>,
 
-    /// Give up on a puzzle after N search nodes of the native backend (varisat exposes no conflict
-    /// count, so the SAT backend is bounded by --timeout only); with two backends, each gets N.
+    /// Give up on a puzzle after N search nodes of the native backend, or N conflicts of CaDiCaL
+    /// (varisat exposes no conflict count: it is bounded by --timeout only); with two backends, each
+    /// gets N.
     #[arg(long, value_name = "N")]
     pub budget: Option<u64>,
 }
@@ -582,6 +627,9 @@ pub struct SolveArgs {
     pub backend: BackendArg,
 
     #[command(flatten)]
+    pub certify: CertifyArgs,
+
+    #[command(flatten)]
     pub sat: SatArgs,
 
     #[command(flatten)]
@@ -599,8 +647,8 @@ pub struct SolveArgs {
 impl LimitArgs {
     /// Says on standard error that `--budget` does not bound the SAT backend, when it is given to a
     /// run that uses that backend (it still bounds the native one).
-    pub fn warn_if_budget_misses_sat(&self) {
-        if self.budget.is_some() {
+    pub fn warn_if_budget_misses_sat(&self, sat: &SatArgs) {
+        if self.budget.is_some() && !sat.sat_solver.get().has_conflict_limit() {
             super::pipeline::note(
                 "note: --budget counts the native backend's search nodes; the SAT backend \
                  (varisat, which counts no conflicts it would show) is bounded by --timeout only",

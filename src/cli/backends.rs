@@ -16,8 +16,13 @@ pub fn dfs() -> Checked {
 }
 
 /// The SAT backend configured by `args`.
-pub fn sat(args: &SatArgs) -> Checked {
-    let backend =
-        SatBackend::new(args.encoding.get(), args.amo.get()).with_simplify(args.simplify.get());
-    Verified::new(fault::wrap(Box::new(backend)))
+///
+/// # Errors
+/// A SAT solver this build lacks (a usage error naming the feature to build with).
+pub fn sat(args: &SatArgs) -> anyhow::Result<Checked> {
+    let backend = SatBackend::new(args.encoding.get(), args.amo.get())
+        .with_simplify(args.simplify.get())
+        .with_solver(args.sat_solver.get())
+        .map_err(|e| anyhow::anyhow!("--sat-solver {}: {e}", args.sat_solver.get()))?;
+    Ok(Verified::new(fault::wrap(Box::new(backend))))
 }

@@ -9,6 +9,7 @@ use satdoku::{Limits, cross_check};
 
 use super::args::{CheckArgs, OutputArg, ReportArg};
 use super::backends;
+use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
 use super::joint::{Joint, joint};
@@ -23,11 +24,13 @@ use super::summary::Summary;
 /// Bad flag values (exit 2).
 pub fn run(args: CheckArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
-    let (a, b) = (backends::dfs(), backends::sat(&args.sat));
+    let (a, b) = (backends::dfs(), backends::sat(&args.sat)?);
     if !args.run.quiet {
-        args.limits.warn_if_budget_misses_sat();
+        args.limits.warn_if_budget_misses_sat(&args.sat);
     }
     let limits = args.limits.apply(Limits::count_to(args.limit));
+    let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
+    let solver = args.sat.sat_solver.get();
     let json = args.output == ReportArg::Json;
     let files = &args.input.files;
     let progress = Progress::for_run(files, args.run.quiet, "puzzle");
@@ -36,7 +39,8 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         typing: input::typing(files),
         gaps: false,
         progress,
-        summary: (!args.run.quiet).then(|| Summary::new("check", "puzzle")),
+        summary: (!args.run.quiet)
+            .then(|| Summary::new(format!("check (dfs, sat on {solver})"), "puzzle")),
         quiet: args.run.quiet,
     };
     Ok(run.over_puzzles(files, &options, |item: Item| {
@@ -46,7 +50,15 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         };
         let check = cross_check(&loaded.units, loaded.grid(), &a, &b, &limits);
         let layout = output_layout(&loaded.puzzle.layout, OutputArg::Same);
-        let mut record = render(&item, &check, &layout, &limits, json);
+        let mut record = render(
+            &item,
+            &check,
+            &layout,
+            &limits,
+            certify.as_ref(),
+            solver.name(),
+            json,
+        );
         record.times = check.answers.iter().map(|a| (a.backend, a.time)).collect();
         record
     }))
@@ -59,6 +71,8 @@ fn render(
     check: &satdoku::CrossCheck,
     layout: &Layout,
     limits: &Limits,
+    certify: Option<&Certify>,
+    solver: &str,
     json: bool,
 ) -> Record {
     let [a, b] = &check.answers;
@@ -68,6 +82,10 @@ fn render(
         unreachable!("only read puzzles are checked")
     };
     let joint = joint(units, grid, &check.answers);
+    let certified = match (certify, &joint) {
+        (Some(c), Joint::Agree(r)) => c.certify(item.index, units, grid, &r.outcome),
+        _ => Certified::NotAsked,
+    };
     let (word, verdict, exit, problems): (String, &str, Exit, Vec<String>) = match &joint {
         Joint::Internal(backend, e) => (
             "internal-error".into(),
@@ -76,7 +94,13 @@ fn render(
             vec![format!("{backend}: {e}")],
         ),
         Joint::Failed(e) => ("error".into(), "error", Exit::BadInput, vec![e.to_string()]),
-        Joint::Agree(r) => (status_text(&r.outcome), "agree", Exit::Success, Vec::new()),
+        Joint::Agree(r) => {
+            let mut word = status_text(&r.outcome);
+            if certified == Certified::Yes {
+                word.push_str(", certified");
+            }
+            (word, "agree", Exit::Success, Vec::new())
+        }
         Joint::OneSettled {
             settled,
             report,
@@ -130,8 +154,12 @@ fn render(
         if !problems.is_empty() {
             v["problems"] = json!(problems);
         }
+        if let Some(c) = certified.json() {
+            v["certified"] = json!(c);
+        }
         v[a.backend] = answer_json(&a.report, a.time, layout);
         v[b.backend] = answer_json(&b.report, b.time, layout);
+        v["sat"]["solver"] = json!(solver);
         json_line(&v)
     } else {
         let mut s = format!(
@@ -150,12 +178,13 @@ fn render(
         s.into_bytes()
     };
     let mut record = Record::new(text, summary_word, exit);
+    let place = format!("{}:{}", item.source, item.line);
     if matches!(joint, Joint::Internal(..) | Joint::Disagree(_)) {
         record.diagnostic = Some(Diagnostic {
-            place: format!("{}:{}", item.source, item.line),
+            place: place.clone(),
             message: format!("{verdict}: {}", problems.join("; ")),
             shown_in_record: true,
         });
     }
-    record
+    certified.mark(record, place)
 }

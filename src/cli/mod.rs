@@ -4,6 +4,7 @@
 mod args;
 mod backends;
 mod batch;
+mod certify;
 mod check;
 mod encode;
 mod exit;

@@ -27,6 +27,8 @@ pub struct Record {
     pub diagnostic: Option<Diagnostic>,
     /// Time spent by each backend that worked on it, for the summary.
     pub times: Vec<(&'static str, Duration)>,
+    /// Whether a checked certificate was written for it (`--certify`).
+    pub certified: bool,
 }
 
 impl Record {

@@ -11,6 +11,7 @@ use satdoku::{Answer, Backend, Limits, Outcome, Report};
 
 use super::args::{BackendArg, OutputArg, SolveArgs};
 use super::backends::{self, Checked};
+use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
 use super::joint::{Joint, joint};
@@ -26,6 +27,8 @@ struct Settings {
     backends: Vec<Checked>,
     limits: Limits,
     output: OutputArg,
+    /// `--certify DIR`.
+    certify: Option<Certify>,
     /// Whether solves are timed (JSON records, two backends, or a summary show the times): the clock
     /// is not read otherwise.
     timed: bool,
@@ -45,11 +48,11 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
     let backends = match args.backend {
         BackendArg::Dfs => vec![backends::dfs()],
-        BackendArg::Sat => vec![backends::sat(&args.sat)],
-        BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat)],
+        BackendArg::Sat => vec![backends::sat(&args.sat)?],
+        BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat)?],
     };
     if args.backend != BackendArg::Dfs && !args.run.quiet {
-        args.limits.warn_if_budget_misses_sat();
+        args.limits.warn_if_budget_misses_sat(&args.sat);
     }
     let limits = args.limits.apply(match (args.unique, args.limit) {
         (true, _) => Limits::unique(),
@@ -62,7 +65,9 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         BackendArg::Both => "both",
     };
     let show_summary = args.summary || (!args.run.quiet && io::stderr().is_terminal());
+    let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
     let settings = Settings {
+        certify,
         timed: show_summary || args.output == OutputArg::Json || backends.len() > 1,
         backends,
         limits,
@@ -104,7 +109,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
             let a = answer(one);
             match &a.report {
                 Ok(report) => with_times(
-                    answered(item, report, &a, None, &layout, settings),
+                    certified(item, report, &a, None, &layout, settings),
                     &[a],
                     settings,
                 ),
@@ -117,7 +122,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                 Joint::Internal(_, e) => failure(item, e, json, ""),
                 Joint::Failed(e) => failure(item, e, json, ""),
                 Joint::Agree(report) => {
-                    answered(item, report, &answers[0], Some(&answers), &layout, settings)
+                    certified(item, report, &answers[0], Some(&answers), &layout, settings)
                 }
                 Joint::OneSettled {
                     settled,
@@ -126,7 +131,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                 } => {
                     let answer = answers.iter().find(|a| a.backend == settled);
                     let answer = answer.unwrap_or(&answers[0]);
-                    let mut r = answered(item, report, answer, Some(&answers), &layout, settings);
+                    let mut r = certified(item, report, answer, Some(&answers), &layout, settings);
                     // Verified, but not cross-checked: the run cannot claim full success.
                     r.exit = r.exit.max(Exit::Unsolved);
                     r.diagnostic = Some(Diagnostic {
@@ -154,6 +159,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                         Some(&answers),
                         &layout,
                         settings,
+                        &Certified::NotAsked,
                     )
                 }
                 Joint::Disagree(problems) => disagreement(item, &problems, &answers, &layout, json),
@@ -171,9 +177,26 @@ fn with_times(mut record: Record, answers: &[Answer], settings: &Settings) -> Re
     record
 }
 
+/// [`answered`], with a certificate for a unique or none answer under `--certify`.
+fn certified(
+    item: &Item,
+    report: &Report,
+    answer: &Answer,
+    both: Option<&[Answer; 2]>,
+    layout: &Layout,
+    settings: &Settings,
+) -> Record {
+    let certified = match (&settings.certify, &item.puzzle) {
+        (Some(c), Ok(l)) => c.certify(item.index, &l.units, l.grid(), &report.outcome),
+        _ => Certified::NotAsked,
+    };
+    let record = answered(item, report, answer, both, layout, settings, &certified);
+    certified.mark(record, format!("{}:{}", item.source, item.line))
+}
+
 /// The record of a settled (or unknown) puzzle: its solution in the puzzle's layout, or the status
-/// word with its count; in JSON an object with the status, the solution(s), and with two backends
-/// each one's answer.
+/// word with its count; in JSON an object with the status, the solution(s), whether it is
+/// certified, and with two backends each one's answer.
 fn answered(
     item: &Item,
     report: &Report,
@@ -181,6 +204,7 @@ fn answered(
     both: Option<&[Answer; 2]>,
     layout: &Layout,
     settings: &Settings,
+    certified: &Certified,
 ) -> Record {
     let status = report.outcome.status();
     let exit = status_exit(status, settings.limits.counting());
@@ -192,6 +216,9 @@ fn answered(
             "status": status.word(),
             "backend": if both.is_some() { "both" } else { answer.backend },
         });
+        if let Some(c) = certified.json() {
+            v["certified"] = json!(c);
+        }
         if let Ok(Some(note)) = item.puzzle.as_ref().map(|l| &l.puzzle.note) {
             v["note"] = json!(note);
         }
@@ -242,7 +269,15 @@ fn answered(
                 r
             }
             None => Record::new(
-                format!("{}\n", status_text(&report.outcome)),
+                format!(
+                    "{}{}\n",
+                    status_text(&report.outcome),
+                    if *certified == Certified::Yes {
+                        ", certified"
+                    } else {
+                        ""
+                    }
+                ),
                 status.word(),
                 exit,
             ),

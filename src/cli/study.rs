@@ -29,9 +29,15 @@ pub fn run(args: StudyArgs) -> Result<Exit> {
         match b {
             StudyBackendArg::Dfs => subjects.push(Subject::Dfs),
             StudyBackendArg::Sat => {
-                for e in &args.encodings {
-                    for a in &args.amo {
-                        subjects.push(Subject::Sat(e.get(), a.get()));
+                for solver in &args.solvers {
+                    let solver = solver
+                        .get()
+                        .require()
+                        .map_err(|e| anyhow::anyhow!("--solvers: {e}"))?;
+                    for e in &args.encodings {
+                        for a in &args.amo {
+                            subjects.push(Subject::SatOn(e.get(), a.get(), solver));
+                        }
                     }
                 }
             }

@@ -12,6 +12,7 @@ use satdoku::{Grid, Limits, Outcome, Status, cross_check, verify};
 
 use super::args::{ReportArg, VerifyArgs};
 use super::backends::{self, Checked};
+use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{Item, Items, Loaded, display_name, open_path};
 use super::joint::{Joint, joint};
@@ -67,13 +68,18 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
         allow_clashes: true,
         ..args.read.read_options(args.solution_column.as_deref())?
     };
-    let backends = args
-        .unique
-        .then(|| (backends::dfs(), backends::sat(&args.sat)));
+    let backends = match args.unique {
+        true => Some((backends::dfs(), backends::sat(&args.sat)?)),
+        false => None,
+    };
     if args.unique && !args.run.quiet {
-        args.limits.warn_if_budget_misses_sat();
+        args.limits.warn_if_budget_misses_sat(&args.sat);
     }
     let limits = args.limits.apply(Limits::unique());
+    if args.certify.certify.is_some() && !args.unique {
+        anyhow::bail!("--certify needs --unique: only a proven unique solution is certified");
+    }
+    let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
     let json = args.output == ReportArg::Json;
     let files = [args.puzzles.clone(), args.solutions.clone()];
     let progress = Progress::for_run(&files[..1], args.run.quiet, "pair");
@@ -104,7 +110,7 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
                 });
             }
         },
-        |pair: Pair| judge_pair(&pair, backends.as_ref(), &limits, json),
+        |pair: Pair| judge_pair(&pair, backends.as_ref(), &limits, certify.as_ref(), json),
     ))
 }
 
@@ -224,12 +230,14 @@ fn read_json_solution(text: &str, source: &str, puzzle: &Loaded) -> Result<Grid,
     }
 }
 
-/// What became of one pair: the summary word, the exit, the message, and another solution if found.
+/// What became of one pair: the summary word, the exit, the message, another solution if found, and
+/// its certificate.
 struct Judged {
     word: &'static str,
     exit: Exit,
     message: String,
     other: Option<Grid>,
+    certified: Certified,
 }
 
 impl Judged {
@@ -239,6 +247,7 @@ impl Judged {
             exit,
             message: message.into(),
             other: None,
+            certified: Certified::NotAsked,
         }
     }
 }
@@ -247,9 +256,10 @@ fn judge_pair(
     pair: &Pair,
     backends: Option<&(Checked, Checked)>,
     limits: &Limits,
+    certify: Option<&Certify>,
     json: bool,
 ) -> Record {
-    let judged = judge(pair, backends, limits);
+    let judged = judge(pair, backends, limits, certify);
     let puzzle_place = pair
         .puzzle
         .as_ref()
@@ -283,6 +293,9 @@ fn judge_pair(
         if let (Some(g), Some(l)) = (&judged.other, &layout) {
             v["other_solution"] = json!(l.compact(g));
         }
+        if let Some(c) = judged.certified.json() {
+            v["certified"] = json!(c);
+        }
         json_line(&v)
     } else {
         let mut s = format!(
@@ -295,6 +308,7 @@ fn judge_pair(
         s.into_bytes()
     };
     let mut record = Record::new(text, judged.word, judged.exit);
+    let certified = judged.certified;
     if judged.exit >= Exit::BadInput {
         record.diagnostic = Some(Diagnostic {
             // Input errors carry their own position.
@@ -307,10 +321,15 @@ fn judge_pair(
             shown_in_record: true,
         });
     }
-    record
+    certified.mark(record, format!("pair {}", pair.index))
 }
 
-fn judge(pair: &Pair, backends: Option<&(Checked, Checked)>, limits: &Limits) -> Judged {
+fn judge(
+    pair: &Pair,
+    backends: Option<&(Checked, Checked)>,
+    limits: &Limits,
+    certify: Option<&Certify>,
+) -> Judged {
     let bad = |m: String| Judged::new("error", Exit::BadInput, m);
     let (puzzle, given) = match (&pair.puzzle, &pair.solution) {
         (None, _) => return bad(format!("solution {} has no puzzle", pair.index)),
@@ -376,7 +395,18 @@ fn judge(pair: &Pair, backends: Option<&(Checked, Checked)>, limits: &Limits) ->
             }
         }
         Joint::Agree(r) if r.outcome.status() == Status::Unique => {
-            Judged::new("valid", Exit::Success, "valid, unique")
+            let certified = match certify {
+                Some(c) => c.certify(pair.index, units, grid, &r.outcome),
+                None => Certified::NotAsked,
+            };
+            let message = match certified {
+                Certified::Yes => "valid, unique, certified",
+                _ => "valid, unique",
+            };
+            Judged {
+                certified,
+                ..Judged::new("valid", Exit::Success, message)
+            }
         }
         Joint::OneSettled {
             settled,
@@ -474,7 +504,7 @@ mod tests {
             puzzle: None,
             solution: None,
         };
-        let j = judge(&pair, None, &Limits::unique());
+        let j = judge(&pair, None, &Limits::unique(), None);
         assert_eq!((j.word, j.exit), ("error", Exit::BadInput));
         assert_eq!(j.message, "solution 3 has no puzzle");
     }

@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 
 use thiserror::Error;
-use varisat::Lit;
 
 use crate::grid::Grid;
 use crate::sat::encode::{Amo, EncodeError, Encoding, encode};
+use crate::sat::lit::Lit;
 use crate::sat::sink::{ClauseSink, FormulaStats};
 use crate::sat::vars::cell_var_count;
 use crate::units::Units;

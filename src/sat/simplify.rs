@@ -12,8 +12,8 @@
 //! Propagation is counter based: binary clauses become implication lists, longer clauses keep a count
 //! of literals not yet false and of literals true, so a trial assignment is undone exactly.
 
-use varisat::Lit;
-
+use crate::sat::lit::Lit;
+use crate::sat::proof::Proof;
 use crate::sat::sink::{ClauseSink, Formula};
 
 /// A variable's value: unassigned, true or false.
@@ -80,8 +80,10 @@ pub(crate) struct Simplifier {
     pub(crate) values: Vec<i8>,
     /// Distinct variables occurring in the last formula.
     pub(crate) distinct_vars: u64,
-    /// Probes tried in the last run.
-    pub(crate) probes: u64,
+    /// When set, what probing fixes is recorded here as DRAT lemmas, each a reverse unit
+    /// propagation (RUP) consequence of the formula and the lemmas before it (see
+    /// [`Simplifier::record_lemmas`]).
+    lemmas: Option<Proof>,
     scratch: Vec<u32>,
     /// Probing epoch: starts at 1 and grows whenever probing fixes a literal, which makes every
     /// earlier probe result stale.
@@ -132,7 +134,6 @@ impl Simplifier {
         rest: &mut Formula,
     ) -> Verdict {
         rest.clear();
-        self.probes = 0;
         if !self.load(formula) {
             return Verdict::Conflict;
         }
@@ -163,6 +164,30 @@ impl Simplifier {
     /// How many variables are assigned.
     pub(crate) fn assigned(&self) -> usize {
         self.trail_len
+    }
+
+    /// Starts (or, with `false`, stops) recording what probing fixes as lemmas, for a certificate.
+    ///
+    /// Unit propagation needs no lemma: a checker propagates the formula's units itself. A failed
+    /// literal x gives the lemma ¬x (setting x propagates to a conflict); a literal l implied by
+    /// both literals of a clause (a ∨ b) gives (¬a ∨ l), (¬b ∨ l) — each a propagation of a or b —
+    /// and then l, which follows from them and (a ∨ b) by propagation. So every lemma is a RUP
+    /// consequence of the formula and the lemmas before it, as DRAT checkers require.
+    pub(crate) fn record_lemmas(&mut self, on: bool) {
+        self.lemmas = on.then(Proof::new);
+    }
+
+    /// The lemmas recorded since [`Simplifier::record_lemmas`] (or the last call), if recording.
+    pub(crate) fn take_lemmas(&mut self) -> Option<Proof> {
+        self.lemmas.as_mut().map(std::mem::take)
+    }
+
+    /// Records the lemma `lits`, if recording.
+    #[inline]
+    fn lemma(&mut self, lits: &[Lit]) {
+        if let Some(p) = &mut self.lemmas {
+            p.add(lits);
+        }
     }
 
     /// Loads `formula` as a base to be run many times under different unit clauses
@@ -207,7 +232,6 @@ impl Simplifier {
         rest: &mut Formula,
     ) -> Verdict {
         rest.clear();
-        self.probes = 0;
         self.values.fill(UNSET);
         self.trail_len = 0;
         self.head = 0;
@@ -560,7 +584,6 @@ impl Simplifier {
                 if !self.occurs(x) {
                     continue;
                 }
-                self.probes += 1;
                 let mark = self.trail_len;
                 self.assign(x);
                 let ok = self.propagate();
@@ -573,6 +596,7 @@ impl Simplifier {
                     idle = 0;
                     fixed_any = true;
                     self.new_epoch();
+                    self.lemma(&[!x]);
                     if !self.assign(!x) || !self.propagate() {
                         return false;
                     }
@@ -620,12 +644,12 @@ impl Simplifier {
         }
         let x = Lit::from_index(v, true);
         let mark = self.trail_len;
-        self.probes += 1;
         self.assign(x);
         let ok = self.propagate();
         if !ok {
             self.undo(mark);
             self.new_epoch();
+            self.lemma(&[!x]);
             return if self.assign(!x) && self.propagate() {
                 Ok(None)
             } else {
@@ -748,6 +772,18 @@ impl Simplifier {
             return true;
         }
         self.new_epoch();
+        if self.lemmas.is_some() {
+            let (a, b) = (Lit::from_index(va, true), Lit::from_index(vb, true));
+            for &l in both.iter() {
+                if l != a {
+                    self.lemma(&[!a, l]);
+                }
+                if l != b {
+                    self.lemma(&[!b, l]);
+                }
+                self.lemma(&[l]);
+            }
+        }
         for &l in both.iter() {
             if !self.assign(l) {
                 return false;
@@ -812,6 +848,7 @@ impl Simplifier {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sat::solver::testing::satisfiable;
 
     fn f(clauses: &[&[isize]]) -> Formula {
         let mut f = Formula::new();
@@ -940,7 +977,6 @@ mod tests {
     /// rest, must agree with varisat on the whole formula.
     #[test]
     fn probing_keeps_satisfiability() {
-        use varisat::{ExtendFormula, Solver};
         let mut next = xorshift(0x1234_5678_u64);
         for _ in 0..300 {
             let mut formula = Formula::new();
@@ -952,13 +988,7 @@ mod tests {
                     .collect();
                 formula.add_clause(&c);
             }
-            let sat_whole = {
-                let mut s = Solver::new();
-                for c in formula.clauses() {
-                    ExtendFormula::add_clause(&mut s, c);
-                }
-                s.solve().unwrap()
-            };
+            let sat_whole = satisfiable(&formula, &[]);
             // Each probing step alone keeps exactly the models' implications.
             for step in 0..2 {
                 let v = with_step(&formula, |s| match step {
@@ -968,16 +998,11 @@ mod tests {
                 // A conflict only for an unsatisfiable formula.
                 assert!(v.is_some() || !sat_whole, "{formula:?} step {step}");
                 if let Some(v) = v {
-                    let mut s = Solver::new();
-                    for c in formula.clauses() {
-                        ExtendFormula::add_clause(&mut s, c);
-                    }
                     let fixed: Vec<Lit> = (0..v.len())
                         .filter(|&i| v[i] != UNSET)
                         .map(|i| Lit::from_index(i, v[i] == TRUE))
                         .collect();
-                    s.assume(&fixed);
-                    assert!(s.solve().unwrap(), "{formula:?} step {step}");
+                    assert!(satisfiable(&formula, &fixed), "{formula:?} step {step}");
                 }
             }
             for probe in [0, nv as usize] {
@@ -989,20 +1014,10 @@ mod tests {
                 } else {
                     &rest
                 };
-                let sat_rest = verdict != Verdict::Conflict && {
-                    let mut s = Solver::new();
-                    for c in left.clauses() {
-                        ExtendFormula::add_clause(&mut s, c);
-                    }
-                    s.solve().unwrap()
-                };
+                let sat_rest = verdict != Verdict::Conflict && satisfiable(left, &[]);
                 assert_eq!(sat_rest, sat_whole, "{formula:?} probe={probe}");
                 if sat_whole {
                     // The fixed values are implied: each is consistent with some model.
-                    let mut s = Solver::new();
-                    for c in formula.clauses() {
-                        ExtendFormula::add_clause(&mut s, c);
-                    }
                     let fixed: Vec<Lit> = simp
                         .values
                         .iter()
@@ -1010,8 +1025,7 @@ mod tests {
                         .filter(|(_, v)| **v != UNSET)
                         .map(|(i, v)| Lit::from_index(i, *v == TRUE))
                         .collect();
-                    s.assume(&fixed);
-                    assert!(s.solve().unwrap());
+                    assert!(satisfiable(&formula, &fixed));
                 }
             }
         }
@@ -1022,18 +1036,8 @@ mod tests {
     /// implied, and `rest` together with the fixed values is equisatisfiable.
     #[test]
     fn base_runs_agree_with_varisat() {
-        use varisat::{ExtendFormula, Solver};
         let mut next = xorshift(0x9e37_79b9_u64);
-        let solve = |formula: &Formula, units: &[Lit]| {
-            let mut s = Solver::new();
-            for c in formula.clauses() {
-                ExtendFormula::add_clause(&mut s, c);
-            }
-            for &u in units {
-                ExtendFormula::add_clause(&mut s, &[u]);
-            }
-            s.solve().unwrap()
-        };
+        let solve = satisfiable;
         let nv = 9u64;
         for _ in 0..60 {
             let mut formula = Formula::new();

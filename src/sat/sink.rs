@@ -1,10 +1,10 @@
-//! Where encoders write clauses: one trait, [`ClauseSink`], for an in-memory [`Formula`], a varisat
+//! Where encoders write clauses: one trait, [`ClauseSink`], for an in-memory [`Formula`], a SAT
 //! solver, a DIMACS writer or a mere counter ([`FormulaStats`]).
 //!
 //! The idea is varisat's `ExtendFormula`: an encoder is written once and does not care where its
 //! clauses go. Literals are always in the fixed numbering of [`super::vars`].
 
-use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+use crate::sat::lit::Lit;
 
 /// A destination for clauses.
 pub trait ClauseSink {
@@ -15,18 +15,6 @@ pub trait ClauseSink {
 impl<S: ClauseSink + ?Sized> ClauseSink for &mut S {
     fn add_clause(&mut self, lits: &[Lit]) {
         (**self).add_clause(lits);
-    }
-}
-
-impl ClauseSink for Solver<'_> {
-    fn add_clause(&mut self, lits: &[Lit]) {
-        ExtendFormula::add_clause(self, lits);
-    }
-}
-
-impl ClauseSink for CnfFormula {
-    fn add_clause(&mut self, lits: &[Lit]) {
-        ExtendFormula::add_clause(self, lits);
     }
 }
 

@@ -12,9 +12,10 @@
 //! propagation fixes many variables before varisat sees the formula. `Compact` renumbers the
 //! variables varisat actually sees densely from 0 and maps them back to the fixed numbering.
 
-use varisat::{Lit, Var};
+use std::ops::Range;
 
 use crate::grid::{Cell, Digit, Shape};
+use crate::sat::lit::{Lit, Var};
 use crate::units::Units;
 
 /// The number of cell variables of a grid of side `n`: N³.
@@ -24,7 +25,38 @@ pub fn cell_var_count(n: usize) -> usize {
 
 /// The fixed DIMACS variable of "`cell` holds `digit`" in a grid of side `n`: `cell.index()·N + d`.
 pub fn cell_var(n: usize, cell: Cell, digit: Digit) -> Var {
-    Var::from_dimacs((cell.index() * n + digit.get() as usize) as isize)
+    Var::from_index(cell_var_index(n, cell.index(), digit.index()))
+}
+
+/// The 0-based index of the fixed variable of "cell `cell` holds digit `digit_index + 1`" (cell and
+/// digit as 0-based indices): `cell·N + digit_index`, one less than the DIMACS number.
+#[inline]
+pub(crate) fn cell_var_index(n: usize, cell: usize, digit_index: usize) -> usize {
+    cell * n + digit_index
+}
+
+/// The positive literal of [`cell_var_index`].
+#[inline]
+pub(crate) fn cell_lit_at(n: usize, cell: usize, digit_index: usize) -> Lit {
+    Lit::from_index(cell_var_index(n, cell, digit_index), true)
+}
+
+/// The cell index of the cell variable of 0-based index `var_index` (below N³).
+#[inline]
+pub(crate) fn cell_of_var(n: usize, var_index: usize) -> usize {
+    var_index / n
+}
+
+/// The 0-based digit index (digit − 1) of the cell variable of 0-based index `var_index`.
+#[inline]
+pub(crate) fn digit_index_of_var(n: usize, var_index: usize) -> usize {
+    var_index % n
+}
+
+/// The 0-based indices of the cell variables of cell `cell` (one per digit, in digit order).
+#[inline]
+pub(crate) fn cell_vars(n: usize, cell: usize) -> Range<usize> {
+    cell * n..cell * n + n
 }
 
 /// The literal "`cell` holds `digit`" (positive) in the fixed numbering.
@@ -34,24 +66,21 @@ pub fn cell_lit(n: usize, cell: Cell, digit: Digit) -> Lit {
 
 /// The cell and digit of a fixed-numbering variable, or `None` for an auxiliary variable (above N³).
 pub fn var_cell(n: usize, var: Var) -> Option<(Cell, Digit)> {
-    let v = var.to_dimacs() as usize; // >= 1
-    if v > cell_var_count(n) {
+    let i = var.index();
+    if i >= cell_var_count(n) {
         return None;
     }
-    let cell = (v - 1) / n;
-    let digit = Digit::new(((v - 1) % n + 1) as u8)?;
-    Some((Cell::new(cell), digit))
+    let digit = Digit::new((digit_index_of_var(n, i) + 1) as u8)?;
+    Some((Cell::new(cell_of_var(n, i)), digit))
 }
 
 /// The cell and digit of a 1-based DIMACS variable number, `None` if it is 0 or above N³.
 pub fn dimacs_cell(shape: Shape, var: u64) -> Option<(Cell, Digit)> {
-    let n = shape.n() as u64;
-    if var == 0 || var > n * n * n {
+    let n = shape.n();
+    if var == 0 || var > cell_var_count(n) as u64 {
         return None;
     }
-    let cell = (var - 1) / n;
-    let digit = Digit::new(((var - 1) % n + 1) as u8)?;
-    Some((Cell::new(cell as usize), digit))
+    var_cell(n, Var::from_index(var as usize - 1))
 }
 
 /// An upper bound on the DIMACS variables any of our encodings of this unit list uses: N³ cell
@@ -150,11 +179,25 @@ impl Compact {
     }
 
     /// The compact variable of a fixed variable, if it was mapped.
-    #[cfg_attr(not(test), allow(dead_code))]
     pub(crate) fn get(&self, var: Var) -> Option<Var> {
         match self.to_compact.get(var.index()) {
             Some(&s) if s != 0 => Some(Var::from_index(s as usize - 1)),
             _ => None,
+        }
+    }
+
+    /// The compact literal of a fixed-numbering literal whose variable was mapped, else `None`.
+    pub(crate) fn lookup(&self, lit: Lit) -> Option<Lit> {
+        let v = self.get(lit.var())?;
+        Some(v.lit(lit.is_positive() != self.flipped(lit.var())))
+    }
+
+    /// [`Compact::unmap`], except that a compact variable never mapped (one a solver introduced)
+    /// becomes a fresh fixed variable: DIMACS `first_fresh` for the first such, and so on.
+    pub(crate) fn unmap_or_fresh(&self, lit: Lit, first_fresh: usize) -> Lit {
+        match lit.index().checked_sub(self.to_fixed.len()) {
+            None => self.unmap(lit),
+            Some(k) => Lit::from_index(first_fresh - 1 + k, lit.is_positive()),
         }
     }
 

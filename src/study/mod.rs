@@ -1,5 +1,6 @@
-//! The encoding study: for each backend/encoding, formula sizes, encode and solve times (median, p90,
-//! max), puzzles per second, and the share of puzzles that unit propagation alone solves.
+//! The encoding study: for each backend/encoding/SAT solver, formula sizes, encode and solve times
+//! (median, p90, max), puzzles per second, and the share of puzzles that unit propagation alone
+//! solves.
 //!
 //! Times are the thread's CPU time where the platform gives it (Linux `CLOCK_THREAD_CPUTIME_ID`),
 //! which a busy neighbour on a shared machine disturbs far less than wall time. Every timed answer is
@@ -13,7 +14,7 @@ use std::time::Duration;
 use crate::check::verify;
 use crate::dfs::DfsBackend;
 use crate::grid::Grid;
-use crate::sat::{Amo, Encoding, Formula, SatBackend, encode};
+use crate::sat::{Amo, Encoding, Formula, SatBackend, SatSolver, encode};
 use crate::solve::{Backend, Limits};
 use crate::units::Units;
 
@@ -24,8 +25,12 @@ pub use propagate::{Propagation, propagate};
 pub enum Subject {
     /// The native backend.
     Dfs,
-    /// The SAT backend with this encoding and at-most-one encoding.
+    /// The SAT backend with this encoding and at-most-one encoding, on varisat (the default
+    /// solver; the same as `SatOn(e, a, SatSolver::Varisat)`).
     Sat(Encoding, Amo),
+    /// The SAT backend with this encoding and at-most-one encoding, on this SAT solver (one not
+    /// compiled in fails on every puzzle: check [`SatSolver::is_available`] first).
+    SatOn(Encoding, Amo, SatSolver),
 }
 
 impl Subject {
@@ -33,7 +38,24 @@ impl Subject {
     pub fn label(&self) -> (String, String) {
         match self {
             Subject::Dfs => ("dfs".into(), "-".into()),
-            Subject::Sat(e, a) => ("sat".into(), format!("{e}/{a}")),
+            Subject::Sat(e, a) | Subject::SatOn(e, a, _) => ("sat".into(), format!("{e}/{a}")),
+        }
+    }
+
+    /// The SAT solver, for the SAT backend.
+    pub fn solver(&self) -> Option<SatSolver> {
+        match self {
+            Subject::Dfs => None,
+            Subject::Sat(..) => Some(SatSolver::Varisat),
+            Subject::SatOn(_, _, s) => Some(*s),
+        }
+    }
+
+    /// The encoding and at-most-one scheme, for the SAT backend.
+    fn encoding(&self) -> Option<(Encoding, Amo)> {
+        match self {
+            Subject::Dfs => None,
+            Subject::Sat(e, a) | Subject::SatOn(e, a, _) => Some((*e, *a)),
         }
     }
 }
@@ -120,9 +142,12 @@ pub fn thread_time() -> Duration {
 
 /// Measures `subject` over `puzzles` (each with its unit list), solving within `limits`.
 pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) -> Row {
-    let backend: Box<dyn Backend> = match subject {
-        Subject::Dfs => Box::new(DfsBackend::new()),
-        Subject::Sat(e, a) => Box::new(SatBackend::new(e, a)),
+    let backend: Option<Box<dyn Backend>> = match (subject.encoding(), subject.solver()) {
+        (Some((e, a)), Some(s)) => SatBackend::new(e, a)
+            .with_solver(s)
+            .ok()
+            .map(|b| Box::new(b) as Box<dyn Backend>),
+        _ => Some(Box::new(DfsBackend::new())),
     };
     let mut solve_times = Vec::with_capacity(puzzles.len());
     let mut encode_times = Vec::new();
@@ -131,7 +156,7 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
     let mut failures = 0usize;
     let mut formula = Formula::new();
     for (puzzle, units) in puzzles {
-        if let Subject::Sat(e, a) = subject {
+        if let Some((e, a)) = subject.encoding() {
             formula.clear();
             let t = thread_time();
             let encoded = encode(units, puzzle, e, a, &mut formula);
@@ -146,6 +171,10 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
                 }
             }
         }
+        let Some(backend) = &backend else {
+            failures += 1;
+            continue;
+        };
         let t = thread_time();
         let report = backend.solve(units, puzzle, limits);
         solve_times.push(thread_time().saturating_sub(t));
@@ -163,7 +192,7 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
         }
     }
     let n = puzzles.len().max(1) as f64;
-    let sat = matches!(subject, Subject::Sat(..));
+    let sat = subject.encoding().is_some();
     Row {
         subject,
         puzzles: puzzles.len(),
@@ -188,8 +217,9 @@ fn opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
     x.map_or_else(|| "-".to_string(), f)
 }
 
-/// The columns of both table formats.
-const COLUMNS: [&str; 14] = [
+/// The columns of both table formats (the solver last, so that the earlier columns keep their
+/// places).
+const COLUMNS: [&str; 15] = [
     "backend",
     "encoding",
     "puzzles",
@@ -204,9 +234,10 @@ const COLUMNS: [&str; 14] = [
     "solved by unit propagation",
     "verify failures",
     "total s",
+    "solver",
 ];
 
-fn cells(row: &Row) -> [String; 14] {
+fn cells(row: &Row) -> [String; 15] {
     let (backend, encoding) = row.subject.label();
     [
         backend,
@@ -223,6 +254,10 @@ fn cells(row: &Row) -> [String; 14] {
         opt(row.propagation, |p| format!("{:.1}%", 100.0 * p)),
         row.failures.to_string(),
         format!("{:.3}", row.solve.total.as_secs_f64()),
+        row.subject
+            .solver()
+            .map_or("-", SatSolver::name)
+            .to_string(),
     ]
 }
 
@@ -284,6 +319,13 @@ mod tests {
         assert_eq!(Spread::of(&mut []), Spread::default());
     }
 
+    fn md_solver_column_ok(row: &Row) -> bool {
+        markdown(std::slice::from_ref(row))
+            .lines()
+            .nth(2)
+            .is_some_and(|l| l.ends_with("| varisat |"))
+    }
+
     #[test]
     fn measures_and_tabulates() {
         // The first Project Euler 96 grid (unique; its solution starts 483).
@@ -319,6 +361,18 @@ mod tests {
         // An easy puzzle: propagation over the extended encoding (hidden singles are its unit
         // clauses) solves it.
         assert_eq!(ext.propagation, Some(1.0));
+        assert!(md_solver_column_ok(&ext));
+        for solver in SatSolver::ALL {
+            let row = measure(
+                Subject::SatOn(Encoding::Pruned, Amo::Pairwise, solver),
+                &puzzles,
+                &limits,
+            );
+            // A solver not compiled in fails every puzzle rather than measuring another.
+            let expected = if solver.is_available() { 0 } else { 1 };
+            assert_eq!(row.failures, expected, "{solver}");
+            assert!(csv("f", &[row], false).trim_end().ends_with(solver.name()));
+        }
         let md = markdown(&[dfs, ext.clone()]);
         assert_eq!(md.lines().count(), 4);
         assert!(

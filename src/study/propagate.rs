@@ -1,7 +1,7 @@
 //! The study's own small unit propagator over a CNF (independent of the SAT backend's simplifier):
 //! does unit propagation alone satisfy every clause?
 
-use crate::sat::Formula;
+use crate::sat::{Formula, Lit};
 
 /// What unit propagation alone does to a formula.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,9 +18,9 @@ pub enum Propagation {
 /// unassigned literals; a clause with one left forces it).
 pub fn propagate(formula: &Formula) -> Propagation {
     let vars = formula.max_var() + 1;
-    let clauses: Vec<&[varisat::Lit]> = formula.clauses().collect();
+    let clauses: Vec<&[Lit]> = formula.clauses().collect();
     // Occurrence lists by literal code (2·var + negative).
-    let code = |l: varisat::Lit| 2 * l.var().index() + l.is_negative() as usize;
+    let code = |l: Lit| 2 * l.var().index() + l.is_negative() as usize;
     let mut occurs: Vec<Vec<u32>> = vec![Vec::new(); 2 * vars];
     for (i, c) in clauses.iter().enumerate() {
         for &l in *c {
@@ -31,7 +31,7 @@ pub fn propagate(formula: &Formula) -> Propagation {
     let mut satisfied = vec![false; clauses.len()];
     // 0 unassigned, 1 true, -1 false, by variable.
     let mut value = vec![0i8; vars];
-    let mut queue: Vec<varisat::Lit> = Vec::new();
+    let mut queue: Vec<Lit> = Vec::new();
     for c in &clauses {
         match c.len() {
             0 => return Propagation::Conflict,
@@ -84,7 +84,6 @@ pub fn propagate(formula: &Formula) -> Propagation {
 mod tests {
     use super::*;
     use crate::sat::ClauseSink;
-    use varisat::Lit;
 
     fn formula(clauses: &[&[isize]]) -> Formula {
         let mut f = Formula::new();

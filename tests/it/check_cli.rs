@@ -34,7 +34,7 @@ fn check_pe96_agrees_and_reproduces_the_answer() {
     assert_eq!(sum, 24702, "Project Euler 96");
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(
-        stderr.contains("check: 50 puzzles: 50 unique; 0 errors; dfs "),
+        stderr.contains("check (dfs, sat on varisat): 50 puzzles: 50 unique; 0 errors; dfs "),
         "{stderr}"
     );
 }
@@ -64,7 +64,7 @@ fn check_text_report_ends_with_a_summary() {
     let last = stderr.lines().last().unwrap();
     assert!(
         last.starts_with(&format!(
-            "check: {} puzzles: {} multiple; 0 errors; dfs ",
+            "check (dfs, sat on varisat): {} puzzles: {} multiple; 0 errors; dfs ",
             records.len(),
             records.len()
         )),
@@ -373,4 +373,41 @@ fn verify_reads_solves_json_lines() {
         text.lines().next().unwrap().contains(": invalid: "),
         "{text}"
     );
+}
+
+/// `--sat-solver`: CaDiCaL when compiled in (named in check's records, with --budget as its conflict
+/// budget and no note about it), else a usage error that says how to build it.
+#[test]
+fn the_sat_solver_is_chosen_on_the_command_line() {
+    let out = satdoku()
+        .args([
+            "check",
+            "--sat-solver",
+            "cadical",
+            "--budget",
+            "100000",
+            "--output",
+            "json",
+        ])
+        .arg(path("top95.txt"))
+        .output()
+        .unwrap();
+    if cfg!(feature = "cadical") {
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        for r in json_lines(&out.stdout) {
+            assert_eq!(r["sat"]["solver"], "cadical", "{r}");
+            assert_eq!(r["agree"], true, "{r}");
+        }
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("--budget counts"));
+    } else {
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--features cadical"));
+    }
+    let varisat = satdoku()
+        .args(["check", "--budget", "100000", "--output", "json"])
+        .arg(path("top95.txt"))
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&varisat.stderr).contains("--budget counts"));
+    assert_eq!(json_lines(&varisat.stdout)[0]["sat"]["solver"], "varisat");
 }

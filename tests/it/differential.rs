@@ -1,5 +1,6 @@
 //! Differential tests: the native and SAT backends on generated puzzles whose status is known by
-//! construction (never from either backend), over several box shapes.
+//! construction (never from either backend), over several box shapes; the SAT backend on every SAT
+//! solver compiled in (a matrix: each generated puzzle goes through each solver).
 //!
 //! - unique: a planted solution with blanks only where the remaining givens force the digit (each blank
 //!   cell's peers hold the other N-1 digits), so the planted grid is the only solution;
@@ -13,7 +14,7 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
-use satdoku::sat::SatBackend;
+use satdoku::sat::{SatBackend, SatSolver};
 use satdoku::{
     Backend, Cell, DfsBackend, Digit, Grid, Limits, Outcome, Shape, Status, Units, Verdict,
     cross_check, verify,
@@ -128,25 +129,42 @@ fn check_planted(shape: Shape, kind: Planted, seed: u64, keep: f64) -> Result<()
         units.find_clash(&puzzle).is_none(),
         "generator made a clash"
     );
-    let (dfs, sat) = (DfsBackend::new(), SatBackend::default());
-    let check = cross_check(&units, &puzzle, &dfs, &sat, &Limits::unique());
+    for solver in SatSolver::available() {
+        check_planted_on(shape, kind, seed, &solution, &puzzle, &units, solver)?;
+    }
+    Ok(())
+}
+
+/// [`check_planted`] with the SAT backend on `solver`.
+fn check_planted_on(
+    shape: Shape,
+    kind: Planted,
+    seed: u64,
+    solution: &Grid,
+    puzzle: &Grid,
+    units: &Units,
+    solver: SatSolver,
+) -> Result<(), TestCaseError> {
+    let dfs = DfsBackend::new();
+    let sat = SatBackend::default().with_solver(solver).unwrap();
+    let check = cross_check(units, puzzle, &dfs, &sat, &Limits::unique());
     let Verdict::Agree(status) = check.verdict.clone() else {
         return Err(TestCaseError::fail(format!(
-            "{shape} {kind:?} seed {seed}: {:?}",
+            "{shape} {kind:?} seed {seed} {solver}: {:?}",
             check.verdict
         )));
     };
     match kind {
         Planted::Unique => {
             prop_assert_eq!(status, Status::Unique);
-            prop_assert_eq!(check.solution(), Some(&solution));
+            prop_assert_eq!(check.solution(), Some(solution));
         }
         Planted::Several => prop_assert_eq!(status, Status::Multiple),
         Planted::None => prop_assert_eq!(status, Status::None),
         Planted::AtLeastOne => {
             prop_assert!(matches!(status, Status::Unique | Status::Multiple));
             if status == Status::Unique {
-                prop_assert_eq!(check.solution(), Some(&solution));
+                prop_assert_eq!(check.solution(), Some(solution));
             }
         }
     }
@@ -154,7 +172,7 @@ fn check_planted(shape: Shape, kind: Planted, seed: u64, keep: f64) -> Result<()
     for answer in &check.answers {
         let report = answer.report.as_ref().unwrap();
         for g in report.outcome.grids() {
-            prop_assert!(verify(&units, &puzzle, g).is_ok());
+            prop_assert!(verify(units, puzzle, g).is_ok());
         }
     }
     Ok(())

@@ -1,6 +1,7 @@
 //! The one integration test binary: fixtures, formats, backends, CLI, bad input, fuzz corpora.
 
 mod bad_input;
+mod certify;
 mod check_cli;
 mod cli;
 mod common;

@@ -9,8 +9,8 @@ use std::process::Command;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use satdoku::sat::{
-    Amo, Encoding, SatBackend, Simplify, SolverAnswer, decode_model, parse_solver_output,
-    write_dimacs,
+    Amo, Encoding, SatBackend, SatSolver, Simplify, SolverAnswer, decode_model,
+    parse_solver_output, write_dimacs,
 };
 use satdoku::{Backend, Cell, Digit, Grid, Limits, Outcome, Shape, Status, Units, verify};
 
@@ -25,7 +25,16 @@ fn grid81(line: &str) -> Grid {
     Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
 }
 
-/// Every encoding × amo × simplification.
+/// Each configuration on every SAT solver compiled in (the test matrix: varisat always, CaDiCaL
+/// with the `cadical` feature).
+fn on_every_solver(configs: Vec<SatBackend>) -> Vec<SatBackend> {
+    SatSolver::available()
+        .into_iter()
+        .flat_map(|solver| configs.iter().map(move |b| b.with_solver(solver).unwrap()))
+        .collect()
+}
+
+/// Every encoding × amo × simplification × solver.
 fn all_configs() -> Vec<SatBackend> {
     let mut v = Vec::new();
     for e in Encoding::ALL {
@@ -35,11 +44,11 @@ fn all_configs() -> Vec<SatBackend> {
             }
         }
     }
-    v
+    on_every_solver(v)
 }
 
 /// Configurations cheap enough for grids of side `n` in a debug build: all up to 9x9; above, the
-/// pruned encoding with every amo, and one plain encoding with a linear amo.
+/// pruned encoding with every amo, and one plain encoding with a linear amo; on every solver.
 fn configs_for(n: usize) -> Vec<SatBackend> {
     if n <= 9 {
         return all_configs();
@@ -50,7 +59,7 @@ fn configs_for(n: usize) -> Vec<SatBackend> {
         .collect();
     v.push(SatBackend::new(Encoding::Pruned, Amo::Pairwise).with_simplify(Simplify::None));
     v.push(SatBackend::new(Encoding::Extended, Amo::Product).with_simplify(Simplify::Propagate));
-    v
+    on_every_solver(v)
 }
 
 /// Solves and checks every grid of the outcome with `verify`.
@@ -308,7 +317,7 @@ const EXTERNAL: [External; 4] = [
 
 /// Whether `bin` can be started; a missing one fails when `SATDOKU_REQUIRE_SOLVERS=1` (CI), else
 /// is reported as skipped.
-fn available(bin: &str) -> bool {
+pub(crate) fn available(bin: &str) -> bool {
     let found = Command::new("sh")
         .arg("-c")
         .arg(format!("command -v {bin}"))

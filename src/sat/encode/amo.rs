@@ -7,9 +7,8 @@
 //! - 2-product: p = ⌈√k⌉, q = ⌈k/p⌉; A = 2k + A(p) + A(q), X = p + q + X(p) + X(q), recursively
 //!   (k ≥ 7; below that pairwise is no larger and is used).
 
-use varisat::Lit;
-
 use super::Amo;
+use crate::sat::lit::Lit;
 use crate::sat::sink::ClauseSink;
 use crate::sat::vars::AuxVars;
 
@@ -109,7 +108,7 @@ fn product<S: ClauseSink + ?Sized>(lits: &[Lit], aux: &mut AuxVars, sink: &mut S
 mod tests {
     use super::*;
     use crate::sat::sink::{Formula, FormulaStats};
-    use varisat::{ExtendFormula, Solver};
+    use crate::sat::solver::testing::satisfiable;
 
     #[test]
     fn dims() {
@@ -154,16 +153,11 @@ mod tests {
                 let mut f = Formula::new();
                 at_most_one(&lits, amo, &mut aux, &mut f);
                 for bits in 0u32..(1 << k) {
-                    let mut s = Solver::new();
-                    for c in f.clauses() {
-                        ExtendFormula::add_clause(&mut s, c);
-                    }
                     let assume: Vec<Lit> = (0..k)
                         .map(|i| Lit::from_index(i, bits >> i & 1 == 1))
                         .collect();
-                    s.assume(&assume);
                     assert_eq!(
-                        s.solve().unwrap(),
+                        satisfiable(&f, &assume),
                         bits.count_ones() <= 1,
                         "{amo} k={k} bits={bits:b}"
                     );

@@ -17,12 +17,11 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use varisat::Lit;
-
 use super::{Amo, at_most_one};
 use crate::grid::{Cell, DigitSet, Grid};
+use crate::sat::lit::Lit;
 use crate::sat::sink::ClauseSink;
-use crate::sat::vars::AuxVars;
+use crate::sat::vars::{AuxVars, cell_lit_at};
 use crate::units::Units;
 
 /// The digits each cell may hold given the givens alone: a given cell its given; an open cell every
@@ -100,12 +99,6 @@ fn cached_pair_masks(units: &Units) -> Rc<Vec<u64>> {
     })
 }
 
-/// The literal "cell `i` holds the digit of bit `bit`" (fixed numbering).
-#[inline]
-fn lit(n: usize, i: usize, bit: usize) -> Lit {
-    Lit::from_index(i * n + bit, true)
-}
-
 pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
     units: &Units,
     puzzle: &Grid,
@@ -128,7 +121,7 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
         lits.clear();
         let mut b = bits;
         while b != 0 {
-            lits.push(lit(n, i, b.trailing_zeros() as usize));
+            lits.push(cell_lit_at(n, i, b.trailing_zeros() as usize));
             b &= b - 1;
         }
         sink.add_clause(&lits);
@@ -165,7 +158,7 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
             let mut m = at;
             while m != 0 {
                 let pos = m.trailing_zeros() as usize;
-                lits.push(lit(n, unit.cells[pos].index(), bit));
+                lits.push(cell_lit_at(n, unit.cells[pos].index(), bit));
                 positions.push(pos);
                 m &= m - 1;
             }

@@ -1,18 +1,21 @@
-//! [`SatBackend`]: encode, simplify with our own clause-level code, solve with varisat, decode, and count
-//! solutions with blocking clauses.
+//! [`SatBackend`]: encode, simplify with our own clause-level code, solve with a SAT solver of the
+//! solver layer, decode, and count solutions with blocking clauses.
 
 use std::cell::RefCell;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
-use varisat::{ExtendFormula, Lit, ProofFormat, Solver};
-
 use crate::grid::{Cell, Digit, Grid};
 use crate::sat::encode::{Amo, Encoding, UnknownName, encode};
+use crate::sat::lit::Lit;
+use crate::sat::proof::Proof;
 use crate::sat::simplify::{Simplifier, TRUE, Verdict};
 use crate::sat::sink::{Formula, FormulaStats};
-use crate::sat::vars::{Compact, cell_var_count, var_cell};
+use crate::sat::solver::{Answer, Engine, SatSolver, SolverUnavailable, Varisat};
+use crate::sat::vars::{
+    Compact, cell_lit_at, cell_of_var, cell_var_count, cell_vars, digit_index_of_var, var_cell,
+};
 use crate::solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats};
 use crate::units::Units;
 
@@ -26,11 +29,11 @@ pub const CLAUSE_BUDGET: u64 = 20_000_000;
 /// pruned per puzzle instead.
 const BASE_CLAUSES: u64 = 200_000;
 
-/// What our own code does to the formula before varisat sees it. Clause-level only: it shares
+/// What our own code does to the formula before the SAT solver sees it. Clause-level only: it shares
 /// nothing with the native backend's propagation or search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Simplify {
-    /// Nothing: varisat gets the whole encoded formula, givens included (to measure encodings as
+    /// Nothing: the solver gets the whole encoded formula, givens included (to measure encodings as
     /// they are).
     None,
     /// Unit propagation over the clauses; a conflict proves there is no solution, a complete
@@ -40,7 +43,7 @@ pub enum Simplify {
     /// 2001: both literals of a two-literal clause are tried, what both imply is fixed) and
     /// failed-literal probing (Lynce & Marques-Silva 2003: an open (cell, digit) literal set true
     /// whose propagation conflicts is fixed false), with limits so that puzzles that resist it
-    /// reach varisat quickly. The fastest measured, the default.
+    /// reach the solver quickly. The fastest measured, the default.
     #[default]
     Probe,
 }
@@ -80,13 +83,14 @@ impl FromStr for Simplify {
     }
 }
 
-/// The SAT backend: the puzzle as CNF ([`Encoding`] × [`Amo`]) solved by varisat 0.2.2.
+/// The SAT backend: the puzzle as CNF ([`Encoding`] × [`Amo`]) solved by a [`SatSolver`] (varisat
+/// 0.2.2 by default).
 ///
 /// Pipeline per puzzle: encode into memory (fixed numbering); simplify with our own clause-level code
 /// ([`Simplify`]: a conflict proves there is no solution; a complete assignment is the only
-/// solution, found without varisat); hand what is left, renumbered compactly, to a fresh varisat
-/// solver; decode each model to a grid and block it (a clause over the cell variables of the cells
-/// varisat decided) to count solutions up to [`Limits::max_solutions`].
+/// solution, found without a solver); hand what is left, renumbered compactly, to a fresh solver;
+/// decode each model to a grid and block it (a clause over the cell variables of the cells the
+/// solver decided) to count solutions up to [`Limits::max_solutions`].
 ///
 /// The default configuration (pruned, pairwise, with simplification) skips the per-puzzle encoding
 /// when the grid is small enough (N ≤ 16 with the standard units): the pruned formula is the
@@ -97,18 +101,16 @@ impl FromStr for Simplify {
 /// that case [`Stats::variables`] and [`Stats::clauses`] count what is left for varisat (zero when
 /// simplification solved the puzzle), not the pruned formula.
 ///
-/// Limits: [`Limits::deadline`] interrupts varisat mid-search. varisat 0.2.2 has no interrupt call,
-/// but it stops at its next step when the target of its proof output fails to write; so when a
-/// deadline is set, the solver writes its proof (in varisat's own format, the one that allows the
-/// blocking clauses added between solutions) into an [`Interrupt`] writer that keeps nothing and
-/// fails once the deadline has passed. The proof bookkeeping costs some speed, so it is only switched
-/// on with a deadline. varisat exposes no conflict count, so [`Limits::budget`] (the native backend's
-/// node count) is not enforced here.
+/// Limits: [`Limits::deadline`] interrupts either solver mid-search (varisat through its proof
+/// output, CaDiCaL through its terminator callback). [`Limits::budget`] is a conflict budget for the
+/// whole solve (all its solver calls) on CaDiCaL; varisat counts no conflicts it could stop at, so
+/// there the budget does not apply ([`SatSolver::has_conflict_limit`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct SatBackend {
     encoding: Encoding,
     amo: Amo,
     simplify: Simplify,
+    solver: SatSolver,
     /// Whether the default configuration may run the extended formula kept loaded per unit list
     /// (always, except in tests comparing it with the pruned formula built per puzzle).
     base: bool,
@@ -128,13 +130,31 @@ impl SatBackend {
             encoding,
             amo,
             simplify: Simplify::default(),
+            solver: SatSolver::default(),
             base: true,
         }
     }
 
-    /// The same backend with another simplification before varisat.
+    /// The same backend with another simplification before the solver.
     pub fn with_simplify(self, simplify: Simplify) -> SatBackend {
         SatBackend { simplify, ..self }
+    }
+
+    /// The same backend on another SAT solver.
+    ///
+    /// # Errors
+    /// [`SolverUnavailable`] if `solver` is not compiled into this build (CaDiCaL needs the cargo
+    /// feature `cadical`; [`SatSolver::available`] lists what is).
+    pub fn with_solver(self, solver: SatSolver) -> Result<SatBackend, SolverUnavailable> {
+        Ok(SatBackend {
+            solver: solver.require()?,
+            ..self
+        })
+    }
+
+    /// The SAT solver.
+    pub fn solver(&self) -> SatSolver {
+        self.solver
     }
 
     /// The encoding.
@@ -147,7 +167,7 @@ impl SatBackend {
         self.amo
     }
 
-    /// What our own code does before varisat.
+    /// What our own code does before the solver.
     pub fn simplify(&self) -> Simplify {
         self.simplify
     }
@@ -260,14 +280,17 @@ impl SatBackend {
             && self.simplify != Simplify::None
     }
 
-    fn solve_with(
+    /// Encodes and simplifies `puzzle` (see [`Simplify`]): no solution, or the puzzle with what was
+    /// fixed filled in and the clauses left for a solver (none when simplification solved it). With
+    /// `lemmas`, also what probing derived, as DRAT lemmas in the fixed numbering.
+    fn simplified<'s>(
         &self,
         units: &Units,
         puzzle: &Grid,
-        limits: &Limits,
-        deadline: Option<Instant>,
-        scratch: &mut Scratch,
-    ) -> Report {
+        scratch: &'s mut Scratch,
+        stats: &mut Stats,
+        lemmas: bool,
+    ) -> (Simplified<'s>, Option<Proof>) {
         let n = units.shape().n();
         let Scratch {
             formula,
@@ -277,15 +300,14 @@ impl SatBackend {
             base_units,
             givens,
         } = scratch;
-        let mut stats = Stats::default();
         let probe = match self.simplify {
             Simplify::Probe => cell_var_count(n),
             _ => 0,
         };
 
-        // What simplification fixed goes into `grid`; `rest` is what is left for varisat.
+        // What simplification fixed goes into `grid`; `rest` is what is left for the solver.
         let mut grid = puzzle.clone();
-        let (verdict, values): (Verdict, &[i8]) = if self.uses_base(units) {
+        let (verdict, values, proof): (Verdict, &[i8], Option<Proof>) = if self.uses_base(units) {
             if *base_units != Some(units.id()) {
                 formula.clear();
                 // The shapes were checked by the caller, so encoding cannot fail.
@@ -301,12 +323,15 @@ impl SatBackend {
                     .iter()
                     .enumerate()
                     .filter(|&(_, &v)| v != 0)
-                    .map(|(i, &v)| Lit::from_index(i * n + v as usize - 1, true)),
+                    .map(|(i, &v)| cell_lit_at(n, i, v as usize - 1)),
             );
+            base.record_lemmas(lemmas);
             let verdict = base.run_with_units(givens, probe, rest);
+            let proof = base.take_lemmas();
+            base.record_lemmas(false);
             stats.variables = base.distinct_vars - base.assigned() as u64;
             stats.clauses = rest.len() as u64;
-            (verdict, &base.values)
+            (verdict, &base.values, proof)
         } else {
             formula.clear();
             // The shapes were checked by the caller, so encoding cannot fail.
@@ -314,34 +339,52 @@ impl SatBackend {
             stats.clauses = formula.len() as u64;
             if self.simplify == Simplify::None {
                 stats.variables = distinct_vars(formula);
-                (Verdict::Unchanged, &[])
+                (Verdict::Unchanged, &[], lemmas.then(Proof::new))
             } else {
+                simplifier.record_lemmas(lemmas);
                 let verdict = simplifier.run(formula, probe, rest);
+                let proof = simplifier.take_lemmas();
+                simplifier.record_lemmas(false);
                 stats.variables = simplifier.distinct_vars;
-                (verdict, &simplifier.values)
+                (verdict, &simplifier.values, proof)
             }
         };
         let rest: &Formula = match verdict {
-            Verdict::Conflict => {
-                return Report {
-                    outcome: Outcome::NoSolution,
-                    stats,
-                };
-            }
+            Verdict::Conflict => return (Simplified::NoSolution, proof),
             Verdict::Unchanged => formula,
             Verdict::Simplified => {
                 // Cell variables are the first N³: a true one puts its digit in its cell.
                 let cell_vars = cell_var_count(n).min(values.len());
                 for (i, &v) in values[..cell_vars].iter().enumerate() {
                     if v == TRUE {
-                        let (cell, d) = (i / n, i % n + 1);
-                        grid.set(Cell::new(cell), Digit::new(d as u8));
+                        let d = digit_index_of_var(n, i) + 1;
+                        grid.set(Cell::new(cell_of_var(n, i)), Digit::new(d as u8));
                     }
                 }
                 rest
             }
         };
+        (Simplified::Rest(grid, rest), proof)
+    }
 
+    fn solve_with(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        deadline: Option<Instant>,
+        scratch: &mut Scratch,
+    ) -> Report {
+        let mut stats = Stats::default();
+        let (grid, rest) = match self.simplified(units, puzzle, scratch, &mut stats, false).0 {
+            Simplified::NoSolution => {
+                return Report {
+                    outcome: Outcome::NoSolution,
+                    stats,
+                };
+            }
+            Simplified::Rest(grid, rest) => (grid, rest),
+        };
         let mut solutions = Solutions::new(limits);
         let mut gave_up = false;
         if rest.is_empty() {
@@ -351,41 +394,196 @@ impl SatBackend {
         } else {
             let order = varisat_order(units, rest, self.drops_long_unit_alo());
             stats.clauses = order.len() as u64;
-            gave_up = search(
+            let run = Search {
                 units,
                 rest,
-                &order,
-                &grid,
+                order: &order,
+                base: &grid,
+                budget: limits.budget(),
                 deadline,
-                &mut solutions,
-                &mut stats,
-            );
+            };
+            gave_up = match self.solver {
+                #[cfg(feature = "cadical")]
+                SatSolver::Cadical => {
+                    run.run::<crate::sat::solver::Cadical>(&mut solutions, &mut stats)
+                }
+                // Without the feature a backend cannot be built with CaDiCaL (`with_solver`).
+                _ => run.run::<Varisat>(&mut solutions, &mut stats),
+            };
         }
         Report {
             outcome: solutions.finish(gave_up),
             stats,
         }
     }
-}
 
-/// The target of varisat's proof output when a deadline is set: it keeps nothing and, once the deadline
-/// has passed, fails, which makes varisat stop solving (`SolverError::ProofIoError`). varisat buffers
-/// its proof (8 KiB), so the clock is read once per buffer of proof steps, not per step.
-struct Interrupt {
-    deadline: Instant,
-}
-
-impl std::io::Write for Interrupt {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        if Instant::now() >= self.deadline {
-            Err(std::io::Error::other("satdoku: deadline passed"))
-        } else {
-            Ok(buf.len())
-        }
+    /// A DRAT refutation, in the fixed numbering, of the plain extended encoding of `puzzle` (its
+    /// givens as unit clauses) together with, if `excluded` is given, the clause that excludes that
+    /// grid (over every cell); or a solution (another one than `excluded`) that shows
+    /// there is none; or [`Proved::Unknown`] when a limit ran out. Variables the solver's proof
+    /// introduces get numbers from `first_fresh` (1-based) on.
+    ///
+    /// The proof is made on the simplified formula (see [`SatBackend`]) and extended to the plain
+    /// one: the lemmas of probing first (each a RUP consequence of the plain formula and the
+    /// lemmas before it, [`Simplifier::record_lemmas`]), then the solver's lemmas renumbered back
+    /// (RUP for the clauses left after simplification, so RUP for the plain formula once its unit
+    /// propagation has made the same assignments), then the empty clause. The solve is a fresh
+    /// solver given every clause before it starts, as varisat's DRAT output requires.
+    pub(crate) fn prove(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        excluded: Option<&Grid>,
+        limits: &Limits,
+        first_fresh: usize,
+    ) -> Proved {
+        let deadline = limits.deadline(Instant::now());
+        let job = Prove {
+            units,
+            puzzle,
+            excluded,
+            budget: limits.budget(),
+            deadline,
+            first_fresh,
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.prove_with(&job, &mut scratch),
+            Err(_) => self.prove_with(&job, &mut Scratch::default()),
+        })
     }
 
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
+    fn prove_with(&self, job: &Prove<'_>, scratch: &mut Scratch) -> Proved {
+        let mut stats = Stats::default();
+        let (simplified, lemmas) =
+            self.simplified(job.units, job.puzzle, scratch, &mut stats, true);
+        let mut proof = lemmas.unwrap_or_default();
+        let (grid, rest) = match simplified {
+            Simplified::NoSolution => {
+                proof.add(&[]);
+                return Proved::Refutation(proof);
+            }
+            Simplified::Rest(grid, rest) => (grid, rest),
+        };
+        if rest.is_empty() {
+            // Every cell assigned by propagation: the only solution. If it is the excluded one,
+            // propagation falsifies the excluding clause.
+            return match job.excluded {
+                Some(s) if *s == grid => {
+                    proof.add(&[]);
+                    Proved::Refutation(proof)
+                }
+                _ => Proved::Solution(Box::new(grid)),
+            };
+        }
+        let order = varisat_order(job.units, rest, self.drops_long_unit_alo());
+        match self.solver {
+            #[cfg(feature = "cadical")]
+            SatSolver::Cadical => job.run::<crate::sat::solver::Cadical>(rest, &order, grid, proof),
+            _ => job.run::<Varisat>(rest, &order, grid, proof),
+        }
+    }
+}
+
+/// What simplification left of a puzzle.
+enum Simplified<'s> {
+    /// A conflict: no solution.
+    NoSolution,
+    /// The puzzle with what was fixed filled in, and the clauses left (none: solved).
+    Rest(Grid, &'s Formula),
+}
+
+/// What [`SatBackend::prove`] found.
+pub(crate) enum Proved {
+    /// A DRAT refutation in the fixed numbering, ending with the empty clause.
+    Refutation(Proof),
+    /// A solution (not the excluded grid): the formula is satisfiable.
+    Solution(Box<Grid>),
+    /// A limit ran out, or the solver gave no proof.
+    Unknown,
+}
+
+/// One certifying solve: see [`SatBackend::prove`].
+struct Prove<'a> {
+    units: &'a Units,
+    puzzle: &'a Grid,
+    excluded: Option<&'a Grid>,
+    budget: Option<u64>,
+    deadline: Option<Instant>,
+    first_fresh: usize,
+}
+
+impl Prove<'_> {
+    /// Solves `rest` (its clauses `order`) and the excluding clause with a fresh solver of type
+    /// `E` that records a proof; `proof` holds the lemmas so far.
+    fn run<E: Engine>(
+        &self,
+        rest: &Formula,
+        order: &[usize],
+        base: Grid,
+        mut proof: Proof,
+    ) -> Proved {
+        let n = self.units.shape().n();
+        let mut compact = if E::FLIP_CELLS {
+            Compact::flipping_cells(rest.max_var(), cell_var_count(n))
+        } else {
+            Compact::new(rest.max_var())
+        };
+        let mut solver = E::new(self.deadline, true);
+        for &i in order {
+            solver.add_mapped(rest.clause(i), |l| compact.map(l));
+        }
+        if let Some(excluded) = self.excluded {
+            // Its digits in the cells still open; the others are true already.
+            let mut clause = Vec::new();
+            for (i, &v) in excluded.values().iter().enumerate() {
+                if v != 0 && self.puzzle.values()[i] == 0 {
+                    let x = cell_lit_at(n, i, v as usize - 1);
+                    if let Some(c) = compact.lookup(!x) {
+                        clause.push(c);
+                    }
+                }
+            }
+            solver.add_clause(&clause);
+        }
+        match solver.solve(self.budget) {
+            Answer::Sat => {
+                let mut model = Vec::new();
+                solver.model(&mut model);
+                let mut grid = base;
+                for &l in &model {
+                    let fixed = compact.unmap(l);
+                    if fixed.is_positive()
+                        && let Some((cell, d)) = var_cell(n, fixed.var())
+                    {
+                        grid.set(cell, Some(d));
+                    }
+                }
+                Proved::Solution(Box::new(grid))
+            }
+            Answer::Unsat => {
+                let Some(steps) = solver.take_proof() else {
+                    return Proved::Unknown;
+                };
+                let mut buf = Vec::new();
+                for (deletion, clause) in steps.steps() {
+                    if deletion {
+                        continue;
+                    }
+                    buf.clear();
+                    buf.extend(
+                        clause
+                            .iter()
+                            .map(|&l| compact.unmap_or_fresh(l, self.first_fresh)),
+                    );
+                    proof.add(&buf);
+                }
+                if !proof.ends_with_empty_clause() {
+                    proof.add(&[]);
+                }
+                Proved::Refutation(proof)
+            }
+            Answer::Unknown => Proved::Unknown,
+        }
     }
 }
 
@@ -420,7 +618,7 @@ const UNIT_ALO_KEPT_UPTO: usize = 4;
 /// alone by candidates gained 3-5%).
 fn varisat_order(units: &Units, rest: &Formula, drop_long_unit_alo: bool) -> Vec<usize> {
     let n = units.shape().n();
-    let cell_vars = cell_var_count(n);
+    let cell_var_end = cell_var_count(n);
     // Per cell: its at-least-one clause and that clause's length (0: none).
     let mut alo = vec![(0usize, 0usize); n * n];
     let mut dropped = vec![false; rest.len()];
@@ -428,13 +626,13 @@ fn varisat_order(units: &Units, rest: &Formula, drop_long_unit_alo: bool) -> Vec
         if c.len() < 2
             || !c
                 .iter()
-                .all(|&l| l.is_positive() && l.var().index() < cell_vars)
+                .all(|&l| l.is_positive() && l.index() < cell_var_end)
         {
             continue;
         }
-        let cell = c[0].var().index() / n;
-        let vars = cell * n..cell * n + n;
-        if c.iter().all(|l| vars.contains(&l.var().index())) {
+        let cell = cell_of_var(n, c[0].index());
+        let vars = cell_vars(n, cell);
+        if c.iter().all(|l| vars.contains(&l.index())) {
             alo[cell] = (c.len(), i);
         } else if drop_long_unit_alo && c.len() > UNIT_ALO_KEPT_UPTO {
             dropped[i] = true;
@@ -470,62 +668,83 @@ fn varisat_order(units: &Units, rest: &Formula, drop_long_unit_alo: bool) -> Vec
     order
 }
 
-/// Solves `rest` (its clauses `order`, in that order) with a fresh varisat solver, pushing each
-/// solution (over `base`) and blocking it, until unsatisfiable or `limits` are reached. Returns
-/// whether it gave up (deadline or solver error).
-fn search(
-    units: &Units,
-    rest: &Formula,
-    order: &[usize],
-    base: &Grid,
+/// One solver run over what simplification left: the clauses `order` of `rest`, in that order.
+struct Search<'a> {
+    units: &'a Units,
+    rest: &'a Formula,
+    order: &'a [usize],
+    /// The puzzle with what simplification fixed filled in.
+    base: &'a Grid,
+    /// Conflicts allowed over all solver calls (solvers with a conflict limit only).
+    budget: Option<u64>,
     deadline: Option<Instant>,
-    solutions: &mut Solutions,
-    stats: &mut Stats,
-) -> bool {
-    let n = units.shape().n();
-    let mut compact = Compact::flipping_cells(rest.max_var(), cell_var_count(n));
-    let mut solver = Solver::new();
-    if let Some(deadline) = deadline {
-        solver.write_proof(Interrupt { deadline }, ProofFormat::Varisat);
-    }
-    let mut buf: Vec<Lit> = Vec::new();
-    for &i in order {
-        buf.clear();
-        buf.extend(rest.clause(i).iter().map(|&l| compact.map(l)));
-        solver.add_clause(&buf);
-    }
-    loop {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            return true;
-        }
-        stats.nodes += 1;
-        match solver.solve() {
-            Ok(true) => {}
-            Ok(false) => return false,
-            Err(_) => return true,
-        }
-        let Some(model) = solver.model() else {
-            return true;
+}
+
+impl Search<'_> {
+    /// Solves with a fresh solver of type `E`, counting each solution (over `base`) and blocking it,
+    /// until unsatisfiable or the limits are reached. Returns whether it gave up (deadline, budget
+    /// or solver error).
+    fn run<E: Engine>(&self, solutions: &mut Solutions, stats: &mut Stats) -> bool {
+        let n = self.units.shape().n();
+        let mut compact = if E::FLIP_CELLS {
+            Compact::flipping_cells(self.rest.max_var(), cell_var_count(n))
+        } else {
+            Compact::new(self.rest.max_var())
         };
-        let mut grid = base.clone();
-        buf.clear();
-        for l in model {
-            let fixed = compact.unmap(l);
-            if fixed.is_positive()
-                && let Some((cell, d)) = var_cell(n, fixed.var())
-            {
-                grid.set(cell, Some(d));
-                buf.push(!l);
+        let mut solver = E::new(self.deadline, false);
+        let mut buf: Vec<Lit> = Vec::new();
+        for &i in self.order {
+            solver.add_mapped(self.rest.clause(i), |l| compact.map(l));
+        }
+        let mut model: Vec<Lit> = Vec::new();
+        let gave_up = loop {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                break true;
             }
-        }
-        if solutions.add(grid) {
-            return false;
-        }
-        if buf.is_empty() {
-            // Nothing left to vary: this was the only solution.
-            return false;
-        }
-        solver.add_clause(&buf);
+            let conflicts = match self.budget {
+                Some(b) => match b.checked_sub(solver.conflicts().unwrap_or(0)) {
+                    Some(left) if left > 0 => Some(left),
+                    _ => break true,
+                },
+                None => None,
+            };
+            stats.nodes += 1;
+            match solver.solve(conflicts) {
+                Answer::Sat => {}
+                Answer::Unsat => break false,
+                Answer::Unknown => break true,
+            }
+            model.clear();
+            solver.model(&mut model);
+            if model.is_empty() {
+                break true;
+            }
+            // The blocking clause: not all of the digits placed by the solver again.
+            buf.clear();
+            for &l in &model {
+                let fixed = compact.unmap(l);
+                if fixed.is_positive() && fixed.index() < cell_var_count(n) {
+                    buf.push(!l);
+                }
+            }
+            let full = solutions.add_with(|| {
+                let mut grid = self.base.clone();
+                for &l in &buf {
+                    if let Some((cell, d)) = var_cell(n, compact.unmap(!l).var()) {
+                        grid.set(cell, Some(d));
+                    }
+                }
+                grid
+            });
+            if full || buf.is_empty() {
+                // The limit is reached, or nothing was left to vary: this was the only solution.
+                break false;
+            }
+            solver.add_clause(&buf);
+        };
+        stats.conflicts = solver.conflicts().unwrap_or(0);
+        stats.guesses = solver.decisions().unwrap_or(0);
+        gave_up
     }
 }
 
@@ -536,12 +755,16 @@ mod tests {
     use crate::grid::Shape;
     use crate::solve::Status;
 
+    /// Every encoding × amo × simplification × solver compiled in.
     fn all_backends() -> Vec<SatBackend> {
         let mut v = Vec::new();
-        for e in Encoding::ALL {
-            for a in Amo::ALL {
-                for p in Simplify::ALL {
-                    v.push(SatBackend::new(e, a).with_simplify(p));
+        for solver in SatSolver::available() {
+            for e in Encoding::ALL {
+                for a in Amo::ALL {
+                    for p in Simplify::ALL {
+                        let b = SatBackend::new(e, a).with_simplify(p);
+                        v.push(b.with_solver(solver).unwrap());
+                    }
                 }
             }
         }
@@ -734,17 +957,125 @@ mod tests {
         let s = Shape::new(2, 2).unwrap();
         let units = Units::standard(s);
         let limits = Limits::unique().with_timeout(Some(std::time::Duration::ZERO));
-        let r = SatBackend::default()
-            .solve(&units, &Grid::empty(s), &limits)
-            .unwrap();
-        assert_eq!(r.outcome.status(), Status::Unknown);
-        assert_eq!(r.stats.nodes, 0);
-        // One blank cell: propagation settles it before any deadline check.
-        let mut g =
-            Grid::from_values(s, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
-        let full = g.clone();
-        g.set(crate::grid::Cell::new(5), None);
-        let r = SatBackend::default().solve(&units, &g, &limits).unwrap();
-        assert_eq!(r.outcome, Outcome::Unique(full));
+        for solver in SatSolver::available() {
+            let b = SatBackend::default().with_solver(solver).unwrap();
+            let r = b.solve(&units, &Grid::empty(s), &limits).unwrap();
+            assert_eq!(r.outcome.status(), Status::Unknown);
+            assert_eq!(r.stats.nodes, 0);
+            // One blank cell: propagation settles it before any deadline check.
+            let mut g =
+                Grid::from_values(s, vec![1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1]).unwrap();
+            let full = g.clone();
+            g.set(crate::grid::Cell::new(5), None);
+            let r = b.solve(&units, &g, &limits).unwrap();
+            assert_eq!(r.outcome, Outcome::Unique(full));
+        }
+    }
+
+    /// A deadline in the middle of a search stops either solver: the empty 9x9 grid counted to a
+    /// million would take minutes; with a 100 ms timeout the answer is unknown (or multiple, with
+    /// the count reached so far) well within a second.
+    #[test]
+    fn a_deadline_stops_a_long_count() {
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let limits =
+            Limits::count_to(1_000_000).with_timeout(Some(std::time::Duration::from_millis(100)));
+        for solver in SatSolver::available() {
+            let b = SatBackend::default().with_solver(solver).unwrap();
+            let start = Instant::now();
+            let r = b.solve(&units, &Grid::empty(s), &limits).unwrap();
+            assert!(
+                matches!(
+                    r.outcome,
+                    Outcome::Multiple {
+                        complete: false,
+                        ..
+                    }
+                ),
+                "{solver}: {:?}",
+                r.outcome.status()
+            );
+            assert!(r.outcome.count() < 1_000_000);
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "{solver}"
+            );
+        }
+    }
+
+    /// CaDiCaL stops at the conflict budget: a hard 9x9 (Platinum Blonde, which needs search)
+    /// with a budget of 1 conflict is unknown, without a budget unique; varisat ignores the
+    /// budget.
+    #[test]
+    fn the_conflict_budget_applies_to_solvers_with_a_conflict_limit() {
+        let rows = [
+            ".......12",
+            "........3",
+            "..23..4..",
+            "..18....5",
+            ".6..7.8..",
+            ".....9...",
+            "..85.....",
+            "9...4.5..",
+            "47...6...",
+        ];
+        let v = rows
+            .concat()
+            .bytes()
+            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+            .collect();
+        let puzzle = Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap();
+        let units = Units::standard(puzzle.shape());
+        for solver in SatSolver::available() {
+            let b = SatBackend::default()
+                .with_simplify(Simplify::None)
+                .with_solver(solver)
+                .unwrap();
+            let tight = Limits::unique().with_budget(Some(1));
+            let r = b.solve(&units, &puzzle, &tight).unwrap();
+            let free = b.solve(&units, &puzzle, &Limits::unique()).unwrap();
+            assert_eq!(free.outcome.status(), Status::Unique, "{solver}");
+            if solver.has_conflict_limit() {
+                assert_eq!(r.outcome.status(), Status::Unknown, "{solver}");
+                assert!(free.stats.conflicts > 1, "{solver}");
+            } else {
+                assert_eq!(r.outcome.status(), Status::Unique, "{solver}");
+            }
+        }
+    }
+
+    /// Counting keeps two grids and a count (issue 13): every solution goes through
+    /// [`Solutions::add_with`], which builds only the first two grids; here the count of the empty
+    /// 4x4 (all 288 grids, the known number) and of the empty 6x6 (up to a limit of 2,000; it has
+    /// 28,200) reaches far past two, and the outcome carries exactly two different verified grids.
+    #[test]
+    fn counting_keeps_two_grids() {
+        for (r, c, limit, count, complete) in
+            [(2, 2, 1_000_000, 288u64, true), (2, 3, 2_000, 2_000, false)]
+        {
+            let s = Shape::new(r, c).unwrap();
+            let units = Units::standard(s);
+            let b = SatBackend::default();
+            let out = b
+                .solve(&units, &Grid::empty(s), &Limits::count_to(limit))
+                .unwrap()
+                .outcome;
+            match &out {
+                Outcome::Multiple {
+                    solutions,
+                    count: k,
+                    complete: c,
+                } => {
+                    assert_eq!((*k, *c), (count, complete), "{s}");
+                    assert_ne!(solutions[0], solutions[1]);
+                }
+                o => panic!("{s}: {:?}", o.status()),
+            }
+            assert_eq!(out.grids().len(), 2);
+            for g in out.grids() {
+                verify(&units, &Grid::empty(s), g).unwrap();
+            }
+        }
     }
 }

@@ -1,0 +1,104 @@
+//! Certifies every puzzle of a file settled as unique or none, writing `DIR/<k>.cnf` and
+//! `DIR/<k>.drat`, and times plain `--unique` against certified `--unique` through the library:
+//! `cargo run --release --example certify -- [--solver varisat|cadical] [--max K] FILE DIR`.
+//!
+//! Per puzzle (thread CPU time): the plain SAT backend counting to two; then the same solve, a
+//! certificate for its answer ([`Certifier::certify`]), our check of it, and writing both files.
+//! Prints the totals and per-puzzle means on standard error.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use satdoku::sat::{Certifier, SatBackend, SatSolver};
+use satdoku::study::thread_time;
+use satdoku::{Backend, Limits, Outcome, PuzzleReader, ReadOptions, Units};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut solver = SatSolver::Varisat;
+    let mut max = usize::MAX;
+    let mut rest = Vec::new();
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--solver" => solver = args.next().expect("--solver NAME").parse().expect("solver"),
+            "--max" => max = args.next().expect("--max K").parse().expect("number"),
+            _ => rest.push(a),
+        }
+    }
+    let [file, dir] = rest.as_slice() else {
+        eprintln!("usage: certify [--solver varisat|cadical] [--max K] FILE DIR");
+        std::process::exit(2);
+    };
+    let dir = PathBuf::from(dir);
+    std::fs::create_dir_all(&dir).expect("creating DIR");
+    let backend = SatBackend::default()
+        .with_solver(solver)
+        .expect("solver compiled in");
+    let certifier = Certifier::new()
+        .with_solver(solver)
+        .expect("solver compiled in");
+    let reader = PuzzleReader::new(
+        BufReader::new(File::open(file).expect("reading FILE")),
+        file.clone(),
+        ReadOptions::default(),
+    );
+    let (mut plain, mut certified) = (Duration::ZERO, Duration::ZERO);
+    // Of the certified time: making the certificate, checking it, writing the files.
+    let (mut making, mut checking, mut writing) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    let (mut n, mut settled, mut failed) = (0usize, 0usize, 0usize);
+    let mut units: Option<Units> = None;
+    for record in reader.take(max) {
+        let Ok(p) = record.puzzle else { continue };
+        let u = units.get_or_insert_with(|| Units::standard(p.grid.shape()));
+        if u.shape() != p.grid.shape() {
+            *u = Units::standard(p.grid.shape());
+        }
+        let t = thread_time();
+        let plain_out = backend
+            .solve(u, &p.grid, &Limits::unique())
+            .expect("solve")
+            .outcome;
+        plain += thread_time() - t;
+        let t = thread_time();
+        let out = backend
+            .solve(u, &p.grid, &Limits::unique())
+            .expect("solve")
+            .outcome;
+        if matches!(out, Outcome::Unique(_) | Outcome::NoSolution) {
+            settled += 1;
+            let t0 = thread_time();
+            let made = certifier.certify(u, &p.grid, &out);
+            making += thread_time() - t0;
+            match made {
+                Ok(cert) => {
+                    let t1 = thread_time();
+                    let ok = cert.check().is_ok();
+                    let t2 = thread_time();
+                    cert.write_files(&dir, &n.to_string()).expect("writing");
+                    checking += t2 - t1;
+                    writing += thread_time() - t2;
+                    failed += usize::from(!ok);
+                }
+                Err(e) => {
+                    eprintln!("puzzle {n}: {e}");
+                    failed += 1;
+                }
+            }
+        }
+        certified += thread_time() - t;
+        assert_eq!(plain_out.status(), out.status());
+        n += 1;
+    }
+    let us = |d: Duration| d.as_secs_f64() * 1e6 / n.max(1) as f64;
+    eprintln!(
+        "{file}: {n} puzzles, {settled} settled, {failed} not certified; {solver}: plain {:.1} µs, certified {:.1} µs per puzzle ({:.2}x; of it certify {:.1}, check {:.1}, write {:.1})",
+        us(plain),
+        us(certified),
+        certified.as_secs_f64() / plain.as_secs_f64().max(1e-12),
+        us(making),
+        us(checking),
+        us(writing),
+    );
+}

@@ -1,0 +1,535 @@
+//! Certificates for `unique` and `none`: the plain CNF of a puzzle (with, for `unique`, the clause
+//! that excludes the solution) and a DRAT proof that it is unsatisfiable, checked here by a checker
+//! of our own and checkable by anyone with a standard DRAT checker (`rate p.cnf p.drat`).
+
+mod checker;
+mod dimacs_in;
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use thiserror::Error;
+
+use self::checker::{Checker, Rejection};
+use crate::check::{Violation, verify};
+use crate::grid::{Cell, Grid, Shape};
+use crate::sat::backend::{CLAUSE_BUDGET, Proved, SatBackend};
+use crate::sat::dimacs::givens_string;
+use crate::sat::encode::{Amo, Encoding, encode};
+use crate::sat::lit::Lit;
+use crate::sat::proof::{Proof, ProofParseError, push_dimacs};
+use crate::sat::sink::{ClauseSink, Formula};
+use crate::sat::solver::{SatSolver, SolverUnavailable};
+use crate::sat::vars::{cell_lit, cell_var_count};
+use crate::solve::{Limits, Outcome, Status};
+use crate::units::Units;
+
+/// Makes [`Certificate`]s: which solver writes the proof, and within which limits.
+///
+/// ```
+/// use satdoku::sat::Certifier;
+/// use satdoku::{Backend, DfsBackend, Grid, Limits, Shape, Units};
+///
+/// let shape = Shape::new(2, 2).unwrap();
+/// let puzzle = Grid::from_values(shape, vec![
+///     1, 0, 3, 4,
+///     3, 4, 0, 2,
+///     2, 1, 4, 0,
+///     0, 3, 2, 1,
+/// ]).unwrap(); // unique: each blank is the one digit its row lacks
+/// let units = Units::standard(shape);
+/// let outcome = DfsBackend::new().solve(&units, &puzzle, &Limits::unique()).unwrap().outcome;
+/// let certificate = Certifier::new().certify(&units, &puzzle, &outcome).unwrap();
+/// certificate.check().unwrap(); // our own DRAT checker
+/// let (mut cnf, mut drat) = (Vec::new(), Vec::new());
+/// certificate.write_cnf(&mut cnf).unwrap();
+/// certificate.write_drat(&mut drat).unwrap();
+/// satdoku::sat::check_drat(&cnf, &drat).unwrap(); // the same, from the files' bytes
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Certifier {
+    solver: SatSolver,
+    limits: Limits,
+}
+
+/// Why no certificate was made.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CertifyError {
+    /// The outcome is neither `unique` nor `none`: there is nothing to certify.
+    #[error("only unique and none can be certified, not {}", status.word())]
+    NotSettled {
+        /// The outcome's status.
+        status: Status,
+    },
+    /// The puzzle and the unit list are for different shapes.
+    #[error("puzzle shape {puzzle} does not match unit list shape {units}")]
+    ShapeMismatch {
+        /// The puzzle's shape.
+        puzzle: Shape,
+        /// The unit list's shape.
+        units: Shape,
+    },
+    /// The claimed unique solution is not a solution of the puzzle.
+    #[error("the claimed solution is invalid: {violation}")]
+    InvalidSolution {
+        /// The first rule it breaks.
+        violation: Violation,
+    },
+    /// The claim is false: the solver found a solution where none was claimed, or a second one.
+    #[error("the claim is false: {} exists", if *.other { "another solution" } else { "a solution" })]
+    Refuted {
+        /// A solution (different from the claimed one), verified.
+        solution: Box<Grid>,
+        /// Whether a unique solution was claimed (so this is a second one).
+        other: bool,
+    },
+    /// The timeout or the conflict budget ran out before the proof was complete.
+    #[error("no proof within the limits")]
+    Unknown,
+    /// The plain encoding of this grid is larger than the SAT backend builds.
+    #[error(
+        "the certificate's CNF (extended encoding, pairwise) of {n}x{n} grids has {clauses} clauses, over the budget of {budget}"
+    )]
+    TooLarge {
+        /// Grid side.
+        n: usize,
+        /// Clauses of the plain encoding.
+        clauses: u64,
+        /// The budget.
+        budget: u64,
+    },
+}
+
+/// Why a proof was not accepted.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// A lemma of the proof does not follow (neither RUP nor RAT).
+    #[error("proof step {step} does not follow from the formula and the lemmas before it")]
+    Rejected {
+        /// The step, 1-based (= its line in a text DRAT file).
+        step: usize,
+    },
+    /// The proof never derives the empty clause.
+    #[error("the proof does not derive the empty clause")]
+    Incomplete,
+    /// The CNF could not be read.
+    #[error("CNF line {line}: {message}")]
+    Cnf {
+        /// Line number, 1-based.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The proof could not be read.
+    #[error("DRAT proof: {0}")]
+    Proof(#[from] ProofParseError),
+    /// A file could not be read.
+    #[error("reading {path}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl From<Rejection> for CheckError {
+    fn from(r: Rejection) -> CheckError {
+        match r {
+            Rejection::Lemma(i) => CheckError::Rejected { step: i + 1 },
+            Rejection::NoEmptyClause => CheckError::Incomplete,
+        }
+    }
+}
+
+/// The plain encoding of the empty grid of one unit list (extended, pairwise), shared by the
+/// certificates of its puzzles: the clauses and their DIMACS text.
+#[derive(Debug)]
+struct Base {
+    units_id: u64,
+    shape: Shape,
+    unit_count: usize,
+    formula: Formula,
+    text: Vec<u8>,
+}
+
+thread_local! {
+    /// The base of the last unit list certified on this thread.
+    static BASE: RefCell<Option<Arc<Base>>> = const { RefCell::new(None) };
+    /// A checker with a base loaded (by the base's address), reset for each check.
+    static CHECKER: RefCell<Option<(usize, Checker)>> = const { RefCell::new(None) };
+}
+
+fn base_for(units: &Units) -> Arc<Base> {
+    BASE.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if let Some(b) = &*slot
+            && b.units_id == units.id()
+        {
+            return Arc::clone(b);
+        }
+        let mut formula = Formula::new();
+        // An empty grid of the unit list's own shape: encoding cannot fail.
+        let _ = encode(
+            units,
+            &Grid::empty(units.shape()),
+            Encoding::Extended,
+            Amo::Pairwise,
+            &mut formula,
+        );
+        let mut text = Vec::with_capacity(formula.literal_count() * 8);
+        for c in formula.clauses() {
+            for &l in c {
+                push_dimacs(&mut text, l);
+            }
+            text.extend_from_slice(b"0\n");
+        }
+        let b = Arc::new(Base {
+            units_id: units.id(),
+            shape: units.shape(),
+            unit_count: units.units().len(),
+            formula,
+            text,
+        });
+        *slot = Some(Arc::clone(&b));
+        b
+    })
+}
+
+/// A certificate: the plain CNF of a puzzle settled as `unique` or `none` and a DRAT proof that it
+/// is unsatisfiable.
+///
+/// The CNF is the extended encoding (Lynce & Ouaknine 2006) with pairwise at-most-one over the cell
+/// variables x(r, c, d) = r·N² + c·N + d (every (cell, digit) pair, nothing simplified away), the
+/// givens as unit clauses, and for `unique` one more clause: that some cell holds another digit
+/// than in the solution. Unsatisfiable means no solution (`none`), or none but the one given
+/// (`unique`: the solution itself is checked by [`crate::verify`]). A DRAT checker needs nothing of
+/// ours: `rate p.cnf p.drat` or `drat-trim p.cnf p.drat`.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    base: Arc<Base>,
+    puzzle: Grid,
+    solution: Option<Grid>,
+    /// The givens as unit clauses, then the excluding clause.
+    extra: Formula,
+    proof: Proof,
+    solver: SatSolver,
+}
+
+impl Certifier {
+    /// Proofs by varisat, without limits.
+    pub fn new() -> Certifier {
+        Certifier::default()
+    }
+
+    /// The same, with proofs written by `solver`.
+    ///
+    /// # Errors
+    /// [`SolverUnavailable`] if `solver` is not compiled in.
+    pub fn with_solver(self, solver: SatSolver) -> Result<Certifier, SolverUnavailable> {
+        Ok(Certifier {
+            solver: solver.require()?,
+            ..self
+        })
+    }
+
+    /// The same, with the timeout and conflict budget of `limits` for each certificate (the
+    /// solution limit is not used; the budget applies to solvers with a conflict limit).
+    pub fn with_limits(self, limits: Limits) -> Certifier {
+        Certifier { limits, ..self }
+    }
+
+    /// The solver that writes the proofs.
+    pub fn solver(&self) -> SatSolver {
+        self.solver
+    }
+
+    /// A certificate for `outcome`, the claim that `puzzle` has exactly the solution it names
+    /// ([`Outcome::Unique`]) or none ([`Outcome::NoSolution`]) — whoever found it. The claimed
+    /// solution is verified; the proof is made by a fresh solve and is not checked here (see
+    /// [`Certificate::check`]).
+    ///
+    /// # Errors
+    /// [`CertifyError::NotSettled`] for any other outcome; [`CertifyError::Refuted`] if the claim
+    /// is false (with the solution that shows it); [`CertifyError::InvalidSolution`],
+    /// [`CertifyError::Unknown`] (limits), [`CertifyError::TooLarge`],
+    /// [`CertifyError::ShapeMismatch`].
+    pub fn certify(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        outcome: &Outcome,
+    ) -> Result<Certificate, CertifyError> {
+        let solution = match outcome {
+            Outcome::Unique(g) => Some(g),
+            Outcome::NoSolution => None,
+            other => {
+                return Err(CertifyError::NotSettled {
+                    status: other.status(),
+                });
+            }
+        };
+        if puzzle.shape() != units.shape() {
+            return Err(CertifyError::ShapeMismatch {
+                puzzle: puzzle.shape(),
+                units: units.shape(),
+            });
+        }
+        if let Some(s) = solution {
+            verify(units, puzzle, s)
+                .map_err(|violation| CertifyError::InvalidSolution { violation })?;
+        }
+        let n = units.shape().n();
+        let clauses = Encoding::Extended
+            .predicted_size(units, Amo::Pairwise, puzzle.filled())
+            .map_or(u64::MAX, |p| p.clauses);
+        if clauses > CLAUSE_BUDGET {
+            return Err(CertifyError::TooLarge {
+                n,
+                clauses,
+                budget: CLAUSE_BUDGET,
+            });
+        }
+        let backend = SatBackend::default().with_solver(self.solver);
+        // A certifier is only built with a solver compiled in.
+        let backend = backend.unwrap_or_default();
+        let first_fresh = cell_var_count(n) + 1;
+        let proof = match backend.prove(units, puzzle, solution, &self.limits, first_fresh) {
+            Proved::Refutation(proof) => proof,
+            Proved::Unknown => return Err(CertifyError::Unknown),
+            Proved::Solution(grid) => {
+                // The claim is false, provided the solver's grid is right.
+                return match verify(units, puzzle, &grid) {
+                    Ok(()) => Err(CertifyError::Refuted {
+                        solution: grid,
+                        other: solution.is_some(),
+                    }),
+                    // A wrong model: no certificate, and no claim refuted either.
+                    Err(_) => Err(CertifyError::Unknown),
+                };
+            }
+        };
+        let mut extra = Formula::new();
+        for i in 0..units.shape().cells() {
+            let cell = Cell::new(i);
+            if let Some(d) = puzzle.get(cell) {
+                extra.add_clause(&[cell_lit(n, cell, d)]);
+            }
+        }
+        if let Some(s) = solution {
+            // Over every cell, givens included (their literals are false by the unit clauses), so
+            // that it is never empty: `rate` 0.3 does not take an empty clause in the CNF.
+            let clause: Vec<Lit> = (0..units.shape().cells())
+                .map(Cell::new)
+                .filter_map(|c| s.get(c).map(|d| !cell_lit(n, c, d)))
+                .collect();
+            extra.add_clause(&clause);
+        }
+        Ok(Certificate {
+            base: base_for(units),
+            puzzle: puzzle.clone(),
+            solution: solution.cloned(),
+            extra,
+            proof,
+            solver: self.solver,
+        })
+    }
+}
+
+impl Certificate {
+    /// What is certified: [`Status::Unique`] or [`Status::None`].
+    pub fn status(&self) -> Status {
+        if self.solution.is_some() {
+            Status::Unique
+        } else {
+            Status::None
+        }
+    }
+
+    /// The unique solution, for `unique`.
+    pub fn solution(&self) -> Option<&Grid> {
+        self.solution.as_ref()
+    }
+
+    /// The solver that wrote the proof.
+    pub fn solver(&self) -> SatSolver {
+        self.solver
+    }
+
+    /// Clauses in the CNF.
+    pub fn clauses(&self) -> usize {
+        self.base.formula.len() + self.extra.len()
+    }
+
+    /// Lemmas in the proof.
+    pub fn lemmas(&self) -> usize {
+        self.proof.len()
+    }
+
+    /// Checks the proof against the CNF with our own DRAT checker (RUP and RAT, forward), which
+    /// shares no code with the solvers. The CNF checked is exactly what [`Certificate::write_cnf`]
+    /// writes.
+    ///
+    /// # Errors
+    /// [`CheckError::Rejected`] naming the first lemma that does not follow, or
+    /// [`CheckError::Incomplete`].
+    pub fn check(&self) -> Result<(), CheckError> {
+        let key = Arc::as_ptr(&self.base) as usize;
+        CHECKER.with(|cell| {
+            let mut slot = match cell.try_borrow_mut() {
+                Ok(s) => s,
+                // Re-entered (cannot happen): a checker of its own.
+                Err(_) => return self.check_with(&mut load(&self.base)),
+            };
+            if slot.as_ref().is_none_or(|(k, _)| *k != key) {
+                *slot = Some((key, load(&self.base)));
+            }
+            match slot.as_mut() {
+                Some((_, checker)) => self.check_with(checker),
+                None => self.check_with(&mut load(&self.base)),
+            }
+        })
+    }
+
+    fn check_with(&self, checker: &mut Checker) -> Result<(), CheckError> {
+        checker.reset_to_base();
+        for c in self.extra.clauses() {
+            checker.add_clause(c);
+        }
+        Ok(checker.check(self.proof.steps())?)
+    }
+
+    /// Writes the CNF in DIMACS, with comment lines saying what it is and how to check it.
+    ///
+    /// # Errors
+    /// What writing to `out` returns.
+    pub fn write_cnf<W: Write>(&self, out: W) -> io::Result<()> {
+        let mut w = io::BufWriter::with_capacity(1 << 16, out);
+        let shape = self.base.shape;
+        let n = shape.n();
+        writeln!(
+            w,
+            "c satdoku {} certificate: {}",
+            env!("CARGO_PKG_VERSION"),
+            match self.status() {
+                Status::Unique => "the puzzle has exactly the solution below",
+                _ => "the puzzle has no solution",
+            }
+        )?;
+        writeln!(
+            w,
+            "c this CNF is unsatisfiable; the DRAT proof beside it shows it (rate FILE.cnf FILE.drat)"
+        )?;
+        writeln!(
+            w,
+            "c encoding extended (Lynce & Ouaknine 2006), pairwise at-most-one, the givens as unit clauses{}",
+            if self.solution.is_some() {
+                ", then the clause excluding the solution"
+            } else {
+                ""
+            }
+        )?;
+        writeln!(
+            w,
+            "c shape {shape} boxes, {n}x{n} grid, {} units",
+            self.base.unit_count
+        )?;
+        writeln!(w, "c puzzle {}", givens_string(&self.puzzle))?;
+        if let Some(s) = &self.solution {
+            writeln!(w, "c solution {}", givens_string(s))?;
+        }
+        writeln!(
+            w,
+            "c cell variable x(r,c,d) = r*{} + c*{n} + d for 0-based row r, column c and digit d in 1..{n}",
+            n * n
+        )?;
+        writeln!(w, "p cnf {} {}", cell_var_count(n), self.clauses())?;
+        w.write_all(&self.base.text)?;
+        let mut line = Vec::new();
+        for c in self.extra.clauses() {
+            line.clear();
+            for &l in c {
+                push_dimacs(&mut line, l);
+            }
+            line.extend_from_slice(b"0\n");
+            w.write_all(&line)?;
+        }
+        w.flush()
+    }
+
+    /// Writes the proof as text DRAT (one lemma per line, ending with the empty clause).
+    ///
+    /// # Errors
+    /// What writing to `out` returns.
+    pub fn write_drat<W: Write>(&self, out: W) -> io::Result<()> {
+        self.proof.write_text(out)
+    }
+
+    /// Writes `DIR/NAME.cnf` and `DIR/NAME.drat` and returns their paths. `name` is a file name
+    /// chosen by the caller (no directory part).
+    ///
+    /// # Errors
+    /// An I/O error, or [`io::ErrorKind::InvalidInput`] for a name that is empty, `.` or `..`, or
+    /// holds a path separator.
+    pub fn write_files(&self, dir: &Path, name: &str) -> io::Result<(PathBuf, PathBuf)> {
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\']) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!("certificate name {name:?} is not a plain file name"),
+            ));
+        }
+        let cnf = dir.join(format!("{name}.cnf"));
+        let drat = dir.join(format!("{name}.drat"));
+        self.write_cnf(File::create(&cnf)?)?;
+        self.write_drat(File::create(&drat)?)?;
+        Ok((cnf, drat))
+    }
+}
+
+/// A checker with `base` loaded and saved.
+fn load(base: &Base) -> Checker {
+    let mut checker = Checker::new();
+    for c in base.formula.clauses() {
+        checker.add_clause(c);
+    }
+    checker.save_base();
+    checker
+}
+
+/// Checks a DRAT proof (text or binary) against a DIMACS CNF with our own checker: the check of
+/// [`Certificate::check`], from the files' bytes.
+///
+/// # Errors
+/// A [`CheckError`]: unreadable CNF or proof, a lemma that does not follow, no empty clause.
+pub fn check_drat(cnf: &[u8], drat: &[u8]) -> Result<(), CheckError> {
+    let formula = dimacs_in::parse_cnf(cnf)?;
+    let proof = Proof::parse(drat)?;
+    let mut checker = Checker::new();
+    for c in formula.clauses() {
+        checker.add_clause(c);
+    }
+    Ok(checker.check(proof.steps())?)
+}
+
+/// [`check_drat`] on two files.
+///
+/// # Errors
+/// As [`check_drat`], and [`CheckError::Io`] if a file cannot be read.
+pub fn check_drat_files(cnf: &Path, drat: &Path) -> Result<(), CheckError> {
+    let read = |p: &Path| {
+        std::fs::read(p).map_err(|source| CheckError::Io {
+            path: p.to_path_buf(),
+            source,
+        })
+    };
+    check_drat(&read(cnf)?, &read(drat)?)
+}
+
+#[cfg(test)]
+mod tests;

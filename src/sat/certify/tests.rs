@@ -1,0 +1,290 @@
+//! Tests of certificates: every way a claim is settled (propagation, probing, the solver), false
+//! claims, tampered proofs and CNFs, limits. Expected statuses come from puzzles whose answer is
+//! known from outside (a published solution, a construction), and the checks from our checker; the
+//! integration tests (`tests/it/certify.rs`) add the third-party checker `rate`.
+
+use super::*;
+use crate::dfs::DfsBackend;
+use crate::grid::Digit;
+use crate::sat::solver::SatSolver;
+use crate::solve::Backend;
+
+fn grid(shape: Shape, s: &str) -> Grid {
+    let v = s
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .collect();
+    Grid::from_values(shape, v).unwrap()
+}
+
+fn s9() -> Shape {
+    Shape::new(3, 3).unwrap()
+}
+
+/// "Platinum Blonde" (unique, hard for logic; see tests/it/sat.rs): simplification leaves work for
+/// the solver.
+const PLATINUM_BLONDE: &str =
+    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...";
+
+/// The first Project Euler 96 grid (unique, easy: propagation alone solves it).
+const PE96_1: &str =
+    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+
+/// Platinum Blonde with one more given that no solution has: r1c1 = 1 would clash with nothing
+/// among the givens, but the unique solution has r1c1 = 8 (so there is none).
+fn platinum_no_solution() -> Grid {
+    let mut g = grid(s9(), PLATINUM_BLONDE);
+    let s = solve_unique(&g);
+    // A digit for r1c1 that its row, column and box do not hold as givens, and not the solution's.
+    let units = Units::standard(s9());
+    let peers: Vec<u8> = units
+        .peers(Cell::new(0))
+        .iter()
+        .filter_map(|&p| g.get(p).map(|d| d.get()))
+        .collect();
+    let d = (1..=9)
+        .find(|&d| !peers.contains(&d) && Some(d) != s.get(Cell::new(0)).map(|x| x.get()))
+        .unwrap();
+    g.set(Cell::new(0), Digit::new(d));
+    g
+}
+
+fn solve_unique(puzzle: &Grid) -> Grid {
+    let units = Units::standard(puzzle.shape());
+    match DfsBackend::new()
+        .solve(&units, puzzle, &Limits::unique())
+        .unwrap()
+        .outcome
+    {
+        Outcome::Unique(g) => g,
+        o => panic!("{o:?}"),
+    }
+}
+
+fn certify(puzzle: &Grid, outcome: &Outcome) -> Result<Certificate, CertifyError> {
+    Certifier::new().certify(&Units::standard(puzzle.shape()), puzzle, outcome)
+}
+
+/// Checks a certificate in memory and through its bytes.
+fn checked(cert: &Certificate) {
+    cert.check().unwrap();
+    let (mut cnf, mut drat) = (Vec::new(), Vec::new());
+    cert.write_cnf(&mut cnf).unwrap();
+    cert.write_drat(&mut drat).unwrap();
+    check_drat(&cnf, &drat).unwrap();
+    assert!(String::from_utf8_lossy(&drat).ends_with("\n0\n") || drat == b"0\n");
+}
+
+#[test]
+fn unique_by_propagation() {
+    let p = grid(s9(), PE96_1);
+    let s = solve_unique(&p);
+    let cert = certify(&p, &Outcome::Unique(s.clone())).unwrap();
+    assert_eq!(cert.status(), Status::Unique);
+    assert_eq!(cert.solution(), Some(&s));
+    // 11988 clauses of the extended encoding, one per given, the excluding clause.
+    assert_eq!(cert.clauses(), 11988 + p.filled() + 1);
+    checked(&cert);
+}
+
+#[test]
+fn unique_through_the_solver_and_none_through_the_solver() {
+    let p = grid(s9(), PLATINUM_BLONDE);
+    let s = solve_unique(&p);
+    let cert = certify(&p, &Outcome::Unique(s)).unwrap();
+    assert!(cert.lemmas() > 10, "{}", cert.lemmas());
+    checked(&cert);
+    let none = platinum_no_solution();
+    let cert = certify(&none, &Outcome::NoSolution).unwrap();
+    assert_eq!(cert.status(), Status::None);
+    checked(&cert);
+}
+
+#[test]
+fn none_by_propagation_and_small_grids() {
+    // 4x4: r1c3 sees 1 and 2 in its row, 3 and 4 in its column.
+    let s4 = Shape::new(2, 2).unwrap();
+    let p = grid(s4, "12.. .... ..3. ..4.");
+    let units = Units::standard(s4);
+    let o = DfsBackend::new()
+        .solve(&units, &p, &Limits::unique())
+        .unwrap()
+        .outcome;
+    assert_eq!(o, Outcome::NoSolution);
+    checked(&certify(&p, &o).unwrap());
+    // A full grid: the excluding clause is empty.
+    let full = grid(s4, "1234 3412 2143 4321");
+    let cert = certify(&full, &Outcome::Unique(full.clone())).unwrap();
+    checked(&cert);
+    // Equal givens in a unit: no solution, by propagation of the givens alone.
+    let clash = grid(s4, "1..1 .... .... ....");
+    checked(&certify(&clash, &Outcome::NoSolution).unwrap());
+    // 6x6 (2x3 boxes).
+    let s6 = Shape::new(2, 3).unwrap();
+    let p6 = grid(s6, "1..... ..3... ...... ....5. ..2... .....6");
+    let units6 = Units::standard(s6);
+    let o6 = DfsBackend::new()
+        .solve(&units6, &p6, &Limits::unique())
+        .unwrap()
+        .outcome;
+    if matches!(o6, Outcome::Unique(_) | Outcome::NoSolution) {
+        checked(&certify(&p6, &o6).unwrap());
+    }
+}
+
+#[test]
+fn false_claims_are_refuted_with_a_solution() {
+    let p = grid(s9(), PLATINUM_BLONDE);
+    let units = Units::standard(s9());
+    match certify(&p, &Outcome::NoSolution) {
+        Err(CertifyError::Refuted { solution, other }) => {
+            assert!(!other);
+            verify(&units, &p, &solution).unwrap();
+        }
+        r => panic!("{r:?}"),
+    }
+    // Several solutions (the empty 4x4 grid), one of them claimed unique.
+    let s4 = Shape::new(2, 2).unwrap();
+    let empty = Grid::empty(s4);
+    let one = grid(s4, "1234 3412 2143 4321");
+    match certify(&empty, &Outcome::Unique(one.clone())) {
+        Err(CertifyError::Refuted { solution, other }) => {
+            assert!(other);
+            assert_ne!(*solution, one);
+            verify(&Units::standard(s4), &empty, &solution).unwrap();
+        }
+        r => panic!("{r:?}"),
+    }
+    // A claimed solution that is no solution.
+    let mut wrong = solve_unique(&p);
+    wrong.set(
+        Cell::new(0),
+        Digit::new(wrong.get(Cell::new(0)).unwrap().get() % 9 + 1),
+    );
+    assert!(matches!(
+        certify(&p, &Outcome::Unique(wrong)),
+        Err(CertifyError::InvalidSolution { .. })
+    ));
+    // Nothing to certify.
+    for o in [
+        Outcome::Found(one.clone()),
+        Outcome::Unknown {
+            count: 0,
+            first: None,
+        },
+    ] {
+        assert!(matches!(
+            certify(&empty, &o),
+            Err(CertifyError::NotSettled { .. })
+        ));
+    }
+    assert!(matches!(
+        Certifier::new().certify(&units, &empty, &Outcome::NoSolution),
+        Err(CertifyError::ShapeMismatch { .. })
+    ));
+}
+
+#[test]
+fn tampered_proofs_are_rejected() {
+    let p = grid(s9(), PLATINUM_BLONDE);
+    let cert = certify(&p, &Outcome::Unique(solve_unique(&p))).unwrap();
+    cert.check().unwrap();
+    // Without any lemma but the empty clause.
+    let mut bare = cert.clone();
+    bare.proof = Proof::new();
+    bare.proof.add(&[]);
+    assert!(matches!(bare.check(), Err(CheckError::Rejected { .. })));
+    // Without the empty clause.
+    let mut open = cert.clone();
+    open.proof.remove_step(open.proof.len() - 1);
+    assert!(matches!(open.check(), Err(CheckError::Incomplete)));
+    // Some single lemma is needed: removing it is rejected, at that lemma or a later one.
+    let rejected = (0..cert.proof.len() - 1).rev().find(|&i| {
+        let mut t = cert.clone();
+        t.proof.remove_step(i);
+        t.check().is_err()
+    });
+    assert!(rejected.is_some());
+    // The checker still accepts the original afterwards (its base was reset between checks).
+    cert.check().unwrap();
+}
+
+/// The certificate of `platinum_no_solution` with its extra given (r1c1, the first unit clause)
+/// changed back to the digit of the unique solution of Platinum Blonde: the CNF becomes
+/// satisfiable, so no checker may accept the proof.
+#[test]
+fn a_changed_given_is_rejected() {
+    let p = platinum_no_solution();
+    let cert = certify(&p, &Outcome::NoSolution).unwrap();
+    cert.check().unwrap();
+    let right = solve_unique(&grid(s9(), PLATINUM_BLONDE))
+        .get(Cell::new(0))
+        .unwrap();
+    let mut t = cert.clone();
+    let mut extra = Formula::new();
+    for (k, c) in cert.extra.clauses().enumerate() {
+        if k == 0 {
+            assert_eq!(cell_of(c[0]), 0);
+            extra.add_clause(&[cell_lit(9, Cell::new(0), right)]);
+        } else {
+            extra.add_clause(c);
+        }
+    }
+    t.extra = extra;
+    assert!(t.check().is_err());
+}
+
+fn cell_of(l: Lit) -> usize {
+    l.index() / 9
+}
+
+#[test]
+fn a_zero_timeout_gives_no_proof_unless_propagation_decides() {
+    let limits = Limits::first().with_timeout(Some(std::time::Duration::ZERO));
+    let certifier = Certifier::new().with_limits(limits);
+    let units = Units::standard(s9());
+    let p = grid(s9(), PLATINUM_BLONDE);
+    assert_eq!(
+        certifier
+            .certify(&units, &p, &Outcome::Unique(solve_unique(&p)))
+            .err(),
+        Some(CertifyError::Unknown)
+    );
+    let easy = grid(s9(), PE96_1);
+    let cert = certifier
+        .certify(&units, &easy, &Outcome::Unique(solve_unique(&easy)))
+        .unwrap();
+    cert.check().unwrap();
+}
+
+#[test]
+fn file_names_are_plain() {
+    let p = grid(s9(), PE96_1);
+    let cert = certify(&p, &Outcome::Unique(solve_unique(&p))).unwrap();
+    let dir = std::env::temp_dir();
+    for bad in ["", ".", "..", "a/b", "a\\b"] {
+        let e = cert.write_files(&dir, bad).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{bad:?}");
+    }
+}
+
+/// Every solver compiled in writes proofs our checker accepts.
+#[test]
+fn every_solver_writes_checked_proofs() {
+    let units = Units::standard(s9());
+    let p = grid(s9(), PLATINUM_BLONDE);
+    let s = solve_unique(&p);
+    for solver in SatSolver::available() {
+        let certifier = Certifier::new().with_solver(solver).unwrap();
+        let cert = certifier
+            .certify(&units, &p, &Outcome::Unique(s.clone()))
+            .unwrap();
+        assert_eq!(cert.solver(), solver);
+        checked(&cert);
+        let cert = certifier
+            .certify(&units, &platinum_no_solution(), &Outcome::NoSolution)
+            .unwrap();
+        checked(&cert);
+    }
+}

@@ -1,0 +1,198 @@
+//! The solver layer: one small trait, [`Engine`], over the SAT solvers run in-process — varisat, and
+//! CaDiCaL with the `cadical` feature — so that the backend and the certificates drive either alike:
+//! add clauses (as a [`ClauseSink`]), solve within a deadline and a conflict budget, read the model,
+//! and record a DRAT proof where the solver can.
+
+mod varisat;
+
+#[cfg(feature = "cadical")]
+mod cadical;
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Instant;
+
+use crate::sat::encode::UnknownName;
+use crate::sat::lit::Lit;
+use crate::sat::proof::Proof;
+use crate::sat::sink::ClauseSink;
+
+pub(crate) use self::varisat::Varisat;
+
+#[cfg(feature = "cadical")]
+pub(crate) use self::cadical::Cadical;
+
+/// Which SAT solver the SAT backend (and a certificate's proof) runs in-process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum SatSolver {
+    /// varisat 0.2.2 (Jannis Harder; CDCL, pure Rust): always compiled in, the default.
+    #[default]
+    Varisat,
+    /// CaDiCaL 3.0.1 (Armin Biere; CDCL with inprocessing), through the `cadical-sys` crate: compiled
+    /// in with the cargo feature `cadical`. It has a conflict limit, so [`Limits::budget`] applies to
+    /// it, and an interrupt callback for the deadline.
+    ///
+    /// [`Limits::budget`]: crate::Limits::budget
+    Cadical,
+}
+
+impl SatSolver {
+    /// Every solver, compiled in or not.
+    pub const ALL: [SatSolver; 2] = [SatSolver::Varisat, SatSolver::Cadical];
+
+    /// The name: `varisat`, `cadical`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SatSolver::Varisat => "varisat",
+            SatSolver::Cadical => "cadical",
+        }
+    }
+
+    /// Whether this solver is compiled into this build (`cadical` needs the cargo feature of that
+    /// name).
+    pub fn is_available(self) -> bool {
+        match self {
+            SatSolver::Varisat => true,
+            SatSolver::Cadical => cfg!(feature = "cadical"),
+        }
+    }
+
+    /// The solvers compiled into this build, varisat first.
+    pub fn available() -> Vec<SatSolver> {
+        SatSolver::ALL
+            .into_iter()
+            .filter(|s| s.is_available())
+            .collect()
+    }
+
+    /// Whether a solve stops at a conflict budget ([`Limits::budget`](crate::Limits::budget)):
+    /// CaDiCaL does; varisat counts no conflicts it would stop at.
+    pub fn has_conflict_limit(self) -> bool {
+        self == SatSolver::Cadical
+    }
+
+    /// `Ok(self)` if compiled in, else the error that says how to get it.
+    ///
+    /// # Errors
+    /// [`SolverUnavailable`] for a solver this build lacks.
+    pub fn require(self) -> Result<SatSolver, SolverUnavailable> {
+        if self.is_available() {
+            Ok(self)
+        } else {
+            Err(SolverUnavailable { solver: self })
+        }
+    }
+}
+
+impl fmt::Display for SatSolver {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for SatSolver {
+    type Err = UnknownName;
+
+    /// Any solver's name, compiled in or not (see [`SatSolver::require`]).
+    fn from_str(s: &str) -> Result<SatSolver, UnknownName> {
+        SatSolver::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownName {
+                what: "SAT solver",
+                given: s.to_string(),
+                expected: "varisat, cadical",
+            })
+    }
+}
+
+/// A solver that this build does not include.
+#[derive(Clone, Debug, thiserror::Error, PartialEq, Eq)]
+#[error(
+    "the SAT solver {solver} is not compiled into this build; rebuild with `--features {solver}` \
+     (solvers available: {})",
+    available_names()
+)]
+pub struct SolverUnavailable {
+    /// The solver asked for.
+    pub solver: SatSolver,
+}
+
+fn available_names() -> String {
+    SatSolver::available()
+        .iter()
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// What a solve call concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Answer {
+    /// A model was found: read it with [`Engine::model`].
+    Sat,
+    /// The clauses are unsatisfiable.
+    Unsat,
+    /// The deadline or the conflict budget ran out, or the solver failed.
+    Unknown,
+}
+
+/// A fresh solver instance, configured before the first clause: what each solver implements.
+///
+/// Clauses go in through [`ClauseSink`], in the solver's own numbering (the caller renumbers). With a
+/// proof requested, only the clauses added before the first solve may be given (varisat writes DRAT
+/// only for a formula that does not change after solving), and the proof is read with
+/// [`Engine::take_proof`] after that solve.
+pub(crate) trait Engine: ClauseSink {
+    /// Whether the caller should flip the polarity of cell variables so that the solver's first
+    /// guess about a cell variable places the digit (varisat decides a fresh variable false first;
+    /// CaDiCaL true).
+    const FLIP_CELLS: bool;
+
+    /// A fresh solver that stops at `deadline` (checked while it searches) and, if `proof`, records
+    /// a DRAT proof of what it derives.
+    fn new(deadline: Option<Instant>, proof: bool) -> Self;
+
+    /// Adds the clause of the literals `lits` renumbered by `map` (saves the caller a buffer).
+    fn add_mapped(&mut self, lits: &[Lit], map: impl FnMut(Lit) -> Lit);
+
+    /// Solves the clauses added so far, giving up after `conflicts` more conflicts where the solver
+    /// supports a conflict limit.
+    fn solve(&mut self, conflicts: Option<u64>) -> Answer;
+
+    /// After [`Answer::Sat`]: appends the model to `out`, one literal per variable, in variable
+    /// order (so `out[i]` is variable i's literal).
+    fn model(&mut self, out: &mut Vec<Lit>);
+
+    /// Conflicts so far, if the solver reports them.
+    fn conflicts(&self) -> Option<u64>;
+
+    /// Decisions so far, if the solver reports them.
+    fn decisions(&self) -> Option<u64>;
+
+    /// After a solve with a proof requested: the proof, in the solver's numbering (additions of
+    /// derived clauses; deletions left out). `None` if no proof was requested or it could not be
+    /// recorded.
+    fn take_proof(&mut self) -> Option<Proof>;
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    //! Test helpers: whether a formula is satisfiable, by varisat through the solver layer.
+
+    use super::{Answer, Engine, Varisat};
+    use crate::sat::lit::Lit;
+    use crate::sat::sink::{ClauseSink, Formula};
+
+    /// Whether `formula` together with the unit clauses `units` is satisfiable.
+    pub(crate) fn satisfiable(formula: &Formula, units: &[Lit]) -> bool {
+        let mut s = Varisat::new(None, false);
+        for c in formula.clauses() {
+            s.add_clause(c);
+        }
+        for &u in units {
+            s.add_clause(&[u]);
+        }
+        s.solve(None) == Answer::Sat
+    }
+}

@@ -1,0 +1,407 @@
+//! Certificates: every fixture puzzle settled as unique or none (a sample of each collection, so CI
+//! stays quick) gets a certificate from every SAT solver compiled in, our checker accepts it, and the
+//! third-party DRAT checker `rate` verifies the files (mandatory when SATDOKU_REQUIRE_SOLVERS=1, as
+//! in CI; `cargo install rate`). Tampered certificates — a lemma removed from the proof, a given
+//! changed in the CNF — are rejected by both. The claims come from the native backend and, for
+//! `none`, from puzzles without solution by construction.
+
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+use std::process::Command;
+
+use satdoku::sat::{Certifier, CheckError, SatSolver, check_drat_files};
+use satdoku::{
+    Alphabet, Backend, Cell, DfsBackend, Digit, Grid, Limits, Outcome, PuzzleReader, ReadOptions,
+    Units,
+};
+
+use crate::common::fixture;
+use crate::sat::available;
+
+/// What `rate` says of a certificate: `Some(true)` verified, `Some(false)` rejected, `None` when it
+/// is not installed (and not required).
+fn rate(cnf: &Path, drat: &Path) -> Option<bool> {
+    if !available("rate") {
+        return None;
+    }
+    let out = Command::new("rate").arg(cnf).arg(drat).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let verified = text.lines().any(|l| l.trim() == "s VERIFIED");
+    // rate exits with 0 exactly when it verified the proof.
+    assert_eq!(verified, out.status.success(), "rate: {text}");
+    Some(verified)
+}
+
+fn read(name: &str, options: ReadOptions, take: usize) -> Vec<Grid> {
+    let path = fixture(name);
+    PuzzleReader::new(BufReader::new(File::open(&path).unwrap()), name, options)
+        .take(take)
+        .map(|r| r.puzzle.unwrap().grid)
+        .collect()
+}
+
+/// `puzzle` (unique, with solution `solution`) with one more given that makes it unsolvable: the
+/// first open cell gets a digit that no peer holds as a given and the solution does not have there.
+/// No two equal givens share a unit, yet there is no solution (the only completion of the other
+/// givens has another digit in that cell). `None` if every such digit is taken.
+fn without_solution(puzzle: &Grid, solution: &Grid, units: &Units) -> Option<Grid> {
+    let cell = (0..puzzle.shape().cells())
+        .map(Cell::new)
+        .find(|&c| puzzle.get(c).is_none())?;
+    let n = puzzle.n() as u8;
+    let d = (1..=n).find(|&d| {
+        Some(d) != solution.get(cell).map(|x| x.get())
+            && units
+                .peers(cell)
+                .iter()
+                .all(|&p| puzzle.get(p).map(|x| x.get()) != Some(d))
+    })?;
+    let mut g = puzzle.clone();
+    g.set(cell, Digit::new(d));
+    Some(g)
+}
+
+/// The sampled fixture puzzles (how many of each collection).
+fn sample() -> Vec<(&'static str, Vec<Grid>)> {
+    let plain = ReadOptions::default;
+    vec![
+        (
+            "17-clue-head200.txt",
+            read("17-clue-head200.txt", plain(), 8),
+        ),
+        (
+            "top1465-head200.txt",
+            read("top1465-head200.txt", plain(), 8),
+        ),
+        (
+            "forum-hardest-1905-11plus-head200.txt",
+            read("forum-hardest-1905-11plus-head200.txt", plain(), 8),
+        ),
+        ("top95.txt", read("top95.txt", plain(), 5)),
+        (
+            "norvig-hardest.txt",
+            read("norvig-hardest.txt", plain(), 11),
+        ),
+        ("pe96.txt", read("pe96.txt", plain(), 5)),
+        (
+            "9x9-sudoku-acs-logic-solvable.txt",
+            read("9x9-sudoku-acs-logic-solvable.txt", plain(), 16),
+        ),
+        (
+            "9x9-sudoku-acs-sample.txt",
+            read("9x9-sudoku-acs-sample.txt", plain(), 5),
+        ),
+        (
+            "4x4-rkkautsar-1.txt",
+            read("4x4-rkkautsar-1.txt", plain(), 1),
+        ),
+        (
+            "16x16-poj3076-sample.txt",
+            read("16x16-poj3076-sample.txt", plain(), 1),
+        ),
+        (
+            "16x16-uio-inf1010.txt",
+            read("16x16-uio-inf1010.txt", plain(), 1),
+        ),
+        (
+            "16x16-rkkautsar-1.txt",
+            read("16x16-rkkautsar-1.txt", plain(), 1),
+        ),
+        (
+            "16x16-sudoku-acs-sample.txt",
+            read("16x16-sudoku-acs-sample.txt", plain(), 5),
+        ),
+        (
+            "25x25-sudoku-acs-sample.txt",
+            read("25x25-sudoku-acs-sample.txt", plain(), 2),
+        ),
+        (
+            "25x25-rkkautsar-1.txt",
+            read("25x25-rkkautsar-1.txt", plain(), 1),
+        ),
+        (
+            "36x36-uio-inf1010.txt",
+            read(
+                "36x36-uio-inf1010.txt",
+                ReadOptions {
+                    symbols: Some(Alphabet::parse("1-9?A-Z").unwrap()),
+                    ..ReadOptions::default()
+                },
+                1,
+            ),
+        ),
+    ]
+}
+
+#[test]
+fn every_settled_fixture_certifies_and_rate_agrees() {
+    let dir = tempfile::tempdir().unwrap();
+    let dfs = DfsBackend::new();
+    let (mut certified, mut rated) = (0, 0);
+    for (name, puzzles) in sample() {
+        for (i, puzzle) in puzzles.iter().enumerate() {
+            let units = Units::standard(puzzle.shape());
+            let outcome = dfs
+                .solve(&units, puzzle, &Limits::unique())
+                .unwrap()
+                .outcome;
+            let mut claims = Vec::new();
+            match &outcome {
+                Outcome::Unique(s) => {
+                    claims.push((puzzle.clone(), outcome.clone()));
+                    if let Some(none) = without_solution(puzzle, s, &units) {
+                        claims.push((none, Outcome::NoSolution));
+                    }
+                }
+                Outcome::NoSolution => claims.push((puzzle.clone(), outcome.clone())),
+                _ => continue,
+            }
+            for (k, (p, claim)) in claims.iter().enumerate() {
+                for solver in SatSolver::available() {
+                    let what = format!("{name} #{i} claim {k} {solver}");
+                    let cert = Certifier::new()
+                        .with_solver(solver)
+                        .unwrap()
+                        .certify(&units, p, claim)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    cert.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+                    certified += 1;
+                    // The files: ours from the bytes, and rate (all but the 36x36, whose 3.3
+                    // million clauses take rate a while, and one solver per 9x9 collection beyond
+                    // its first three puzzles, to keep CI quick).
+                    if p.n() > 25 || (p.n() == 9 && i >= 3) {
+                        continue;
+                    }
+                    let stem = format!("c{certified}");
+                    let (cnf, drat) = cert.write_files(dir.path(), &stem).unwrap();
+                    check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    if let Some(ok) = rate(&cnf, &drat) {
+                        assert!(ok, "{what}: rate rejects it");
+                        rated += 1;
+                    }
+                }
+            }
+        }
+    }
+    eprintln!("certificates: {certified}, verified by rate: {rated}");
+    // 66 unique puzzles in the sample (and one of unknown status), 65 of them with a "none"
+    // variant (the full grids have none), on each solver.
+    assert!(
+        certified >= 130 * SatSolver::available().len(),
+        "{certified}"
+    );
+}
+
+/// Platinum Blonde (see sat.rs): unique, and it needs the solver.
+fn platinum() -> Grid {
+    let rows = [
+        ".......12",
+        "........3",
+        "..23..4..",
+        "..18....5",
+        ".6..7.8..",
+        ".....9...",
+        "..85.....",
+        "9...4.5..",
+        "47...6...",
+    ];
+    let v = rows
+        .concat()
+        .bytes()
+        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .collect();
+    Grid::from_values(satdoku::Shape::new(3, 3).unwrap(), v).unwrap()
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn write_lines(path: &Path, lines: &[String]) {
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+/// A lemma removed from the proof: our checker rejects it (we remove the last lemma whose loss it
+/// notices), and so does rate.
+#[test]
+fn a_proof_without_a_needed_lemma_is_rejected_by_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = platinum();
+    let units = Units::standard(puzzle.shape());
+    let outcome = DfsBackend::new()
+        .solve(&units, &puzzle, &Limits::unique())
+        .unwrap()
+        .outcome;
+    for solver in SatSolver::available() {
+        let cert = Certifier::new()
+            .with_solver(solver)
+            .unwrap()
+            .certify(&units, &puzzle, &outcome)
+            .unwrap();
+        let (cnf, drat) = cert.write_files(dir.path(), "p").unwrap();
+        assert_ne!(
+            rate(&cnf, &drat),
+            Some(false),
+            "{solver}: rate rejects the original"
+        );
+        let proof = lines(&drat);
+        assert_eq!(proof.last().map(String::as_str), Some("0"));
+        let tampered = dir.path().join("t.drat");
+        let removed = (0..proof.len() - 1).rev().find(|&i| {
+            let mut t = proof.clone();
+            t.remove(i);
+            write_lines(&tampered, &t);
+            check_drat_files(&cnf, &tampered).is_err()
+        });
+        let Some(i) = removed else {
+            panic!("{solver}: no single lemma is needed")
+        };
+        let mut t = proof.clone();
+        t.remove(i);
+        write_lines(&tampered, &t);
+        assert!(matches!(
+            check_drat_files(&cnf, &tampered),
+            Err(CheckError::Rejected { .. })
+        ));
+        assert_ne!(
+            rate(&cnf, &tampered),
+            Some(true),
+            "{solver}: rate accepts lemma {i} removed"
+        );
+        // Only the empty clause left: rejected by both.
+        write_lines(&tampered, &["0".to_string()]);
+        assert!(check_drat_files(&cnf, &tampered).is_err());
+        assert_ne!(rate(&cnf, &tampered), Some(true));
+    }
+}
+
+/// A given changed in the CNF so that it becomes satisfiable: the certificate of "none" for
+/// Platinum Blonde with a wrong extra given, whose unit clause is turned into the right digit (the
+/// unique solution's): no sound checker accepts a refutation of a satisfiable formula.
+#[test]
+fn a_cnf_with_a_changed_given_is_rejected_by_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = platinum();
+    let units = Units::standard(base.shape());
+    let Outcome::Unique(solution) = DfsBackend::new()
+        .solve(&units, &base, &Limits::unique())
+        .unwrap()
+        .outcome
+    else {
+        panic!("platinum blonde is unique")
+    };
+    let none = without_solution(&base, &solution, &units).unwrap();
+    let wrong = none.get(Cell::new(0)).unwrap().get() as i64;
+    let right = solution.get(Cell::new(0)).unwrap().get() as i64;
+    for solver in SatSolver::available() {
+        let cert = Certifier::new()
+            .with_solver(solver)
+            .unwrap()
+            .certify(&units, &none, &Outcome::NoSolution)
+            .unwrap();
+        let (cnf, drat) = cert.write_files(dir.path(), "n").unwrap();
+        assert_ne!(
+            rate(&cnf, &drat),
+            Some(false),
+            "{solver}: rate rejects the original"
+        );
+        check_drat_files(&cnf, &drat).unwrap();
+        // r1c1 is cell 0: its variables are 1..=9, the given is the unit clause "d 0".
+        let mut text = lines(&cnf);
+        let at = text
+            .iter()
+            .position(|l| *l == format!("{wrong} 0"))
+            .unwrap();
+        text[at] = format!("{right} 0");
+        let changed = dir.path().join("changed.cnf");
+        write_lines(&changed, &text);
+        assert!(check_drat_files(&changed, &drat).is_err(), "{solver}");
+        assert_ne!(rate(&changed, &drat), Some(true), "{solver}");
+    }
+}
+
+/// `--certify DIR` on every command that settles puzzles: each unique or none answer gets a checked
+/// certificate that `rate` accepts, reported in JSON; a false `none` claim, which no grid can show
+/// wrong, is caught by the certifier (exit 4).
+#[test]
+fn the_commands_certify_what_they_settle() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = fixture("norvig-hardest.txt");
+    let solve_dir = dir.path().join("solve");
+    let out = crate::common::satdoku()
+        .args(["solve", "--unique", "--output", "json", "--certify"])
+        .arg(&solve_dir)
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let records = crate::common::json_lines(&out.stdout);
+    assert_eq!(records.len(), 11);
+    for (i, r) in records.iter().enumerate() {
+        assert_eq!(r["certified"], true, "{r}");
+        let (cnf, drat) = (
+            solve_dir.join(format!("puzzle-{i:06}.cnf")),
+            solve_dir.join(format!("puzzle-{i:06}.drat")),
+        );
+        assert!(check_drat_files(&cnf, &drat).is_ok(), "puzzle {i}");
+        if let Some(ok) = rate(&cnf, &drat) {
+            assert!(ok, "rate rejects puzzle {i}");
+        }
+    }
+    // check: the agreed status, certified, in text.
+    let out = crate::common::satdoku()
+        .args(["check", "--certify"])
+        .arg(dir.path().join("check"))
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.matches(": unique, certified (agree;").count(),
+        11,
+        "{text}"
+    );
+    // verify --unique --certify: the given solutions, proven the only ones.
+    let solutions = dir.path().join("s.txt");
+    let solved = crate::common::satdoku()
+        .arg("solve")
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    std::fs::write(&solutions, &solved.stdout).unwrap();
+    let out = crate::common::satdoku()
+        .args(["verify", "--unique", "--certify"])
+        .arg(dir.path().join("verify"))
+        .arg("--puzzles")
+        .arg(&puzzles)
+        .arg("--solutions")
+        .arg(&solutions)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.matches(": valid, unique, certified").count(),
+        11,
+        "{text}"
+    );
+    // A backend that claims "none" for a solvable puzzle returns no grid to verify; the certifier
+    // finds the solution that refutes it.
+    let out = crate::common::satdoku()
+        .env("SATDOKU_TEST_FAULT", "dfs:claim-none")
+        .args(["solve", "--unique", "--output", "json", "--certify"])
+        .arg(dir.path().join("fault"))
+        .arg(&puzzles)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    for r in crate::common::json_lines(&out.stdout) {
+        assert_eq!(r["certified"], false, "{r}");
+    }
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the certifier refutes the answer"));
+}
