@@ -21,11 +21,10 @@ use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
+use satdoku::format::{PuzzleReader, ReadOptions};
+use satdoku::sat::{Amo, Encoding};
 use satdoku::sat::{SatBackend, write_dimacs};
-use satdoku::{
-    Amo, Backend, DfsBackend, Encoding, Grid, Limits, PuzzleReader, ReadOptions, Status, Units,
-    verify,
-};
+use satdoku::{Backend, DfsBackend, Grid, Limits, Status, Units, verify};
 
 /// A named sample of puzzles, all of one shape.
 struct Sample {

@@ -11,9 +11,10 @@ use std::io::BufReader;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use satdoku::format::{PuzzleReader, ReadOptions};
 use satdoku::sat::{Certifier, SatBackend, SatSolver};
 use satdoku::study::thread_time;
-use satdoku::{Backend, Limits, Outcome, PuzzleReader, ReadOptions, Units};
+use satdoku::{Backend, Limits, Outcome, Units};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -8,8 +8,9 @@ use std::fs::File;
 use std::io::BufReader;
 use std::time::Duration;
 
+use satdoku::format::{PuzzleReader, ReadOptions};
 use satdoku::sat::{SatBackend, SatSolver};
-use satdoku::{Backend, Limits, PuzzleReader, ReadOptions, Units, verify};
+use satdoku::{Backend, Limits, Units, verify};
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -1,5 +1,11 @@
 //! satdoku: Sudoku-family grids of any box shape (4x4 to 64x64), solved by two independent backends — a
-//! native depth-first search and a SAT encoding solved by `varisat` — that must agree.
+//! native depth-first search and a SAT encoding solved in-process by `varisat` (or CaDiCaL, with the
+//! `cadical` feature) — that must agree.
+//!
+//! The model, the backends, the verifier and the cross-check are at the crate root; three modules
+//! group what is specific to one concern: [`format`](mod@format) (reading and writing puzzles), [`sat`] (the
+//! encodings, DIMACS, solver models, certificates) and `study` (measuring backends and encodings,
+//! feature `study`). Every item has one path.
 //!
 //! ```
 //! use satdoku::{Backend, DfsBackend, Limits, Shape, Grid, Units, verify, Status};
@@ -21,24 +27,20 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod check;
-pub mod dfs;
+mod check;
+mod dfs;
 pub mod format;
-pub mod grid;
+mod grid;
 pub mod sat;
-pub mod solve;
+mod solve;
 #[cfg(feature = "study")]
 pub mod study;
-pub mod units;
+mod units;
 
 pub use check::{
     Answer, CrossCheck, Problem, Verdict, Verified, Violation, cross_check, judge, verify,
 };
 pub use dfs::DfsBackend;
-pub use format::{
-    Alphabet, Format, Layout, ParseError, ParseErrorKind, Puzzle, PuzzleReader, ReadOptions, Record,
-};
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
-pub use sat::{Amo, Encoding, SatBackend};
 pub use solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status};
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};

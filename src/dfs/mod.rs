@@ -116,7 +116,7 @@ impl Backend for DfsBackend {
         "dfs"
     }
 
-    /// Solves by depth-first search; see the [module docs](self) for the algorithm.
+    /// Solves by depth-first search: bitmask candidates, singles, locked candidates, MRV branching.
     ///
     /// # Errors
     /// [`SolveError::ShapeMismatch`] when the puzzle is not of the unit list's shape;

@@ -2,7 +2,7 @@
 //! (varisat, and CaDiCaL with the `cadical` feature), DIMACS out, models in, and certificates (a
 //! plain CNF and a checked DRAT proof) for `unique` and `none`.
 //!
-//! - [`vars`]: all variable numbering (fixed DIMACS numbering of cell variables, auxiliaries after
+//! - `vars`: all variable numbering (fixed DIMACS numbering of cell variables, auxiliaries after
 //!   N³); [`Lit`] and [`Var`] are our own types.
 //! - [`encode()`]: [`Encoding`] × [`Amo`] into any [`ClauseSink`] (in-memory [`Formula`], DIMACS
 //!   writer, [`FormulaStats`] counter, a solver).
@@ -16,14 +16,14 @@ mod backend;
 mod certify;
 mod decode;
 mod dimacs;
-pub mod encode;
+mod encode;
 mod lit;
 mod model;
 mod proof;
 mod simplify;
-pub mod sink;
+mod sink;
 mod solver;
-pub mod vars;
+mod vars;
 
 pub use backend::{CLAUSE_BUDGET, SatBackend, Simplify};
 pub use certify::{Certificate, Certifier, CertifyError, CheckError, check_drat, check_drat_files};
@@ -37,3 +37,6 @@ pub use model::{Model, ModelError, SolverAnswer, parse_solver_output};
 pub use proof::ProofParseError;
 pub use sink::{ClauseSink, Formula, FormulaStats};
 pub use solver::{SatSolver, SolverUnavailable};
+pub use vars::{
+    AuxVars, cell_lit, cell_var, cell_var_count, dimacs_cell, max_dimacs_var, var_cell,
+};

@@ -10,11 +10,9 @@ use std::io::BufReader;
 use std::path::Path;
 use std::process::Command;
 
+use satdoku::format::{Alphabet, PuzzleReader, ReadOptions};
 use satdoku::sat::{Certifier, CheckError, SatSolver, check_drat_files};
-use satdoku::{
-    Alphabet, Backend, Cell, DfsBackend, Digit, Grid, Limits, Outcome, PuzzleReader, ReadOptions,
-    Units,
-};
+use satdoku::{Backend, Cell, DfsBackend, Digit, Grid, Limits, Outcome, Units};
 
 use crate::common::fixture;
 use crate::sat::available;

@@ -9,11 +9,10 @@
 use std::fs::File;
 use std::io::BufReader;
 
+use satdoku::format::{Alphabet, PuzzleReader, ReadOptions};
 use satdoku::sat::SatBackend;
-use satdoku::{
-    Alphabet, Amo, Backend, DfsBackend, Encoding, Grid, Limits, PuzzleReader, ReadOptions, Status,
-    Units, Verdict, cross_check, verify,
-};
+use satdoku::sat::{Amo, Encoding};
+use satdoku::{Backend, DfsBackend, Grid, Limits, Status, Units, Verdict, cross_check, verify};
 
 use crate::common::fixture;
 
