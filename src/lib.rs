@@ -27,6 +27,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod auto;
 mod check;
 mod dfs;
 pub mod format;
@@ -37,6 +38,7 @@ mod solve;
 pub mod study;
 mod units;
 
+pub use auto::AutoBackend;
 pub use check::{
     Answer, CrossCheck, Problem, Verdict, Verified, Violation, cross_check, judge, verify,
 };

@@ -280,6 +280,9 @@ pub struct Stats {
     pub variables: u64,
     /// Clauses in the formula (SAT only).
     pub clauses: u64,
+    /// The backend that produced the answer, when a backend hands puzzles to others (the auto
+    /// backend: `dfs` or `sat`); `None` for a backend that answers itself.
+    pub answered_by: Option<&'static str>,
 }
 
 /// An outcome with the work it took.

@@ -570,8 +570,11 @@ pub enum OutputArg {
 /// Which solver answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum BackendArg {
-    /// The native depth-first search.
+    /// The native search first, within a node budget that grows with the grid; then the SAT backend
+    /// with the rest of the time (the record says which answered).
     #[default]
+    Auto,
+    /// The native depth-first search.
     Dfs,
     /// The SAT encoding solved by varisat.
     Sat,

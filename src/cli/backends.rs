@@ -2,7 +2,7 @@
 //! the test fault hook inside the verification, so that a corrupted answer is caught like a real bug.
 
 use satdoku::sat::SatBackend;
-use satdoku::{Backend, DfsBackend, Verified};
+use satdoku::{AutoBackend, Backend, DfsBackend, Verified};
 
 use super::args::SatArgs;
 use super::fault;
@@ -15,14 +15,28 @@ pub fn dfs() -> Checked {
     Verified::new(fault::wrap(Box::new(DfsBackend::new())))
 }
 
+/// The auto backend: the native one, then the SAT backend configured by `args` (each with the fault
+/// hook, so that a test can corrupt either phase).
+///
+/// # Errors
+/// A SAT solver this build lacks.
+pub fn auto(args: &SatArgs) -> anyhow::Result<Checked> {
+    let dfs = fault::wrap(Box::new(DfsBackend::new()));
+    let sat = fault::wrap(Box::new(sat_backend(args)?));
+    Ok(Verified::new(Box::new(AutoBackend::from_phases(dfs, sat))))
+}
+
+fn sat_backend(args: &SatArgs) -> anyhow::Result<SatBackend> {
+    SatBackend::new(args.encoding.get(), args.amo.get())
+        .with_simplify(args.simplify.get())
+        .with_solver(args.sat_solver.get())
+        .map_err(|e| anyhow::anyhow!("--sat-solver {}: {e}", args.sat_solver.get()))
+}
+
 /// The SAT backend configured by `args`.
 ///
 /// # Errors
 /// A SAT solver this build lacks (a usage error naming the feature to build with).
 pub fn sat(args: &SatArgs) -> anyhow::Result<Checked> {
-    let backend = SatBackend::new(args.encoding.get(), args.amo.get())
-        .with_simplify(args.simplify.get())
-        .with_solver(args.sat_solver.get())
-        .map_err(|e| anyhow::anyhow!("--sat-solver {}: {e}", args.sat_solver.get()))?;
-    Ok(Verified::new(fault::wrap(Box::new(backend))))
+    Ok(Verified::new(fault::wrap(Box::new(sat_backend(args)?))))
 }

@@ -47,6 +47,7 @@ impl Settings {
 pub fn run(args: SolveArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
     let backends = match args.backend {
+        BackendArg::Auto => vec![backends::auto(&args.sat)?],
         BackendArg::Dfs => vec![backends::dfs()],
         BackendArg::Sat => vec![backends::sat(&args.sat)?],
         BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat)?],
@@ -60,6 +61,7 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         (false, None) => Limits::first(),
     });
     let name = match args.backend {
+        BackendArg::Auto => "auto",
         BackendArg::Dfs => "dfs",
         BackendArg::Sat => "sat",
         BackendArg::Both => "both",
@@ -108,11 +110,29 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
         [one] => {
             let a = answer(one);
             match &a.report {
-                Ok(report) => with_times(
-                    certified(item, report, &a, None, &layout, settings),
-                    &[a],
-                    settings,
-                ),
+                Ok(report) => {
+                    let mut record = certified(item, report, &a, None, &layout, settings);
+                    let other = match a.backend {
+                        "dfs" => Some("sat"),
+                        "sat" => Some("dfs"),
+                        _ => None,
+                    };
+                    if let Some(other) = other
+                        && report.outcome.status() == satdoku::Status::Unknown
+                        && record.diagnostic.is_none()
+                    {
+                        record.diagnostic = Some(Diagnostic {
+                            place: format!("{}:{}", item.source, item.line),
+                            message: format!(
+                                "note: {} did not settle it within the limits; --backend {other} \
+                                 or auto may",
+                                a.backend
+                            ),
+                            shown_in_record: false,
+                        });
+                    }
+                    with_times(record, &[a], settings)
+                }
                 Err(e) => with_times(failure(item, e, json, ""), &[a], settings),
             }
         }
@@ -214,7 +234,11 @@ fn answered(
             "file": &*item.source,
             "line": item.line,
             "status": status.word(),
-            "backend": if both.is_some() { "both" } else { answer.backend },
+            "backend": if both.is_some() {
+                "both"
+            } else {
+                report.stats.answered_by.unwrap_or(answer.backend)
+            },
         });
         if let Some(c) = certified.json() {
             v["certified"] = json!(c);
