@@ -1,12 +1,14 @@
 //! The independent checker: `verify(units, puzzle, candidate)` accepts only a full grid that keeps every
-//! given and holds each digit once in every unit; `cross_check` runs two backends and judges whether their
-//! answers agree. Neither shares anything with the backends but the unit list and the `Backend` trait.
+//! given, holds each digit once in every unit and keeps every relation and cage of the rules;
+//! `cross_check` runs two backends and judges whether their answers agree. Neither shares anything with
+//! the backends but the rules (`Units`) and the `Backend` trait.
 
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 use crate::grid::{Cell, Grid, Shape};
+use crate::rules::RelationKind;
 use crate::solve::{Backend, Limits, Outcome, Report, SolveError, Status};
 use crate::units::{UnitName, Units};
 
@@ -62,13 +64,65 @@ pub enum Violation {
         /// Second cell, `rXcY`.
         second: String,
     },
+    /// Two related cells whose digits break the relation (the same digit a knight's or king's move
+    /// apart, consecutive digits side by side).
+    #[error("{}", relation_message(*kind, first, second, *a, *b))]
+    Relation {
+        /// What the relation demands.
+        kind: RelationKind,
+        /// First cell, `rXcY`.
+        first: String,
+        /// Second cell, `rXcY`.
+        second: String,
+        /// The first cell's digit.
+        a: u8,
+        /// The second cell's digit.
+        b: u8,
+    },
+    /// A digit twice in one killer cage.
+    #[error("cage at {anchor} (sum {sum}) holds {digit} twice, at {first} and {second}")]
+    CageRepeated {
+        /// The cage's first cell, `rXcY`.
+        anchor: String,
+        /// Its sum.
+        sum: u32,
+        /// The repeated digit.
+        digit: u8,
+        /// First cell, `rXcY`.
+        first: String,
+        /// Second cell, `rXcY`.
+        second: String,
+    },
+    /// A killer cage whose digits add up to another sum.
+    #[error("cage at {anchor} (sum {sum}) sums to {found}")]
+    CageSum {
+        /// The cage's first cell, `rXcY`.
+        anchor: String,
+        /// Its sum.
+        sum: u32,
+        /// What its digits add up to.
+        found: u32,
+    },
+}
+
+/// `knight-move cells r2c3 and r4c4 both hold 7`, `orthogonal neighbours r1c1 and r1c2 hold 3 and 4
+/// (consecutive)`.
+fn relation_message(kind: RelationKind, first: &str, second: &str, a: u8, b: u8) -> String {
+    let what = kind.describe();
+    if a == b {
+        format!("{what} {first} and {second} both hold {a}")
+    } else {
+        format!("{what} {first} and {second} hold {a} and {b} (consecutive)")
+    }
 }
 
 /// Checks that `candidate` solves `puzzle` under `units`: every cell holds a digit in 1..=N, every given
-/// is kept, and every unit holds each digit exactly once.
+/// is kept, every unit holds each digit exactly once, every relation holds and every cage holds
+/// distinct digits adding up to its sum.
 ///
 /// # Errors
-/// The first [`Violation`] found, checking cells in reading order, then units in order.
+/// The first [`Violation`] found, checking cells in reading order, then units, relations and cages in
+/// order.
 pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Violation> {
     let shape = units.shape();
     if puzzle.shape() != shape || candidate.shape() != shape {
@@ -112,7 +166,63 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
             second: clash.second.name(shape),
         });
     }
+    let values = candidate.values();
+    for r in units.relations() {
+        let (a, b) = (values[r.a.index()], values[r.b.index()]);
+        if !r.kind.allows(a, b) {
+            return Err(Violation::Relation {
+                kind: r.kind,
+                first: r.a.name(shape),
+                second: r.b.name(shape),
+                a,
+                b,
+            });
+        }
+    }
+    for cage in units.cages() {
+        let anchor = || cage.anchor().name(shape);
+        let mut seen: Vec<Option<Cell>> = vec![None; n + 1];
+        let mut found = 0u32;
+        for &cell in &cage.cells {
+            let v = values[cell.index()];
+            found += u32::from(v);
+            if let Some(first) = seen[v as usize] {
+                return Err(Violation::CageRepeated {
+                    anchor: anchor(),
+                    sum: cage.sum,
+                    digit: v,
+                    first: first.name(shape),
+                    second: cell.name(shape),
+                });
+            }
+            seen[v as usize] = Some(cell);
+        }
+        if found != cage.sum {
+            return Err(Violation::CageSum {
+                anchor: anchor(),
+                sum: cage.sum,
+                found,
+            });
+        }
+    }
     Ok(())
+}
+
+/// Whether every relation and cage of `units` holds in `values` (a full grid of digits in range).
+fn extras_hold(units: &Units, values: &[u8]) -> bool {
+    units
+        .relations()
+        .iter()
+        .all(|r| r.kind.allows(values[r.a.index()], values[r.b.index()]))
+        && units.cages().iter().all(|cage| {
+            let (mut seen, mut sum) = (0u64, 0u32);
+            for c in &cage.cells {
+                let v = values[c.index()];
+                seen |= 1 << (v.wrapping_sub(1) & 63);
+                sum += u32::from(v);
+            }
+            seen.count_ones() as usize == cage.cells.len() && sum == cage.sum
+        })
 }
 
 /// Whether `candidate` solves `puzzle` (shapes already checked): a fast test that says only yes or
@@ -150,7 +260,7 @@ fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
         unit.cells.iter().fold(0u64, |m, c| {
             m | 1 << (values[c.index()].wrapping_sub(1) & 63)
         }) == full
-    })
+    }) && (!units.has_extras() || extras_hold(units, values))
 }
 
 /// Whether every row, column and box of `values` (an N×N grid with boxes of `br`×`bc` cells, values

@@ -32,6 +32,7 @@ mod check;
 mod dfs;
 pub mod format;
 mod grid;
+mod rules;
 pub mod sat;
 mod solve;
 #[cfg(feature = "study")]
@@ -44,5 +45,8 @@ pub use check::{
 };
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
+pub use rules::{
+    Cage, Relation, RelationKind, RulesBuilder, RulesError, UnknownVariant, Variant, sum_range,
+};
 pub use solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status};
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};

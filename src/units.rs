@@ -1,12 +1,15 @@
-//! The constraint model: units (rows, columns, boxes) of N cells that hold each digit once, and peers.
+//! The constraint model, the rules of a grid: units (rows, columns, boxes; diagonals, windows, groups,
+//! jigsaw regions) of N cells that hold each digit once, with peers; beside them the pairwise relations
+//! and killer cages of variants (see `rules.rs`).
 //!
-//! Both backends and the verifier read this one list; a variant (diagonals, irregular regions) is a new
-//! unit list, not a new solver.
+//! Both backends, the encoder and the verifier read this one value; each reasons about it in its own
+//! way.
 
 use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::grid::{Cell, Digit, Grid, Shape};
+use crate::rules::{Cage, Relation, Variant};
 
 /// What kind of group a unit is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -18,6 +21,14 @@ pub enum UnitKind {
     Col,
     /// A box, numbered row-major.
     Block,
+    /// A diagonal (X-sudoku): index 0 runs from r1c1 down to rNcN, index 1 from r1cN down to rNc1.
+    Diagonal,
+    /// A windoku window, numbered row-major.
+    Window,
+    /// A disjoint group: the cells at one position in every box, numbered by that position.
+    Group,
+    /// A jigsaw region (in place of a box), numbered as the region map gives them.
+    Region,
 }
 
 /// A unit's identity: its kind and its 0-based number among units of that kind.
@@ -36,6 +47,11 @@ impl fmt::Display for UnitName {
             UnitKind::Row => "row",
             UnitKind::Col => "column",
             UnitKind::Block => "box",
+            UnitKind::Diagonal if self.index == 0 => return f.write_str("main diagonal"),
+            UnitKind::Diagonal => return f.write_str("anti-diagonal"),
+            UnitKind::Window => "window",
+            UnitKind::Group => "disjoint group",
+            UnitKind::Region => "region",
         };
         write!(f, "{word} {}", self.index + 1)
     }
@@ -63,7 +79,9 @@ pub struct Clash {
     pub second: Cell,
 }
 
-/// The unit list of a grid shape, with each cell's units and peers precomputed.
+/// The rules of a grid: its unit list, with each cell's units and peers precomputed, and the relations
+/// and cages of variants beside it (empty for the standard rules). Every backend receives this one
+/// value.
 #[derive(Clone, Debug)]
 pub struct Units {
     /// Unique per construction (clones share it): lets backends cache tables derived from this list.
@@ -79,6 +97,14 @@ pub struct Units {
     /// For each cell its three units, when every cell has three (the standard rules) and their
     /// indices fit: the clash check's flat table. Empty otherwise.
     three: Vec<[u8; 3]>,
+    /// The data-free variants these rules were built with (sorted), for describing them.
+    variants: Vec<Variant>,
+    /// Whether jigsaw regions replace the boxes.
+    jigsaw: bool,
+    /// Pairs of cells that must differ or must not hold consecutive digits (see [`Relation`]).
+    relations: Vec<Relation>,
+    /// Killer cages.
+    cages: Vec<Cage>,
 }
 
 impl Units {
@@ -175,7 +201,73 @@ impl Units {
             peers,
             standard: false,
             three,
+            variants: Vec::new(),
+            jigsaw: false,
+            relations: Vec::new(),
+            cages: Vec::new(),
         }
+    }
+
+    /// These units with the variants' relations and cages beside them (built by
+    /// [`Units::rules`](crate::RulesBuilder), which validates them).
+    pub(crate) fn with_extras(
+        self,
+        variants: Vec<Variant>,
+        jigsaw: bool,
+        relations: Vec<Relation>,
+        cages: Vec<Cage>,
+    ) -> Units {
+        Units {
+            variants,
+            jigsaw,
+            relations,
+            cages,
+            ..self
+        }
+    }
+
+    /// The pairwise relations (anti-knight, anti-king, non-consecutive), each pair once with `a < b`;
+    /// "must differ" pairs that already share a unit are left out. Empty for the standard rules.
+    pub fn relations(&self) -> &[Relation] {
+        &self.relations
+    }
+
+    /// The killer cages. Empty for the standard rules.
+    pub fn cages(&self) -> &[Cage] {
+        &self.cages
+    }
+
+    /// The data-free variants these rules were built with (diagonals, windoku, …), in documentation
+    /// order.
+    pub fn variants(&self) -> &[Variant] {
+        &self.variants
+    }
+
+    /// Whether jigsaw regions replace the boxes.
+    pub fn is_jigsaw(&self) -> bool {
+        self.jigsaw
+    }
+
+    /// Whether there are rules besides the units: relations or cages.
+    pub fn has_extras(&self) -> bool {
+        !self.relations.is_empty() || !self.cages.is_empty()
+    }
+
+    /// The region of each cell (row-major, 0-based in unit order), when jigsaw regions replace the
+    /// boxes.
+    pub fn regions(&self) -> Option<Vec<usize>> {
+        if !self.jigsaw {
+            return None;
+        }
+        let mut map = vec![0; self.shape.cells()];
+        for unit in &self.units {
+            if unit.name.kind == UnitKind::Region {
+                unit.cells
+                    .iter()
+                    .for_each(|c| map[c.index()] = unit.name.index);
+            }
+        }
+        Some(map)
     }
 
     /// An identifier unique to this unit list (clones keep it): backends may key caches of derived

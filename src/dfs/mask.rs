@@ -42,6 +42,12 @@ pub(crate) trait Mask:
     /// The set without its smallest digit.
     fn without_lowest(self) -> Self;
 
+    /// The digits below 64 as a `u64` (bit `i` for 0-based digit `i`).
+    fn low_bits(self) -> u64;
+
+    /// The set of the digits of `bits` that fit this mask.
+    fn from_low_bits(bits: u64) -> Self;
+
     /// Whether the set holds at most one digit.
     fn at_most_one(self) -> bool {
         self.without_lowest() == Self::ZERO
@@ -76,6 +82,16 @@ macro_rules! impl_mask {
             #[inline(always)]
             fn lowest(self) -> u32 {
                 self.trailing_zeros()
+            }
+
+            #[inline(always)]
+            fn low_bits(self) -> u64 {
+                self as u64
+            }
+
+            #[inline(always)]
+            fn from_low_bits(bits: u64) -> $t {
+                bits as $t
             }
 
             #[inline(always)]

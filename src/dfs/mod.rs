@@ -16,6 +16,10 @@
 //!   of locked candidates (pointing and claiming) runs over every pair of units sharing two or more
 //!   cells — a row and a box, but equally a diagonal and a box — then singles again. Dead ends are
 //!   values (`Contradiction`) propagated with `?`.
+//! - **Variant rules** (`rules.rs`): cells that must differ without sharing a unit (anti-knight and
+//!   anti-king pairs, cage mates) are peers in the tables; after singles, non-consecutive pairs and
+//!   killer cages prune candidates (cages by the digit combinations that can still reach the sum), then
+//!   singles again, until neither changes anything.
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first.
 //! - **Tables**: the unit list is flattened once into `u16` index arrays (unit cells, peers, units of
 //!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
@@ -29,6 +33,7 @@
 
 mod mask;
 mod nine;
+mod rules;
 mod search;
 mod state;
 mod tables;
@@ -151,7 +156,8 @@ impl Backend for DfsBackend {
 }
 
 /// Whether `units` are the rows, columns and 3x3 boxes of a 9x9 grid (in any order, each unit's cells in
-/// any order): the unit list of the fast path. Decided once per [`Units::id`] on each thread.
+/// any order) and nothing else (no relations, no cages): the rules of the fast path. Decided once per
+/// [`Units::id`] on each thread.
 fn is_standard_9x9(units: &Units) -> bool {
     let id = units.id();
     let (last, answer) = STANDARD_9X9.get();
@@ -159,6 +165,7 @@ fn is_standard_9x9(units: &Units) -> bool {
         return answer;
     }
     let answer = units.shape() == Shape::new(3, 3).expect("3x3 is a valid box shape")
+        && !units.has_extras()
         && units.units().len() == 27
         && {
             let sets = |u: &Units| {
@@ -281,6 +288,69 @@ mod tests {
         swapped[0] = swapped[1].clone();
         assert!(!is_standard_9x9(&Units::from_units(s9, swapped)));
         assert!(is_standard_9x9(&std));
+    }
+
+    /// The Wikipedia killer (`File:Killersudoku_color.svg`, as copied in sigh/Interactive-Sudoku-Solver,
+    /// MIT): cages only, no givens; the stated solution is the unique one.
+    pub(crate) fn wikipedia_killer() -> (Units, Grid) {
+        let cages: &[(u32, &str)] = &[
+            (3, "11 12"),
+            (15, "13 14 15"),
+            (25, "21 22 31 32"),
+            (17, "23 24"),
+            (9, "33 34 44"),
+            (22, "16 25 26 35"),
+            (4, "17 27"),
+            (16, "18 28"),
+            (15, "19 29 39 49"),
+            (20, "37 38 47"),
+            (8, "36 46 56"),
+            (17, "45 55 65"),
+            (20, "54 64 74"),
+            (14, "42 43"),
+            (6, "41 51"),
+            (13, "52 53 62"),
+            (6, "63 72 73"),
+            (17, "48 57 58"),
+            (27, "61 71 81 91"),
+            (8, "82 92"),
+            (16, "83 93"),
+            (10, "75 84 85 94"),
+            (12, "59 69"),
+            (6, "67 68"),
+            (20, "66 76 77"),
+            (15, "86 87"),
+            (14, "78 79 88 89"),
+            (13, "95 96 97"),
+            (17, "98 99"),
+        ];
+        let shape = Shape::new(3, 3).unwrap();
+        let mut b = Units::rules(shape);
+        for &(sum, cells) in cages {
+            let cells = cells.split(' ').map(|rc| {
+                let rc = rc.as_bytes();
+                ((rc[0] - b'1') as usize, (rc[1] - b'1') as usize)
+            });
+            b = b.cage(sum, cells.collect::<Vec<_>>());
+        }
+        let solution = grid(
+            shape,
+            "215647398 368952174 794381652 586274931 142593867 973816425 821739546 659428713 437165289",
+        );
+        (b.build().unwrap(), solution)
+    }
+
+    #[test]
+    fn a_killer_without_givens_has_its_published_solution() {
+        let (units, solution) = wikipedia_killer();
+        let shape = units.shape();
+        crate::check::verify(&units, &Grid::empty(shape), &solution).unwrap();
+        let r = DfsBackend::new()
+            .solve(&units, &Grid::empty(shape), &Limits::unique())
+            .unwrap();
+        assert_eq!(r.outcome, Outcome::Unique(solution));
+        // The standard 9x9 fast path is not taken under cages.
+        assert!(!is_standard_9x9(&units));
     }
 
     #[test]

@@ -154,9 +154,9 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
     /// # Errors
     /// On a cell without candidate or a digit without a place in some unit.
     pub fn propagate(&mut self, t: &Tables, work: &mut Work<M>) -> Step<bool> {
-        self.singles(t, &mut work.queue)?;
+        self.settle(t, &mut work.queue)?;
         if self.open != 0 && self.locked(t, work)? {
-            self.singles(t, &mut work.queue)?;
+            self.settle(t, &mut work.queue)?;
         }
         if self.open != 0 {
             return Ok(false);
@@ -169,6 +169,23 @@ impl<M: Mask, const C: usize, const U: usize> State<M, C, U> {
         } else {
             Err(Contradiction)
         }
+    }
+
+    /// Singles (see [`singles`](State::singles)), then, under variant rules, their pruning (relations
+    /// and cages, `rules.rs`) and singles again until neither changes anything. The one place where the
+    /// rules beside the units enter the propagation; it also checks them on a full grid.
+    ///
+    /// # Errors
+    /// As [`singles`](State::singles), and a relation or cage that cannot hold.
+    #[inline]
+    fn settle(&mut self, t: &Tables, queue: &mut Vec<u16>) -> Step<()> {
+        self.singles(t, queue)?;
+        if let Some(rules) = &t.rules {
+            while rules.prune(t.n, &mut self.cand[..t.cells], &self.vals[..t.cells], queue)? {
+                self.singles(t, queue)?;
+            }
+        }
+        Ok(())
     }
 
     /// Applies naked singles (the queued cells) and hidden singles (a digit with one place in a unit)

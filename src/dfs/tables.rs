@@ -4,6 +4,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::rules::Rules;
 use crate::units::Units;
 
 /// A unit list flattened into arrays of `u16` indices, as the search reads it.
@@ -31,6 +32,8 @@ pub(crate) struct Tables {
     pub sides: Box<[u32]>,
     /// The cell lists the pairs and groups point into.
     pub pair_cells: Box<[u16]>,
+    /// The relations and cages beside the units, if any (see `rules.rs`).
+    pub rules: Option<Rules>,
 }
 
 /// Some pairs of one unit U whose shared cells are pairwise disjoint, plus the cells of U they leave
@@ -71,10 +74,24 @@ impl Tables {
         let mut peers = Vec::new();
         let mut unit_start = Vec::with_capacity(cells + 1);
         let mut units_of = Vec::new();
+        // Cells that must differ besides the unit peers (relations, cage mates) are peers here too.
+        let extra = if units.has_extras() {
+            Rules::extra_peers(units)
+        } else {
+            Vec::new()
+        };
         for c in 0..cells {
             let cell = crate::grid::Cell::new(c);
             peer_start.push(peers.len() as u32);
+            let start = peers.len();
             peers.extend(units.peers(cell).iter().map(|p| p.index() as u16));
+            if let Some(more) = extra.get(c).filter(|m| !m.is_empty()) {
+                peers.extend(more);
+                peers[start..].sort_unstable();
+                let mut list = peers.split_off(start);
+                list.dedup();
+                peers.extend(list);
+            }
             unit_start.push(units_of.len() as u32);
             units_of.extend(units.units_of(cell).iter().map(|&u| u as u16));
         }
@@ -99,6 +116,7 @@ impl Tables {
             groups: groups.into(),
             sides: sides.into(),
             pair_cells: pair_cells.into(),
+            rules: Rules::build(units),
         }
     }
 
@@ -254,7 +272,8 @@ thread_local! {
 /// The tables of `units`, from this thread's cache or built now.
 ///
 /// Looked up by [`Units::id`]; on a miss, an entry with the same shape and the same unit cells (a list
-/// rebuilt per puzzle by a careless caller) is reused rather than rebuilt.
+/// rebuilt per puzzle by a careless caller) is reused rather than rebuilt, when neither has relations
+/// or cages (those differ from puzzle to puzzle under the same units).
 pub(crate) fn tables_for(units: &Units) -> Rc<Tables> {
     let id = units.id();
     CACHE.with(|cache| {
@@ -267,8 +286,13 @@ pub(crate) fn tables_for(units: &Units) -> Rc<Tables> {
         }
         let shape = units.shape();
         let cells = unit_cells(units);
+        let plain = !units.has_extras();
         if let Some(i) = cache.iter().position(|(_, t)| {
-            t.n == shape.n() && t.cells == shape.cells() && t.unit_cells == cells
+            plain
+                && t.rules.is_none()
+                && t.n == shape.n()
+                && t.cells == shape.cells()
+                && t.unit_cells == cells
         }) {
             let mut entry = cache.remove(i);
             if entry.0.len() < 16 {

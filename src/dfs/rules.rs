@@ -1,0 +1,456 @@
+//! The native backend's reasoning about the rules beside the units: "must differ" relations and cage
+//! mates become extra peers (placing a digit removes it from them, as from a unit's cells), and
+//! [`Rules::prune`] — called from the state's propagation at one place — narrows candidates by the
+//! non-consecutive pairs and by the cages' sums.
+//!
+//! Cages prune by the digit combinations that can still reach the sum (as a person solving a killer
+//! does with the cage's combination table): a combination must hold every digit already placed in the
+//! cage, and its other digits must fit the open cells; each open cell keeps only the digits of some
+//! such combination, and a digit that every such combination needs, with a single open cell left to
+//! hold it, is placed there. A cage whose combinations are too many to list (long cages on large
+//! grids) is pruned by bounds instead: a digit stays only if the rest of the cage can still make up
+//! the remainder with distinct digits.
+//!
+//! Non-consecutive pairs are made arc-consistent: a digit of one cell stays only if the other cell
+//! has a candidate that is neither it nor next to it.
+
+use super::mask::Mask;
+use super::state::{Contradiction, Step};
+use crate::rules::{RelationKind, sum_range};
+use crate::units::Units;
+
+/// The most combinations listed for one cage; beyond, it is pruned by bounds.
+const MAX_COMBOS: u64 = 4096;
+
+/// The rules beside the units, flattened for the search.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) struct Rules {
+    /// Non-consecutive pairs of cells.
+    pairs: Box<[(u16, u16)]>,
+    cages: Box<[CageTable]>,
+}
+
+/// One cage, as the search reads it.
+#[derive(Debug, PartialEq, Eq)]
+struct CageTable {
+    cells: Box<[u16]>,
+    sum: u32,
+    /// Every set of `cells.len()` distinct digits adding up to `sum` (bit `d − 1` for digit `d`), when
+    /// there are at most [`MAX_COMBOS`]; `None`: pruned by bounds.
+    combos: Option<Box<[u64]>>,
+}
+
+impl Rules {
+    /// The search's tables of the relations and cages of `units`, if it has any.
+    pub(crate) fn build(units: &Units) -> Option<Rules> {
+        if !units.has_extras() {
+            return None;
+        }
+        let n = units.shape().n();
+        let pairs = units
+            .relations()
+            .iter()
+            .filter(|r| r.kind == RelationKind::NonConsecutive)
+            .map(|r| (r.a.index() as u16, r.b.index() as u16))
+            .collect();
+        let cages = units
+            .cages()
+            .iter()
+            .map(|c| CageTable {
+                cells: c.cells.iter().map(|c| c.index() as u16).collect(),
+                sum: c.sum,
+                combos: combinations(n, c.cells.len(), c.sum),
+            })
+            .collect();
+        Some(Rules { pairs, cages })
+    }
+
+    /// For each cell, the cells it must differ from besides its unit peers: its "must differ"
+    /// relations (knight, king) and its cage mates. Ascending, without repeats.
+    pub(crate) fn extra_peers(units: &Units) -> Vec<Vec<u16>> {
+        let mut extra = vec![Vec::new(); units.shape().cells()];
+        for r in units.relations().iter().filter(|r| r.kind.is_differ()) {
+            extra[r.a.index()].push(r.b.index() as u16);
+            extra[r.b.index()].push(r.a.index() as u16);
+        }
+        for cage in units.cages() {
+            for &a in &cage.cells {
+                for &b in &cage.cells {
+                    if a != b {
+                        extra[a.index()].push(b.index() as u16);
+                    }
+                }
+            }
+        }
+        for list in &mut extra {
+            list.sort_unstable();
+            list.dedup();
+        }
+        extra
+    }
+
+    /// Narrows the candidates `cand` of the open cells (`vals` 0) by the non-consecutive pairs and the
+    /// cages; a cell left with one candidate is queued for placing. Returns whether a candidate was
+    /// removed.
+    ///
+    /// # Errors
+    /// A cell left without candidates, placed digits that break a pair or a cage, or a cage that no
+    /// combination fits.
+    pub(crate) fn prune<M: Mask>(
+        &self,
+        n: usize,
+        cand: &mut [M],
+        vals: &[u8],
+        queue: &mut Vec<u16>,
+    ) -> Step<bool> {
+        let mut changed = false;
+        for &(a, b) in self.pairs.iter() {
+            changed |= pair(n, a as usize, b as usize, cand, vals, queue)?;
+        }
+        for cage in self.cages.iter() {
+            changed |= cage.prune(n, cand, vals, queue)?;
+        }
+        Ok(changed)
+    }
+}
+
+/// The digits (bits) next to the digits of `m`.
+fn neighbours(m: u64) -> u64 {
+    (m << 1) | (m >> 1)
+}
+
+/// Every digit of 1..=`n`, as bits.
+fn all_digits(n: usize) -> u64 {
+    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
+}
+
+/// The digits of `other` (open: its candidates) allow in a cell non-consecutive with it: those with a
+/// partner neither equal nor next to them.
+fn supported(n: usize, other: u64) -> u64 {
+    let all = all_digits(n);
+    if other.count_ones() >= 4 {
+        // Any digit rules out at most three values of the other cell.
+        return all;
+    }
+    let mut ok = 0u64;
+    let mut m = other;
+    while m != 0 {
+        let e = m.trailing_zeros();
+        m &= m - 1;
+        // Digit e allows every digit but e - 1, e and e + 1 here.
+        ok |= all & !((0b111u64 << e) >> 1);
+    }
+    ok
+}
+
+/// Narrows `cell` to `keep`; queues it when one candidate is left.
+fn narrow<M: Mask>(cand: &mut [M], queue: &mut Vec<u16>, cell: usize, keep: u64) -> Step<bool> {
+    let m = cand[cell];
+    let left = m & M::from_low_bits(keep);
+    if left == m {
+        return Ok(false);
+    }
+    if left == M::ZERO {
+        return Err(Contradiction);
+    }
+    cand[cell] = left;
+    if left.at_most_one() {
+        queue.push(cell as u16);
+    }
+    Ok(true)
+}
+
+/// One non-consecutive pair.
+fn pair<M: Mask>(
+    n: usize,
+    a: usize,
+    b: usize,
+    cand: &mut [M],
+    vals: &[u8],
+    queue: &mut Vec<u16>,
+) -> Step<bool> {
+    let (va, vb) = (vals[a], vals[b]);
+    match (va, vb) {
+        (0, 0) => {
+            let ka = supported(n, cand[b].low_bits());
+            let kb = supported(n, cand[a].low_bits());
+            Ok(narrow(cand, queue, a, ka)? | narrow(cand, queue, b, kb)?)
+        }
+        (0, v) | (v, 0) => {
+            let open = if va == 0 { a } else { b };
+            let bit = 1u64 << (v - 1);
+            narrow(cand, queue, open, !neighbours(bit))
+        }
+        _ if va.abs_diff(vb) == 1 => Err(Contradiction),
+        _ => Ok(false),
+    }
+}
+
+impl CageTable {
+    fn prune<M: Mask>(
+        &self,
+        n: usize,
+        cand: &mut [M],
+        vals: &[u8],
+        queue: &mut Vec<u16>,
+    ) -> Step<bool> {
+        let (mut placed, mut placed_sum, mut open, mut union) = (0u64, 0u32, 0usize, 0u64);
+        for &c in self.cells.iter() {
+            match vals[c as usize] {
+                0 => {
+                    open += 1;
+                    union |= cand[c as usize].low_bits();
+                }
+                v => {
+                    placed |= 1 << (v - 1);
+                    placed_sum += u32::from(v);
+                }
+            }
+        }
+        if open == 0 {
+            return if placed_sum == self.sum {
+                Ok(false)
+            } else {
+                Err(Contradiction)
+            };
+        }
+        let rest = self.sum.checked_sub(placed_sum).ok_or(Contradiction)?;
+        match &self.combos {
+            Some(combos) => self.by_combos(combos, placed, union, cand, vals, queue),
+            None => self.by_bounds(n, rest, open, union, cand, vals, queue),
+        }
+    }
+
+    /// Keeps the digits of the combinations that hold every placed digit and whose other digits the
+    /// open cells can take; places a digit every such combination needs where only one cell can take it.
+    fn by_combos<M: Mask>(
+        &self,
+        combos: &[u64],
+        placed: u64,
+        union: u64,
+        cand: &mut [M],
+        vals: &[u8],
+        queue: &mut Vec<u16>,
+    ) -> Step<bool> {
+        let (mut allowed, mut needed) = (0u64, u64::MAX);
+        for &combo in combos {
+            if combo & placed != placed {
+                continue;
+            }
+            let missing = combo & !placed;
+            if missing & !union != 0 {
+                continue;
+            }
+            // Every open cell must be able to take one of the missing digits.
+            let fits = self
+                .cells
+                .iter()
+                .all(|&c| vals[c as usize] != 0 || cand[c as usize].low_bits() & missing != 0);
+            if fits {
+                allowed |= missing;
+                needed &= missing;
+            }
+        }
+        if allowed == 0 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        for &c in self.cells.iter() {
+            if vals[c as usize] == 0 {
+                changed |= narrow(cand, queue, c as usize, allowed)?;
+            }
+        }
+        // A needed digit with one place left goes there.
+        let mut need = needed;
+        while need != 0 {
+            let bit = need & need.wrapping_neg();
+            need &= need - 1;
+            let mut places = self
+                .cells
+                .iter()
+                .filter(|&&c| vals[c as usize] == 0 && cand[c as usize].low_bits() & bit != 0);
+            match (places.next(), places.next()) {
+                (None, _) => return Err(Contradiction),
+                (Some(&c), None) => changed |= narrow(cand, queue, c as usize, bit)?,
+                _ => {}
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Keeps a digit d of an open cell only if the other `open − 1` open cells can make up `rest − d`
+    /// with distinct digits of their candidates (bounded by the smallest and largest such digits).
+    #[allow(clippy::too_many_arguments)]
+    fn by_bounds<M: Mask>(
+        &self,
+        n: usize,
+        rest: u32,
+        open: usize,
+        union: u64,
+        cand: &mut [M],
+        vals: &[u8],
+        queue: &mut Vec<u16>,
+    ) -> Step<bool> {
+        let digits: Vec<u32> = (0..n as u32).filter(|&d| union >> d & 1 == 1).collect();
+        if digits.len() < open {
+            return Err(Contradiction);
+        }
+        let others = open - 1;
+        let mut changed = false;
+        for &c in self.cells.iter() {
+            if vals[c as usize] != 0 {
+                continue;
+            }
+            let mut keep = 0u64;
+            let mut m = cand[c as usize].low_bits();
+            while m != 0 {
+                let d = m.trailing_zeros();
+                m &= m - 1;
+                let value = d + 1;
+                let pool = digits.iter().filter(|&&e| e != d).map(|&e| e + 1);
+                let low: u32 = pool.clone().take(others).sum();
+                let high: u32 = pool.rev().take(others).sum();
+                if value + low <= rest && rest <= value + high {
+                    keep |= 1 << d;
+                }
+            }
+            changed |= narrow(cand, queue, c as usize, keep)?;
+        }
+        Ok(changed)
+    }
+}
+
+/// Every set of `k` distinct digits of 1..=`n` adding up to `sum`, as bit masks, if there are at most
+/// [`MAX_COMBOS`] (counted first, without listing them).
+fn combinations(n: usize, k: usize, sum: u32) -> Option<Box<[u64]>> {
+    let (min, max) = sum_range(k, n)?;
+    if !(min..=max).contains(&sum) {
+        return Some(Box::new([]));
+    }
+    // count[j][s]: sets of j distinct digits among those considered so far, adding up to s (capped).
+    let s = sum as usize;
+    let mut count = vec![vec![0u64; s + 1]; k + 1];
+    count[0][0] = 1;
+    for d in 1..=n {
+        for j in (1..=k).rev() {
+            for t in (d..=s).rev() {
+                count[j][t] = (count[j][t] + count[j - 1][t - d]).min(MAX_COMBOS + 1);
+            }
+        }
+    }
+    if count[k][s] > MAX_COMBOS {
+        return None;
+    }
+    let mut out = Vec::with_capacity(count[k][s] as usize);
+    fn walk(n: u32, from: u32, k: usize, rest: u32, set: u64, out: &mut Vec<u64>) {
+        if k == 0 {
+            if rest == 0 {
+                out.push(set);
+            }
+            return;
+        }
+        for d in from..=n {
+            if d > rest {
+                break;
+            }
+            walk(n, d + 1, k - 1, rest - d, set | 1 << (d - 1), out);
+        }
+    }
+    walk(n as u32, 1, k, sum, 0, &mut out);
+    Some(out.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digits(m: u64) -> Vec<u32> {
+        (0..64).filter(|d| m >> d & 1 == 1).map(|d| d + 1).collect()
+    }
+
+    #[test]
+    fn combinations_of_known_cages() {
+        // The classic killer table: 2 cells summing to 3 is {1,2}; 3 cells to 6 is {1,2,3}; 2 cells
+        // to 10 are {1,9} {2,8} {3,7} {4,6}; 9 cells to 45 is every digit.
+        let c = combinations(9, 2, 3).unwrap();
+        assert_eq!(
+            c.iter().map(|&m| digits(m)).collect::<Vec<_>>(),
+            [vec![1, 2]]
+        );
+        assert_eq!(combinations(9, 2, 10).unwrap().len(), 4);
+        assert_eq!(combinations(9, 9, 45).unwrap().len(), 1);
+        assert_eq!(combinations(9, 3, 6).unwrap().len(), 1);
+        assert_eq!(combinations(9, 2, 2).unwrap().len(), 0);
+        // Every listed set has k digits adding up to the sum.
+        for k in 1..=9 {
+            for s in 1..=45 {
+                for &m in combinations(9, k, s).unwrap().iter() {
+                    assert_eq!(m.count_ones() as usize, k);
+                    assert_eq!(digits(m).iter().sum::<u32>(), s);
+                }
+            }
+        }
+        // A long cage on a 64x64 grid has too many to list.
+        assert!(combinations(64, 8, 260).is_none());
+    }
+
+    #[test]
+    fn supported_digits_of_a_non_consecutive_pair() {
+        // The other cell can only be 5: this one cannot be 4, 5 or 6.
+        assert_eq!(digits(supported(9, 1 << 4)), [1, 2, 3, 7, 8, 9]);
+        // 4 or 6: 5 is next to both; 4 beside 6 (or 6 beside 4) is fine.
+        assert_eq!(
+            digits(supported(9, 1 << 3 | 1 << 5)),
+            [1, 2, 3, 4, 6, 7, 8, 9]
+        );
+        assert_eq!(supported(9, 0b1111), all_digits(9));
+    }
+
+    #[test]
+    fn a_cage_prunes_by_its_combinations() {
+        // A 2-cell cage summing to 3 in a 4x4 grid: both cells are 1 or 2.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let units = Units::rules(shape)
+            .cage(3, [(0, 0), (1, 1)])
+            .build()
+            .unwrap();
+        let rules = Rules::build(&units).unwrap();
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u8; 16];
+        let mut queue = Vec::new();
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
+        assert_eq!((cand[0], cand[5]), (0b11, 0b11));
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(false));
+        // r1c1 can no longer be 1: r2c2 must be (1 is needed and has one place).
+        cand[0] = 0b10;
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
+        assert_eq!(cand[5], 0b01);
+        // Placed 2 and 2 cannot be: the sum is wrong once both are placed.
+        let mut vals = vec![0u8; 16];
+        vals[0] = 1;
+        vals[5] = 1;
+        assert_eq!(
+            rules.prune(4, &mut cand, &vals, &mut queue),
+            Err(Contradiction)
+        );
+        assert_eq!(
+            Rules::extra_peers(&units)[0],
+            vec![5],
+            "cage mates are peers"
+        );
+    }
+
+    #[test]
+    fn bounds_prune_when_combinations_are_too_many() {
+        // 3 open cells, the rest 6: only 1, 2, 3 fit (any 4 would need the other two to sum to 2).
+        let table = CageTable {
+            cells: vec![0, 1, 2].into(),
+            sum: 6,
+            combos: None,
+        };
+        let mut cand = vec![0b1_1111_1111u16; 3];
+        let mut queue = Vec::new();
+        assert_eq!(table.prune(9, &mut cand, &[0, 0, 0], &mut queue), Ok(true));
+        assert!(cand.iter().all(|&m| m == 0b111));
+    }
+}

@@ -1,0 +1,765 @@
+//! The rules of a variant grid beside its units: [`Variant`]s without data of their own (diagonals,
+//! windoku, disjoint groups, anti-knight, anti-king, non-consecutive), jigsaw regions that replace the
+//! boxes, pairwise [`Relation`]s and killer [`Cage`]s, validated by [`RulesBuilder`] into a [`Units`].
+//!
+//! The all-different constraints stay units (rows, columns, boxes or regions, diagonals, windows,
+//! groups): every backend already reasons about units. What is not a unit is kept beside them: the
+//! relations between two cells (must differ, or must not hold consecutive digits) and the cages (a sum,
+//! distinct digits). Each backend, the encoder and the verifier read these lists and implement their
+//! own reasoning about them.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::grid::{Cell, Shape};
+use crate::units::{Unit, UnitKind, UnitName, Units};
+
+/// A constraint that needs no data beyond the grid's shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Variant {
+    /// X-sudoku: both main diagonals are units.
+    Diagonals,
+    /// Windoku (hyper): the windows between the boxes are units; for 9x9 the four 3x3 regions at rows
+    /// and columns 2-4 and 6-8 (1-based). Square boxes only.
+    Windoku,
+    /// Disjoint groups: the cells at the same position in each box form a unit.
+    DisjointGroups,
+    /// Anti-knight: two cells a chess knight's move apart hold different digits.
+    AntiKnight,
+    /// Anti-king: two cells diagonally adjacent hold different digits (orthogonal neighbours already
+    /// share a row or column).
+    AntiKing,
+    /// Non-consecutive: orthogonally adjacent cells do not hold consecutive digits.
+    NonConsecutive,
+}
+
+impl Variant {
+    /// Every variant, in documentation order.
+    pub const ALL: [Variant; 6] = [
+        Variant::Diagonals,
+        Variant::Windoku,
+        Variant::DisjointGroups,
+        Variant::AntiKnight,
+        Variant::AntiKing,
+        Variant::NonConsecutive,
+    ];
+
+    /// The name on the command line and in `variant:` lines: `x`, `windoku`, `disjoint-groups`,
+    /// `anti-knight`, `anti-king`, `non-consecutive`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Diagonals => "x",
+            Variant::Windoku => "windoku",
+            Variant::DisjointGroups => "disjoint-groups",
+            Variant::AntiKnight => "anti-knight",
+            Variant::AntiKing => "anti-king",
+            Variant::NonConsecutive => "non-consecutive",
+        }
+    }
+
+    /// The variant of a name or a common alias (`diagonal`, `hyper`, `antiknight`, `anti-consecutive`,
+    /// …), in any case.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        let key: String = name
+            .trim()
+            .chars()
+            .filter(|c| !matches!(c, '-' | '_'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        Some(match key.as_str() {
+            "x" | "diagonal" | "diagonals" | "diag" | "xsudoku" => Variant::Diagonals,
+            "windoku" | "hyper" | "hypersudoku" | "window" | "windows" => Variant::Windoku,
+            "disjointgroups" | "disjoint" | "dg" => Variant::DisjointGroups,
+            "antiknight" | "knight" => Variant::AntiKnight,
+            "antiking" | "king" => Variant::AntiKing,
+            "nonconsecutive" | "anticonsecutive" | "nonconsec" => Variant::NonConsecutive,
+            _ => return None,
+        })
+    }
+
+    /// Whether this variant is defined on grids of this box shape (windoku needs square boxes).
+    pub fn fits(self, shape: Shape) -> bool {
+        match self {
+            Variant::Windoku => shape.box_rows() == shape.box_cols(),
+            _ => true,
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no variant.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error(
+    "unknown variant {given:?}: expected x, windoku, disjoint-groups, anti-knight, anti-king or non-consecutive"
+)]
+pub struct UnknownVariant {
+    /// The text given.
+    pub given: String,
+}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
+        Variant::from_name(s).ok_or_else(|| UnknownVariant {
+            given: s.to_string(),
+        })
+    }
+}
+
+/// What a relation between two cells demands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RelationKind {
+    /// A knight's move apart (anti-knight): different digits.
+    Knight,
+    /// Diagonally adjacent (anti-king): different digits.
+    King,
+    /// Orthogonally adjacent (non-consecutive): digits that differ by more than 1.
+    NonConsecutive,
+}
+
+impl RelationKind {
+    /// Whether the relation only asks for different digits (as opposed to non-consecutive ones).
+    pub fn is_differ(self) -> bool {
+        matches!(self, RelationKind::Knight | RelationKind::King)
+    }
+
+    /// Whether digits `a` and `b` may stand in two cells so related.
+    pub fn allows(self, a: u8, b: u8) -> bool {
+        match self {
+            RelationKind::Knight | RelationKind::King => a != b,
+            RelationKind::NonConsecutive => a.abs_diff(b) != 1,
+        }
+    }
+
+    /// How the verifier names a pair of such cells: `knight-move cells`, `king-move cells`,
+    /// `orthogonal neighbours`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            RelationKind::Knight => "knight-move cells",
+            RelationKind::King => "king-move cells",
+            RelationKind::NonConsecutive => "orthogonal neighbours",
+        }
+    }
+}
+
+/// Two cells (`a < b`) and what must hold between their digits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Relation {
+    /// The demand.
+    pub kind: RelationKind,
+    /// The first cell (reading order).
+    pub a: Cell,
+    /// The second cell.
+    pub b: Cell,
+}
+
+/// A killer cage: distinct digits in `cells` that add up to `sum`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Cage {
+    /// The sum of its digits.
+    pub sum: u32,
+    /// Its cells, ascending (reading order), each once.
+    pub cells: Vec<Cell>,
+}
+
+impl Cage {
+    /// The cell that names the cage: its first in reading order (`cage at r1c1`).
+    pub fn anchor(&self) -> Cell {
+        self.cells[0]
+    }
+}
+
+/// The smallest and largest sums of `k` distinct digits of 1..=`n` (`None` when `k > n`).
+pub fn sum_range(k: usize, n: usize) -> Option<(u32, u32)> {
+    (k <= n).then(|| {
+        let (k, n) = (k as u32, n as u32);
+        (k * (k + 1) / 2, k * (2 * n - k + 1) / 2)
+    })
+}
+
+/// Why a set of rules cannot be built. Indices are 0-based (regions numbered as given, cages in the
+/// order added), so that a reader can point at the text that gave them.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RulesError {
+    /// A variant not defined on this box shape.
+    #[error("{variant} needs square boxes (4x4, 9x9, 16x16, …); this grid has {shape} boxes")]
+    VariantShape {
+        /// The variant.
+        variant: Variant,
+        /// The grid's box shape.
+        shape: Shape,
+    },
+    /// A region map of the wrong length.
+    #[error("region map has {found} cells, but a {n}x{n} grid has {}", n * n)]
+    RegionCells {
+        /// Cells in the map.
+        found: usize,
+        /// Grid side.
+        n: usize,
+    },
+    /// More regions than N (regions are numbered from 0, so this is the first index ≥ N).
+    #[error("region map has more than {n} regions: a {n}x{n} grid has {n} regions of {n} cells")]
+    RegionCount {
+        /// The first region index that is too many.
+        region: usize,
+        /// Grid side.
+        n: usize,
+    },
+    /// A region with other than N cells.
+    #[error("region {} has {cells} cells; every region of a {n}x{n} grid has {n}", region + 1)]
+    RegionSize {
+        /// 0-based region index.
+        region: usize,
+        /// Its cells.
+        cells: usize,
+        /// Grid side.
+        n: usize,
+    },
+    /// A cage without cells.
+    #[error("cage {} has no cells", cage + 1)]
+    CageEmpty {
+        /// 0-based cage index.
+        cage: usize,
+    },
+    /// A cage cell outside the grid.
+    #[error("cell r{}c{} is outside the {n}x{n} grid", row + 1, col + 1)]
+    CellOutside {
+        /// 0-based cage index.
+        cage: usize,
+        /// 0-based position of the cell in the cage's list.
+        position: usize,
+        /// 0-based row given.
+        row: usize,
+        /// 0-based column given.
+        col: usize,
+        /// Grid side.
+        n: usize,
+    },
+    /// A cell listed twice in one cage.
+    #[error("cell {cell} is listed twice in one cage")]
+    CellTwice {
+        /// 0-based cage index.
+        cage: usize,
+        /// 0-based position of the second mention.
+        position: usize,
+        /// The cell, `rXcY`.
+        cell: String,
+    },
+    /// More cells than there are digits: they cannot all differ.
+    #[error(
+        "cage at {anchor} has {cells} cells, but a {n}x{n} grid has only {n} digits to make them distinct"
+    )]
+    CageTooLarge {
+        /// 0-based cage index.
+        cage: usize,
+        /// Its first cell, `rXcY`.
+        anchor: String,
+        /// Its cells.
+        cells: usize,
+        /// Grid side.
+        n: usize,
+    },
+    /// A sum that no set of distinct digits reaches.
+    #[error(
+        "cage at {anchor} (sum {sum}): {cells} distinct digits of 1-{n} sum to {min}..={max}, never to {sum}"
+    )]
+    ImpossibleSum {
+        /// 0-based cage index.
+        cage: usize,
+        /// Its first cell, `rXcY`.
+        anchor: String,
+        /// The sum asked for.
+        sum: u32,
+        /// Its cells.
+        cells: usize,
+        /// Grid side.
+        n: usize,
+        /// The smallest reachable sum.
+        min: u32,
+        /// The largest reachable sum.
+        max: u32,
+    },
+}
+
+/// Builds the rules of a grid: the standard units (or jigsaw regions in place of the boxes), the
+/// variants' extra units and relations, and the cages; [`RulesBuilder::build`] validates them.
+///
+/// ```
+/// use satdoku::{Shape, Units, Variant};
+/// let shape = Shape::new(3, 3).unwrap();
+/// let units = Units::rules(shape)
+///     .variant(Variant::Diagonals)
+///     .variant(Variant::AntiKnight)
+///     .cage(15, [(0, 0), (0, 1), (1, 0)])
+///     .build()
+///     .unwrap();
+/// assert_eq!(units.units().len(), 27 + 2);
+/// assert_eq!(units.cages().len(), 1);
+/// assert!(!units.relations().is_empty());
+/// ```
+#[derive(Clone, Debug)]
+pub struct RulesBuilder {
+    shape: Shape,
+    variants: Vec<Variant>,
+    regions: Option<Vec<usize>>,
+    cages: Vec<(u32, Vec<(usize, usize)>)>,
+}
+
+impl Units {
+    /// A builder of variant rules for grids of `shape` (with nothing added, the standard rules).
+    pub fn rules(shape: Shape) -> RulesBuilder {
+        RulesBuilder {
+            shape,
+            variants: Vec::new(),
+            regions: None,
+            cages: Vec::new(),
+        }
+    }
+}
+
+impl RulesBuilder {
+    /// Adds a variant (once; adding it again changes nothing).
+    pub fn variant(mut self, variant: Variant) -> RulesBuilder {
+        if !self.variants.contains(&variant) {
+            self.variants.push(variant);
+        }
+        self
+    }
+
+    /// Jigsaw: the region of each cell (row-major, numbered 0..N), replacing the boxes.
+    pub fn regions(mut self, region_of_cell: Vec<usize>) -> RulesBuilder {
+        self.regions = Some(region_of_cell);
+        self
+    }
+
+    /// Adds a killer cage: distinct digits in `cells` (0-based row, column) adding up to `sum`.
+    pub fn cage(
+        mut self,
+        sum: u32,
+        cells: impl IntoIterator<Item = (usize, usize)>,
+    ) -> RulesBuilder {
+        self.cages.push((sum, cells.into_iter().collect()));
+        self
+    }
+
+    /// The rules, validated.
+    ///
+    /// # Errors
+    /// A [`RulesError`] naming the first problem: a variant that does not fit the box shape, a region
+    /// map that does not partition the grid into N regions of N cells, a cage that is empty, leaves
+    /// the grid, lists a cell twice, has more cells than digits, or has a sum no distinct digits reach.
+    pub fn build(self) -> Result<Units, RulesError> {
+        let shape = self.shape;
+        let n = shape.n();
+        for &v in &self.variants {
+            if !v.fits(shape) {
+                return Err(RulesError::VariantShape { variant: v, shape });
+            }
+        }
+        let cages = self.checked_cages()?;
+        if self.variants.is_empty() && self.regions.is_none() && cages.is_empty() {
+            return Ok(Units::standard(shape));
+        }
+        let mut units: Vec<Unit> = Units::standard(shape).units().to_vec();
+        if let Some(regions) = &self.regions {
+            units.truncate(2 * n);
+            units.extend(region_units(shape, regions)?);
+        }
+        let mut variants = self.variants.clone();
+        variants.sort_unstable();
+        for &v in &variants {
+            units.extend(variant_units(shape, v));
+        }
+        let base = Units::from_units(shape, units);
+        let mut relations = Vec::new();
+        for &v in &variants {
+            relations.extend(variant_relations(&base, v));
+        }
+        Ok(base.with_extras(variants, self.regions.is_some(), relations, cages))
+    }
+
+    fn checked_cages(&self) -> Result<Vec<Cage>, RulesError> {
+        let n = self.shape.n();
+        let mut out = Vec::with_capacity(self.cages.len());
+        for (cage, (sum, cells)) in self.cages.iter().enumerate() {
+            if cells.is_empty() {
+                return Err(RulesError::CageEmpty { cage });
+            }
+            let mut list: Vec<Cell> = Vec::with_capacity(cells.len());
+            for (position, &(row, col)) in cells.iter().enumerate() {
+                if row >= n || col >= n {
+                    return Err(RulesError::CellOutside {
+                        cage,
+                        position,
+                        row,
+                        col,
+                        n,
+                    });
+                }
+                let cell = Cell::at(self.shape, row, col);
+                if list.contains(&cell) {
+                    return Err(RulesError::CellTwice {
+                        cage,
+                        position,
+                        cell: cell.name(self.shape),
+                    });
+                }
+                list.push(cell);
+            }
+            list.sort_unstable();
+            let anchor = list[0].name(self.shape);
+            let Some((min, max)) = sum_range(list.len(), n) else {
+                return Err(RulesError::CageTooLarge {
+                    cage,
+                    anchor,
+                    cells: list.len(),
+                    n,
+                });
+            };
+            if !(min..=max).contains(sum) {
+                return Err(RulesError::ImpossibleSum {
+                    cage,
+                    anchor,
+                    sum: *sum,
+                    cells: list.len(),
+                    n,
+                    min,
+                    max,
+                });
+            }
+            out.push(Cage {
+                sum: *sum,
+                cells: list,
+            });
+        }
+        Ok(out)
+    }
+}
+
+/// The jigsaw regions as units, numbered as given.
+fn region_units(shape: Shape, regions: &[usize]) -> Result<Vec<Unit>, RulesError> {
+    let n = shape.n();
+    if regions.len() != shape.cells() {
+        return Err(RulesError::RegionCells {
+            found: regions.len(),
+            n,
+        });
+    }
+    let mut cells: Vec<Vec<Cell>> = vec![Vec::with_capacity(n); n];
+    for (i, &r) in regions.iter().enumerate() {
+        match cells.get_mut(r) {
+            Some(list) => list.push(Cell::new(i)),
+            None => return Err(RulesError::RegionCount { region: r, n }),
+        }
+    }
+    if let Some((region, list)) = cells.iter().enumerate().find(|(_, l)| l.len() != n) {
+        return Err(RulesError::RegionSize {
+            region,
+            cells: list.len(),
+            n,
+        });
+    }
+    Ok(cells
+        .into_iter()
+        .enumerate()
+        .map(|(index, cells)| Unit {
+            name: UnitName {
+                kind: UnitKind::Region,
+                index,
+            },
+            cells,
+        })
+        .collect())
+}
+
+/// The extra units of a variant (none for the relation variants).
+fn variant_units(shape: Shape, variant: Variant) -> Vec<Unit> {
+    let n = shape.n();
+    let (br, bc) = (shape.box_rows(), shape.box_cols());
+    let unit = |kind, index, cells: Vec<Cell>| Unit {
+        name: UnitName { kind, index },
+        cells,
+    };
+    match variant {
+        Variant::Diagonals => vec![
+            unit(
+                UnitKind::Diagonal,
+                0,
+                (0..n).map(|i| Cell::at(shape, i, i)).collect(),
+            ),
+            unit(
+                UnitKind::Diagonal,
+                1,
+                (0..n).map(|i| Cell::at(shape, i, n - 1 - i)).collect(),
+            ),
+        ],
+        Variant::Windoku => {
+            // Square boxes of side b: windows of b x b starting at 1, b + 2, 2b + 3, … (0-based), one
+            // row and column of gap between them and at the edges; (b - 1)² windows.
+            let b = br;
+            let starts: Vec<usize> = (0..b.saturating_sub(1)).map(|k| 1 + k * (b + 1)).collect();
+            let mut out = Vec::new();
+            for &top in &starts {
+                for &left in &starts {
+                    let cells = (0..n)
+                        .map(|i| Cell::at(shape, top + i / b, left + i % b))
+                        .collect();
+                    out.push(unit(UnitKind::Window, out.len(), cells));
+                }
+            }
+            out
+        }
+        Variant::DisjointGroups => (0..n)
+            .map(|g| {
+                let (r, c) = (g / bc, g % bc);
+                // Position (r, c) inside each box; boxes row-major.
+                let cells = (0..n)
+                    .map(|b| Cell::at(shape, (b / br) * br + r, (b % br) * bc + c))
+                    .collect();
+                unit(UnitKind::Group, g, cells)
+            })
+            .collect(),
+        Variant::AntiKnight | Variant::AntiKing | Variant::NonConsecutive => Vec::new(),
+    }
+}
+
+/// The relations of a variant: every pair of cells at the variant's offsets that does not already
+/// share a unit of `units` (non-consecutive pairs always share a row or column and are all kept: they
+/// ask for more than different digits).
+fn variant_relations(units: &Units, variant: Variant) -> Vec<Relation> {
+    let shape = units.shape();
+    let n = shape.n() as isize;
+    let (kind, offsets): (RelationKind, &[(isize, isize)]) = match variant {
+        Variant::AntiKnight => (RelationKind::Knight, &[(1, -2), (1, 2), (2, -1), (2, 1)]),
+        Variant::AntiKing => (RelationKind::King, &[(1, -1), (1, 1)]),
+        Variant::NonConsecutive => (RelationKind::NonConsecutive, &[(0, 1), (1, 0)]),
+        _ => return Vec::new(),
+    };
+    let mut out = Vec::new();
+    for r in 0..n {
+        for c in 0..n {
+            for &(dr, dc) in offsets {
+                let (r2, c2) = (r + dr, c + dc);
+                if !(0..n).contains(&r2) || !(0..n).contains(&c2) {
+                    continue;
+                }
+                let a = Cell::at(shape, r as usize, c as usize);
+                let b = Cell::at(shape, r2 as usize, c2 as usize);
+                if kind.is_differ() && units.peers(a).binary_search(&b).is_ok() {
+                    continue;
+                }
+                out.push(Relation {
+                    kind,
+                    a: a.min(b),
+                    b: a.max(b),
+                });
+            }
+        }
+    }
+    out.sort_unstable_by_key(|r| (r.a, r.b));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(r: usize, c: usize) -> Shape {
+        Shape::new(r, c).unwrap()
+    }
+
+    #[test]
+    fn names_and_aliases() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>().unwrap(), v);
+        }
+        assert_eq!("Diagonal".parse::<Variant>().unwrap(), Variant::Diagonals);
+        assert_eq!("hyper".parse::<Variant>().unwrap(), Variant::Windoku);
+        assert_eq!(
+            "anti_consecutive".parse::<Variant>().unwrap(),
+            Variant::NonConsecutive
+        );
+        let e = "thermo".parse::<Variant>().unwrap_err();
+        assert!(
+            e.to_string().starts_with("unknown variant \"thermo\""),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn nothing_added_is_the_standard_list() {
+        let u = Units::rules(s(3, 3)).build().unwrap();
+        assert!(u.is_standard());
+        assert!(!u.has_extras());
+    }
+
+    #[test]
+    fn windoku_windows_of_9x9_and_16x16() {
+        let u = Units::rules(s(3, 3))
+            .variant(Variant::Windoku)
+            .build()
+            .unwrap();
+        let windows: Vec<&Unit> = u
+            .units()
+            .iter()
+            .filter(|u| u.name.kind == UnitKind::Window)
+            .collect();
+        assert_eq!(windows.len(), 4);
+        // The first window: rows and columns 2-4 (1-based).
+        let names: Vec<String> = windows[0].cells.iter().map(|c| c.name(s(3, 3))).collect();
+        assert_eq!(names[0], "r2c2");
+        assert_eq!(names[8], "r4c4");
+        assert_eq!(windows[3].cells[0].name(s(3, 3)), "r6c6");
+        assert_eq!(windows[3].cells[8].name(s(3, 3)), "r8c8");
+        let u16 = Units::rules(s(4, 4))
+            .variant(Variant::Windoku)
+            .build()
+            .unwrap();
+        assert_eq!(u16.units().len(), 48 + 9);
+        let e = Units::rules(s(2, 3))
+            .variant(Variant::Windoku)
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "windoku needs square boxes (4x4, 9x9, 16x16, …); this grid has 2x3 boxes"
+        );
+    }
+
+    #[test]
+    fn diagonals_and_disjoint_groups() {
+        let shape = s(2, 3);
+        let u = Units::rules(shape)
+            .variant(Variant::DisjointGroups)
+            .variant(Variant::Diagonals)
+            .build()
+            .unwrap();
+        // Diagonals come before groups (variants in documentation order), after rows, cols, boxes.
+        assert_eq!(u.units()[18].name.to_string(), "main diagonal");
+        assert_eq!(u.units()[19].name.to_string(), "anti-diagonal");
+        assert_eq!(u.units()[19].cells[0].name(shape), "r1c6");
+        // Group 1: the top-left cell of every box of 2 rows x 3 columns.
+        let g = &u.units()[20];
+        assert_eq!(g.name.to_string(), "disjoint group 1");
+        let names: Vec<String> = g.cells.iter().map(|c| c.name(shape)).collect();
+        assert_eq!(names, ["r1c1", "r1c4", "r3c1", "r3c4", "r5c1", "r5c4"]);
+        // Every group is a partition of the grid.
+        let mut count = [0; 36];
+        for unit in &u.units()[20..] {
+            unit.cells.iter().for_each(|c| count[c.index()] += 1);
+        }
+        assert!(count.iter().all(|&k| k == 1));
+    }
+
+    #[test]
+    fn relations_skip_pairs_that_share_a_unit() {
+        let shape = s(3, 3);
+        let u = Units::rules(shape)
+            .variant(Variant::AntiKnight)
+            .build()
+            .unwrap();
+        let at = |r, c| Cell::at(shape, r, c);
+        // r1c1 and r2c3 share box 1: no relation; r1c1 and r3c2 share box 1 too; r2c3 and r1c5 do not.
+        let has = |a: Cell, b: Cell| {
+            u.relations()
+                .iter()
+                .any(|r| (r.a, r.b) == (a.min(b), a.max(b)))
+        };
+        assert!(!has(at(0, 0), at(1, 2)));
+        assert!(has(at(1, 2), at(0, 4)));
+        assert!(
+            u.relations()
+                .iter()
+                .all(|r| r.kind == RelationKind::Knight && r.a < r.b)
+        );
+        // The knight's moves of r5c5 (centre) all leave its box: 8 of them.
+        let centre = at(4, 4);
+        let k = u
+            .relations()
+            .iter()
+            .filter(|r| r.a == centre || r.b == centre)
+            .count();
+        assert_eq!(k, 8);
+        let nc = Units::rules(shape)
+            .variant(Variant::NonConsecutive)
+            .build()
+            .unwrap();
+        // 2 · 9 · 8 orthogonal pairs.
+        assert_eq!(nc.relations().len(), 144);
+    }
+
+    #[test]
+    fn regions_are_validated() {
+        let shape = s(2, 2);
+        let good = vec![0, 0, 1, 1, 0, 0, 1, 1, 2, 2, 3, 3, 2, 2, 3, 3];
+        let u = Units::rules(shape).regions(good.clone()).build().unwrap();
+        assert_eq!(u.units()[8].name.to_string(), "region 1");
+        assert!(u.is_jigsaw() && !u.is_standard());
+        let mut bad = good.clone();
+        bad[3] = 0;
+        let e = Units::rules(shape).regions(bad).build().unwrap_err();
+        assert_eq!(
+            e,
+            RulesError::RegionSize {
+                region: 0,
+                cells: 5,
+                n: 4
+            }
+        );
+        let mut five = good.clone();
+        five[15] = 4;
+        assert!(matches!(
+            Units::rules(shape).regions(five).build(),
+            Err(RulesError::RegionCount { region: 4, n: 4 })
+        ));
+        assert!(matches!(
+            Units::rules(shape).regions(good[..15].to_vec()).build(),
+            Err(RulesError::RegionCells { found: 15, n: 4 })
+        ));
+    }
+
+    #[test]
+    fn cages_are_validated() {
+        let shape = s(3, 3);
+        let build = |sum, cells: &[(usize, usize)]| {
+            Units::rules(shape).cage(sum, cells.iter().copied()).build()
+        };
+        let u = build(3, &[(0, 1), (0, 0)]).unwrap();
+        assert_eq!(u.cages()[0].anchor().name(shape), "r1c1");
+        assert_eq!(
+            build(2, &[(0, 0), (0, 1)]).unwrap_err().to_string(),
+            "cage at r1c1 (sum 2): 2 distinct digits of 1-9 sum to 3..=17, never to 2"
+        );
+        assert_eq!(
+            build(5, &[(0, 0), (9, 0)]).unwrap_err().to_string(),
+            "cell r10c1 is outside the 9x9 grid"
+        );
+        assert!(matches!(
+            build(5, &[(0, 0), (0, 0)]),
+            Err(RulesError::CellTwice { position: 1, .. })
+        ));
+        assert!(matches!(
+            build(5, &[]),
+            Err(RulesError::CageEmpty { cage: 0 })
+        ));
+        let ten: Vec<(usize, usize)> = (0..10).map(|i| (i % 9, i / 9)).collect();
+        assert!(matches!(
+            build(45, &ten),
+            Err(RulesError::CageTooLarge { cells: 10, .. })
+        ));
+        assert_eq!(sum_range(9, 9), Some((45, 45)));
+        assert_eq!(sum_range(1, 64), Some((1, 64)));
+        assert_eq!(sum_range(3, 2), None);
+    }
+}
