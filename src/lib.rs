@@ -37,6 +37,8 @@ pub mod sat;
 mod solve;
 #[cfg(feature = "study")]
 pub mod study;
+#[cfg(test)]
+mod testing;
 mod units;
 
 pub use auto::AutoBackend;

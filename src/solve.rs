@@ -332,6 +332,15 @@ pub enum SolveError {
         /// What to use instead.
         hint: String,
     },
+    /// The backend cannot take these rules in its configuration (e.g. a cage with more digit
+    /// combinations than the combinations encoding lists).
+    #[error("the {backend} backend cannot take this puzzle: {reason}")]
+    Unsupported {
+        /// Backend name.
+        backend: &'static str,
+        /// Why, and what to do instead.
+        reason: String,
+    },
     /// The backend returned a grid that the independent verifier rejects: a bug in that backend,
     /// caught before anyone sees the grid (see [`Verified`](crate::Verified)).
     #[error("internal error: the {backend} backend returned an invalid grid: {violation}")]

@@ -290,59 +290,9 @@ mod tests {
         assert!(is_standard_9x9(&std));
     }
 
-    /// The Wikipedia killer (`File:Killersudoku_color.svg`, as copied in sigh/Interactive-Sudoku-Solver,
-    /// MIT): cages only, no givens; the stated solution is the unique one.
-    pub(crate) fn wikipedia_killer() -> (Units, Grid) {
-        let cages: &[(u32, &str)] = &[
-            (3, "11 12"),
-            (15, "13 14 15"),
-            (25, "21 22 31 32"),
-            (17, "23 24"),
-            (9, "33 34 44"),
-            (22, "16 25 26 35"),
-            (4, "17 27"),
-            (16, "18 28"),
-            (15, "19 29 39 49"),
-            (20, "37 38 47"),
-            (8, "36 46 56"),
-            (17, "45 55 65"),
-            (20, "54 64 74"),
-            (14, "42 43"),
-            (6, "41 51"),
-            (13, "52 53 62"),
-            (6, "63 72 73"),
-            (17, "48 57 58"),
-            (27, "61 71 81 91"),
-            (8, "82 92"),
-            (16, "83 93"),
-            (10, "75 84 85 94"),
-            (12, "59 69"),
-            (6, "67 68"),
-            (20, "66 76 77"),
-            (15, "86 87"),
-            (14, "78 79 88 89"),
-            (13, "95 96 97"),
-            (17, "98 99"),
-        ];
-        let shape = Shape::new(3, 3).unwrap();
-        let mut b = Units::rules(shape);
-        for &(sum, cells) in cages {
-            let cells = cells.split(' ').map(|rc| {
-                let rc = rc.as_bytes();
-                ((rc[0] - b'1') as usize, (rc[1] - b'1') as usize)
-            });
-            b = b.cage(sum, cells.collect::<Vec<_>>());
-        }
-        let solution = grid(
-            shape,
-            "215647398 368952174 794381652 586274931 142593867 973816425 821739546 659428713 437165289",
-        );
-        (b.build().unwrap(), solution)
-    }
-
     #[test]
     fn a_killer_without_givens_has_its_published_solution() {
-        let (units, solution) = wikipedia_killer();
+        let (units, solution) = crate::testing::wikipedia_killer();
         let shape = units.shape();
         crate::check::verify(&units, &Grid::empty(shape), &solution).unwrap();
         let r = DfsBackend::new()

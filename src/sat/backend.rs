@@ -7,7 +7,9 @@ use std::str::FromStr;
 use std::time::Instant;
 
 use crate::grid::{Cell, Digit, Grid};
-use crate::sat::encode::{Amo, Encoding, UnknownName, encode};
+#[cfg(test)]
+use crate::sat::encode::encode;
+use crate::sat::encode::{Amo, CageEncoding, EncodeError, Encoding, UnknownName, encode_with};
 use crate::sat::lit::Lit;
 use crate::sat::proof::Proof;
 use crate::sat::simplify::{Simplifier, TRUE, Verdict};
@@ -109,6 +111,8 @@ impl FromStr for Simplify {
 pub struct SatBackend {
     encoding: Encoding,
     amo: Amo,
+    /// How killer cages are written.
+    cages: CageEncoding,
     simplify: Simplify,
     solver: SatSolver,
     /// Whether the default configuration may run the extended formula kept loaded per unit list
@@ -129,10 +133,21 @@ impl SatBackend {
         SatBackend {
             encoding,
             amo,
+            cages: CageEncoding::default(),
             simplify: Simplify::default(),
             solver: SatSolver::default(),
             base: true,
         }
+    }
+
+    /// The same backend with killer cages in another encoding.
+    pub fn with_cages(self, cages: CageEncoding) -> SatBackend {
+        SatBackend { cages, ..self }
+    }
+
+    /// How killer cages are encoded.
+    pub fn cages(&self) -> CageEncoding {
+        self.cages
     }
 
     /// The same backend with another simplification before the solver.
@@ -172,7 +187,7 @@ impl SatBackend {
         self.simplify
     }
 
-    /// Refuses formulas over [`CLAUSE_BUDGET`] clauses.
+    /// Refuses formulas over [`CLAUSE_BUDGET`] clauses, and cages the cage encoding cannot write.
     fn check_size(&self, units: &Units, puzzle: &Grid) -> Result<(), SolveError> {
         let givens = puzzle.filled();
         // The pruned encoding is never larger than the extended one: count it only when that matters.
@@ -183,10 +198,20 @@ impl SatBackend {
         let mut clauses = bound
             .predicted_size(units, self.amo, givens)
             .map_or(u64::MAX, |p| p.clauses);
-        if clauses > CLAUSE_BUDGET && self.encoding == Encoding::Pruned {
+        // No closed form under cages: count (the cages' clauses are few beside the units').
+        if clauses > CLAUSE_BUDGET
+            && (self.encoding == Encoding::Pruned || !units.cages().is_empty())
+        {
             let mut s = FormulaStats::new();
-            if encode(units, puzzle, self.encoding, self.amo, &mut s).is_ok() {
-                clauses = s.clauses;
+            match encode_with(units, puzzle, self.encoding, self.amo, self.cages, &mut s) {
+                Ok(_) => clauses = s.clauses,
+                Err(e @ EncodeError::TooManyCombinations { .. }) => {
+                    return Err(SolveError::Unsupported {
+                        backend: "sat",
+                        reason: e.to_string(),
+                    });
+                }
+                Err(_) => {}
             }
         }
         if clauses <= CLAUSE_BUDGET {
@@ -273,11 +298,13 @@ impl SatBackend {
     /// Whether varisat is spared the units' at-least-one clauses longer than
     /// [`UNIT_ALO_KEPT_UPTO`] (see [`varisat_order`]): in the default configuration, whose formula
     /// has every open cell's at-least-one and at-most-one clauses and every unit's at-most-one
-    /// clauses, which imply them.
-    fn drops_long_unit_alo(&self) -> bool {
+    /// clauses, which imply them. Not under cages: a cage's clauses, simplified, may look the same
+    /// (a digit somewhere in the cage) without being implied.
+    fn drops_long_unit_alo(&self, units: &Units) -> bool {
         self.encoding == Encoding::Pruned
             && self.amo == Amo::Pairwise
             && self.simplify != Simplify::None
+            && units.cages().is_empty()
     }
 
     /// Encodes and simplifies `puzzle` (see [`Simplify`]): no solution, or the puzzle with what was
@@ -312,7 +339,14 @@ impl SatBackend {
                 formula.clear();
                 // The shapes were checked by the caller, so encoding cannot fail.
                 let empty = Grid::empty(units.shape());
-                let _ = encode(units, &empty, Encoding::Extended, Amo::Pairwise, formula);
+                let _ = encode_with(
+                    units,
+                    &empty,
+                    Encoding::Extended,
+                    Amo::Pairwise,
+                    self.cages,
+                    formula,
+                );
                 base.load_base(formula);
                 *base_units = Some(units.id());
             }
@@ -335,7 +369,7 @@ impl SatBackend {
         } else {
             formula.clear();
             // The shapes were checked by the caller, so encoding cannot fail.
-            let _ = encode(units, puzzle, self.encoding, self.amo, formula);
+            let _ = encode_with(units, puzzle, self.encoding, self.amo, self.cages, formula);
             stats.clauses = formula.len() as u64;
             if self.simplify == Simplify::None {
                 stats.variables = distinct_vars(formula);
@@ -392,7 +426,7 @@ impl SatBackend {
             // over the cell variables, and blocking it leaves an empty clause).
             solutions.add(grid);
         } else {
-            let order = varisat_order(units, rest, self.drops_long_unit_alo());
+            let order = varisat_order(units, rest, self.drops_long_unit_alo(units));
             stats.clauses = order.len() as u64;
             let run = Search {
                 units,
@@ -475,7 +509,7 @@ impl SatBackend {
                 _ => Proved::Solution(Box::new(grid)),
             };
         }
-        let order = varisat_order(job.units, rest, self.drops_long_unit_alo());
+        let order = varisat_order(job.units, rest, self.drops_long_unit_alo(job.units));
         match self.solver {
             #[cfg(feature = "cadical")]
             SatSolver::Cadical => job.run::<crate::sat::solver::Cadical>(rest, &order, grid, proof),
@@ -793,6 +827,87 @@ mod tests {
             );
             for g in r.outcome.grids() {
                 verify(&units, &Grid::empty(s), g).unwrap();
+            }
+        }
+    }
+
+    /// The published variant puzzles and the killer of `testing`: every encoding × amo ×
+    /// simplification × solver × cage encoding finds the published solution, and only it. (Three
+    /// of them, which take varisat a good part of a second in some configurations, only in the
+    /// default one and on every solver: every configuration meets them in `tests/it/variants.rs`.)
+    #[test]
+    fn variants_solve_to_their_published_solutions() {
+        let (killer, solution) = crate::testing::wikipedia_killer();
+        let mut cases = vec![(
+            "killer".to_string(),
+            killer.clone(),
+            Grid::empty(killer.shape()),
+            solution,
+        )];
+        for p in crate::testing::published_variants() {
+            cases.push((p.name.to_string(), p.units, p.puzzle, p.solution));
+        }
+        for (name, units, puzzle, solution) in &cases {
+            verify(units, puzzle, solution).unwrap();
+            let slow = ["Sudoku X", "X-Windoku", "Anti-consectutive"];
+            let backends = if slow.iter().any(|s| name.contains(s)) {
+                SatSolver::available()
+                    .into_iter()
+                    .map(|s| SatBackend::default().with_solver(s).unwrap())
+                    .collect()
+            } else {
+                all_backends()
+            };
+            for b in backends {
+                for cages in CageEncoding::ALL {
+                    if units.cages().is_empty() && cages != CageEncoding::default() {
+                        continue;
+                    }
+                    let b = b.with_cages(cages);
+                    let r = b.solve(units, puzzle, &Limits::unique()).unwrap();
+                    assert_eq!(
+                        r.outcome,
+                        Outcome::Unique(solution.clone()),
+                        "{name}: {b:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Under the relations and extra units of variants, the default configuration keeps the
+    /// extended formula loaded (relations included) and agrees with the pruned formula built per
+    /// puzzle, also with a given taken away (so that counts may go past one); on the puzzles with
+    /// ten givens or more (those with fewer take varisat long to count).
+    #[test]
+    fn loaded_base_agrees_under_variants() {
+        for p in crate::testing::published_variants() {
+            assert!(SatBackend::default().uses_base(&p.units), "{}", p.name);
+            if p.puzzle.filled() < 10 {
+                continue;
+            }
+            let mut fewer = p.puzzle.clone();
+            if let Some(cell) = (0..81).find(|&c| p.puzzle.values()[c] != 0) {
+                fewer.set(Cell::new(cell), None);
+            }
+            let with = SatBackend::default();
+            let without = SatBackend {
+                base: false,
+                ..with
+            };
+            let limits = Limits::count_to(20);
+            for g in [&p.puzzle, &fewer] {
+                let a = with.solve(&p.units, g, &limits).unwrap().outcome;
+                let b = without.solve(&p.units, g, &limits).unwrap().outcome;
+                assert_eq!(
+                    (a.status(), a.count()),
+                    (b.status(), b.count()),
+                    "{}",
+                    p.name
+                );
+                for s in a.grids().into_iter().chain(b.grids()) {
+                    verify(&p.units, g, s).unwrap();
+                }
             }
         }
     }

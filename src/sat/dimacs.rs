@@ -6,7 +6,9 @@ use std::io::{self, Write};
 use thiserror::Error;
 
 use crate::grid::Grid;
-use crate::sat::encode::{Amo, EncodeError, Encoding, encode};
+#[cfg(test)]
+use crate::sat::encode::encode;
+use crate::sat::encode::{Amo, CageEncoding, EncodeError, Encoding, encode_with};
 use crate::sat::lit::Lit;
 use crate::sat::sink::{ClauseSink, FormulaStats};
 use crate::sat::vars::cell_var_count;
@@ -35,9 +37,55 @@ pub fn formula_stats(
     encoding: Encoding,
     amo: Amo,
 ) -> Result<FormulaStats, EncodeError> {
+    formula_stats_with(units, puzzle, encoding, amo, CageEncoding::default())
+}
+
+/// [`formula_stats`] with the cages in `cages`.
+///
+/// # Errors
+/// As [`crate::sat::encode_with`].
+pub fn formula_stats_with(
+    units: &Units,
+    puzzle: &Grid,
+    encoding: Encoding,
+    amo: Amo,
+    cages: CageEncoding,
+) -> Result<FormulaStats, EncodeError> {
     let mut stats = FormulaStats::new();
-    encode(units, puzzle, encoding, amo, &mut stats)?;
+    encode_with(units, puzzle, encoding, amo, cages, &mut stats)?;
     Ok(stats)
+}
+
+/// The rules beside the standard units as DIMACS comment lines, in the syntax of satdoku's puzzle
+/// files (so that `decode --cnf` reads them back): `c variant x windoku`, `c regions …` (the region
+/// of each cell, row-major, as one symbol `1`-`9`, `A`-`Z` per cell up to 35 regions, else numbers
+/// separated by spaces), `c cage SUM r1c1 …` per cage, and `c cages ENCODING` when there are cages.
+/// Empty for the standard rules.
+pub(crate) fn rules_comments(units: &Units, cages: CageEncoding) -> String {
+    let shape = units.shape();
+    let mut out = String::new();
+    if !units.variants().is_empty() {
+        let names: Vec<&str> = units.variants().iter().map(|v| v.name()).collect();
+        out.push_str(&format!("c variant {}\n", names.join(" ")));
+    }
+    if let Some(regions) = units.regions() {
+        const SYMBOLS: &[u8] = b"123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+        let text: String = if shape.n() <= SYMBOLS.len() {
+            regions.iter().map(|&r| SYMBOLS[r] as char).collect()
+        } else {
+            let numbers: Vec<String> = regions.iter().map(|r| (r + 1).to_string()).collect();
+            numbers.join(" ")
+        };
+        out.push_str(&format!("c regions {text}\n"));
+    }
+    for cage in units.cages() {
+        let cells: Vec<String> = cage.cells.iter().map(|c| c.name(shape)).collect();
+        out.push_str(&format!("c cage {} {}\n", cage.sum, cells.join(" ")));
+    }
+    if !units.cages().is_empty() {
+        out.push_str(&format!("c cages {cages}\n"));
+    }
+    out
 }
 
 /// The puzzle's givens as one compact string, row-major, `.` for a blank: one character per cell up
@@ -85,8 +133,25 @@ pub fn write_dimacs<W: Write>(
     encoding: Encoding,
     amo: Amo,
 ) -> Result<FormulaStats, DimacsWriteError> {
+    write_dimacs_with(out, units, puzzle, encoding, amo, CageEncoding::default())
+}
+
+/// [`write_dimacs`] with the cages in `cages`; the rules beside the units are described in comment
+/// lines after the puzzle's (see `rules_comments`), so that `satdoku decode --cnf` can check a model
+/// against them.
+///
+/// # Errors
+/// As [`write_dimacs`], and [`EncodeError::TooManyCombinations`].
+pub fn write_dimacs_with<W: Write>(
+    out: W,
+    units: &Units,
+    puzzle: &Grid,
+    encoding: Encoding,
+    amo: Amo,
+    cages: CageEncoding,
+) -> Result<FormulaStats, DimacsWriteError> {
     let mut stats = FormulaStats::new();
-    let enc = encode(units, puzzle, encoding, amo, &mut stats)?;
+    let enc = encode_with(units, puzzle, encoding, amo, cages, &mut stats)?;
     let shape = units.shape();
     let n = shape.n();
     let mut w = io::BufWriter::new(out);
@@ -102,6 +167,7 @@ pub fn write_dimacs<W: Write>(
         units.units().len()
     )?;
     writeln!(w, "c puzzle {}", givens_string(puzzle))?;
+    w.write_all(rules_comments(units, cages).as_bytes())?;
     writeln!(
         w,
         "c cell variable x(r,c,d) = r*{} + c*{n} + d for 0-based row r, column c and digit d in 1..{n}: 1..{}",
@@ -125,7 +191,7 @@ pub fn write_dimacs<W: Write>(
         error: None,
         line: String::new(),
     };
-    encode(units, puzzle, encoding, amo, &mut sink)?;
+    encode_with(units, puzzle, encoding, amo, cages, &mut sink)?;
     if let Some(e) = sink.error {
         return Err(e.into());
     }

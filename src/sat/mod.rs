@@ -28,9 +28,13 @@ mod vars;
 pub use backend::{CLAUSE_BUDGET, SatBackend, Simplify};
 pub use certify::{Certificate, Certifier, CertifyError, CheckError, check_drat, check_drat_files};
 pub use decode::{DecodeError, decode_model};
-pub use dimacs::{DimacsWriteError, formula_stats, givens_string, write_dimacs};
+pub use dimacs::{
+    DimacsWriteError, formula_stats, formula_stats_with, givens_string, write_dimacs,
+    write_dimacs_with,
+};
 pub use encode::{
-    Amo, EncodeError, Encoded, Encoding, PredictedSize, UnknownName, amo_size, candidates, encode,
+    Amo, CageEncoding, EncodeError, Encoded, Encoding, PredictedSize, UnknownName, amo_size,
+    candidates, encode, encode_with,
 };
 pub use lit::{Lit, Var};
 pub use model::{Model, ModelError, SolverAnswer, parse_solver_output};

@@ -4,8 +4,12 @@
 //! # The fixed numbering (every encoding, every DIMACS file)
 //! Cell variable x(r, c, d) = "the cell at 0-based row r and column c holds digit d (1..=N)" is
 //! DIMACS variable `r·N² + c·N + d`, i.e. `cell.index()·N + d`, so cell variables are exactly 1..=N³.
-//! Auxiliary variables (sequential counter, product encoding) are numbered N³ + 1, N³ + 2, … in the
-//! order the encoder creates them. A model therefore decodes with the puzzle alone.
+//! Auxiliary variables are numbered N³ + 1, N³ + 2, … in the order the encoder creates them: first
+//! those of the killer cages (cage by cage in the rules' order: one selector per digit set in the
+//! combinations encoding, one variable per partial sum in the sequential one; all of them whatever the
+//! givens), then those of the at-most-one constraints (sequential counter, product encoding). Every
+//! encoding of one set of rules thus numbers the cages' variables alike, and a model decodes with the
+//! puzzle alone.
 //!
 //! # The compact numbering
 //! The pruned encoding leaves gaps (no variable for a pair ruled out by a given), and our own unit
@@ -15,6 +19,7 @@
 use std::ops::Range;
 
 use crate::grid::{Cell, Digit, Shape};
+use crate::sat::encode::MAX_COMBINATIONS;
 use crate::sat::lit::{Lit, Var};
 use crate::units::Units;
 
@@ -83,13 +88,23 @@ pub fn dimacs_cell(shape: Shape, var: u64) -> Option<(Cell, Digit)> {
     var_cell(n, Var::from_index(var as usize - 1))
 }
 
-/// An upper bound on the DIMACS variables any of our encodings of this unit list uses: N³ cell
-/// variables plus, at most, N − 1 sequential-counter variables for each of the N² cell and |U|·N
-/// unit at-most-one constraints (the sequential counter is the hungriest auxiliary scheme).
+/// An upper bound on the DIMACS variables any of our encodings of these rules uses: N³ cell
+/// variables, the cages' (at most the combinations encoding's cap of digit sets, or k·(k·N + 1)
+/// partial sums, for a cage of k cells) plus, at most, N − 1 sequential-counter variables for each
+/// of the N² cell and |U|·N unit at-most-one constraints (the sequential counter is the hungriest
+/// auxiliary scheme).
 pub fn max_dimacs_var(units: &Units) -> u64 {
     let n = units.shape().n() as u64;
     let amo_constraints = n * n + units.units().len() as u64 * n;
-    n * n * n + amo_constraints * (n - 1)
+    let cages: u64 = units
+        .cages()
+        .iter()
+        .map(|c| {
+            let k = c.cells.len() as u64;
+            MAX_COMBINATIONS.max(k * (k * n + 1))
+        })
+        .sum();
+    n * n * n + cages + amo_constraints * (n - 1)
 }
 
 /// Hands out auxiliary variables N³ + 1, N³ + 2, … in order.

@@ -17,7 +17,7 @@ use self::checker::{Checker, Rejection};
 use crate::check::{Violation, verify};
 use crate::grid::{Cell, Grid, Shape};
 use crate::sat::backend::{CLAUSE_BUDGET, Proved, SatBackend};
-use crate::sat::dimacs::givens_string;
+use crate::sat::dimacs::{givens_string, rules_comments};
 use crate::sat::encode::{Amo, Encoding, encode};
 use crate::sat::lit::Lit;
 use crate::sat::proof::{Proof, ProofParseError, push_dimacs};
@@ -155,6 +155,10 @@ struct Base {
     units_id: u64,
     shape: Shape,
     unit_count: usize,
+    /// The largest variable: N³, or more under cages (their auxiliary variables).
+    max_var: usize,
+    /// The rules beside the units, as comment lines (empty for the standard rules).
+    rules: String,
     formula: Formula,
     text: Vec<u8>,
 }
@@ -175,14 +179,16 @@ fn base_for(units: &Units) -> Arc<Base> {
             return Arc::clone(b);
         }
         let mut formula = Formula::new();
-        // An empty grid of the unit list's own shape: encoding cannot fail.
-        let _ = encode(
+        // An empty grid of the unit list's own shape, and the default cage encoding (the one the
+        // proof's solve uses): encoding cannot fail.
+        let max_var = encode(
             units,
             &Grid::empty(units.shape()),
             Encoding::Extended,
             Amo::Pairwise,
             &mut formula,
-        );
+        )
+        .map_or(cell_var_count(units.shape().n()), |e| e.max_var);
         let mut text = Vec::with_capacity(formula.literal_count() * 8);
         for c in formula.clauses() {
             for &l in c {
@@ -194,6 +200,8 @@ fn base_for(units: &Units) -> Arc<Base> {
             units_id: units.id(),
             shape: units.shape(),
             unit_count: units.units().len(),
+            max_var,
+            rules: rules_comments(units, crate::sat::CageEncoding::default()),
             formula,
             text,
         });
@@ -286,9 +294,18 @@ impl Certifier {
                 .map_err(|violation| CertifyError::InvalidSolution { violation })?;
         }
         let n = units.shape().n();
-        let clauses = Encoding::Extended
-            .predicted_size(units, Amo::Pairwise, puzzle.filled())
-            .map_or(u64::MAX, |p| p.clauses);
+        let clauses = match Encoding::Extended.predicted_size(units, Amo::Pairwise, puzzle.filled())
+        {
+            Some(p) => p.clauses,
+            // Under cages: count them.
+            None => {
+                let mut stats = crate::sat::sink::FormulaStats::new();
+                match encode(units, puzzle, Encoding::Extended, Amo::Pairwise, &mut stats) {
+                    Ok(_) => stats.clauses,
+                    Err(_) => u64::MAX,
+                }
+            }
+        };
         if clauses > CLAUSE_BUDGET {
             return Err(CertifyError::TooLarge {
                 n,
@@ -299,7 +316,7 @@ impl Certifier {
         let backend = SatBackend::default().with_solver(self.solver);
         // A certifier is only built with a solver compiled in.
         let backend = backend.unwrap_or_default();
-        let first_fresh = cell_var_count(n) + 1;
+        let first_fresh = base_for(units).max_var + 1;
         let proof = match backend.prove(units, puzzle, solution, &self.limits, first_fresh) {
             Proved::Refutation(proof) => proof,
             Proved::Unknown => return Err(CertifyError::Unknown),
@@ -441,6 +458,7 @@ impl Certificate {
             self.base.unit_count
         )?;
         writeln!(w, "c puzzle {}", givens_string(&self.puzzle))?;
+        w.write_all(self.base.rules.as_bytes())?;
         if let Some(s) = &self.solution {
             writeln!(w, "c solution {}", givens_string(s))?;
         }
@@ -449,7 +467,7 @@ impl Certificate {
             "c cell variable x(r,c,d) = r*{} + c*{n} + d for 0-based row r, column c and digit d in 1..{n}",
             n * n
         )?;
-        writeln!(w, "p cnf {} {}", cell_var_count(n), self.clauses())?;
+        writeln!(w, "p cnf {} {}", self.base.max_var, self.clauses())?;
         w.write_all(&self.base.text)?;
         let mut line = Vec::new();
         for c in self.extra.clauses() {

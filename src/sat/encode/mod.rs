@@ -1,8 +1,11 @@
-//! CNF encodings of a puzzle under a unit list: [`Encoding`] × [`Amo`], written into any
-//! [`ClauseSink`].
+//! CNF encodings of a puzzle under its rules: [`Encoding`] × [`Amo`] for the units, the relations of
+//! variants as binary clauses (`relations.rs`) and killer cages in a [`CageEncoding`] (`cages.rs`),
+//! written into any [`ClauseSink`].
 //!
-//! Every encoding reads the [`Units`] list, never rows/columns/boxes directly, so a variant is just
-//! another unit list. Cell variables use the fixed numbering of [`crate::sat::vars`].
+//! Every encoding reads the [`Units`] list, never rows/columns/boxes directly, so diagonals, windows,
+//! groups and jigsaw regions are just more units. Cell variables use the fixed numbering of
+//! [`crate::sat::vars`]; the auxiliary variables of the cages come first after them, those of the
+//! at-most-one constraints after those.
 //!
 //! # Sizes
 //! With N the grid side, |U| the number of units (3N for the standard rules) and A(k) / X(k) the
@@ -19,12 +22,18 @@
 //! N² + 2N³(N−1), extended 4N² + 2N³(N−1); for 9x9: 8829, 11745 and 11988 clauses over 729
 //! variables, the published figures. Each given adds one unit clause. The pruned encoding's size
 //! depends on the givens (see [`Encoding::Pruned`]).
+//!
+//! Relations add N clauses each ("must differ") or 2(N − 1) (non-consecutive), all binary; the
+//! pruned encoding drops those the givens satisfy and shortens those they decide. Cages add what
+//! [`CageEncoding`] says (no closed form: [`Encoding::predicted_size`] is `None` under cages).
 
 mod amo;
+mod cages;
 mod efficient;
 mod extended;
 mod minimal;
 pub(crate) mod pruned;
+mod relations;
 
 use std::fmt;
 use std::str::FromStr;
@@ -36,9 +45,12 @@ pub(crate) use amo::at_most_one;
 pub use pruned::candidates;
 
 use crate::grid::{Cell, Digit, Grid, Shape};
-use crate::sat::sink::ClauseSink;
-use crate::sat::vars::{AuxVars, cell_lit};
+use crate::sat::lit::Lit;
+use crate::sat::sink::{ClauseSink, Formula};
+use crate::sat::vars::{AuxVars, cell_lit, cell_of_var, cell_var_count, digit_index_of_var};
 use crate::units::Units;
+
+pub(crate) use cages::MAX_COMBINATIONS;
 
 /// A CNF encoding of the Sudoku rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -91,21 +103,27 @@ impl Encoding {
     }
 
     /// The exact size of this encoding of a puzzle with `givens` givens under `units`, for the plain
-    /// encodings (closed form, see the module docs); `None` for [`Encoding::Pruned`], whose size
-    /// depends on where the givens are (count it with [`encode`] into a
-    /// [`FormulaStats`](crate::sat::FormulaStats)).
+    /// encodings (closed form, see the module docs; relations included); `None` for
+    /// [`Encoding::Pruned`], whose size depends on where the givens are, and for rules with cages
+    /// (count either with [`encode`] into a [`FormulaStats`](crate::sat::FormulaStats)).
     pub fn predicted_size(self, units: &Units, amo: Amo, givens: usize) -> Option<PredictedSize> {
         let parts = self.parts()?;
+        if !units.cages().is_empty() {
+            return None;
+        }
         let n = units.shape().n() as u64;
         let unit_digits = units.units().len() as u64 * n;
         let (a, x) = amo_size(amo, n as usize);
         let amos = unit_digits + if parts.cell_amo { n * n } else { 0 };
         let alos = n * n + if parts.unit_alo { unit_digits } else { 0 };
+        let per = relations::relation_clauses(n as usize);
+        let relations: u64 = units.relations().iter().map(|r| per(r.kind)).sum();
         Some(PredictedSize {
             variables: n * n * n + amos * x,
-            clauses: alos + amos * a + givens as u64,
-            // Every at-most-one clause (pairwise, sequential, product) is binary.
-            literals: alos * n + 2 * amos * a + givens as u64,
+            clauses: alos + amos * a + relations + givens as u64,
+            // Every at-most-one clause (pairwise, sequential, product) is binary, and so is every
+            // relation clause.
+            literals: alos * n + 2 * amos * a + 2 * relations + givens as u64,
         })
     }
 }
@@ -158,6 +176,57 @@ impl fmt::Display for Encoding {
 impl fmt::Display for Amo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
+    }
+}
+
+/// How a killer cage's sum is written (its digits' distinctness is binary clauses either way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub enum CageEncoding {
+    /// One selector per set of distinct digits with the cage's size and sum: the direct and support
+    /// encodings of a table constraint (Walsh 2000, "SAT v CSP"; Gent 2002, "Arc consistency in
+    /// SAT"; selectors as in Bacchus 2007, "GAC via unit propagation"). At most
+    /// 20,000 digit sets per cage (long cages of large grids need [`CageEncoding::Sequential`]).
+    Combinations,
+    /// The partial sums of the cage's cells in order, each a variable per reachable sum, linked both
+    /// ways by each cell's digit: the decision-diagram encoding of a linear equation (Abío & Stuckey
+    /// 2014, "Encoding linear constraints into SAT"; Eén & Sörensson 2006) laid out as a sequential
+    /// counter of sums (Hölldobler, Manthey & Steinke 2012). The default: the faster measured (see
+    /// BENCHMARKS.md).
+    #[default]
+    Sequential,
+}
+
+impl CageEncoding {
+    /// Both cage encodings.
+    pub const ALL: [CageEncoding; 2] = [CageEncoding::Combinations, CageEncoding::Sequential];
+
+    /// The name: `combinations`, `sequential`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CageEncoding::Combinations => "combinations",
+            CageEncoding::Sequential => "sequential",
+        }
+    }
+}
+
+impl fmt::Display for CageEncoding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for CageEncoding {
+    type Err = UnknownName;
+
+    fn from_str(s: &str) -> Result<CageEncoding, UnknownName> {
+        CageEncoding::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownName {
+                what: "cage encoding",
+                given: s.to_string(),
+                expected: "combinations, sequential",
+            })
     }
 }
 
@@ -215,6 +284,18 @@ pub enum EncodeError {
         /// The unit list's shape.
         units: Shape,
     },
+    /// A cage with more digit sets than the combinations encoding writes.
+    #[error(
+        "cage at {anchor} has more than {max} digit combinations; use the sequential cage encoding"
+    )]
+    TooManyCombinations {
+        /// 0-based cage index.
+        cage: usize,
+        /// Its first cell, `rXcY`.
+        anchor: String,
+        /// The most written.
+        max: u64,
+    },
 }
 
 /// What an encoder produced besides its clauses.
@@ -227,8 +308,9 @@ pub struct Encoded {
 }
 
 /// Writes the CNF of `puzzle` under `units` in `encoding` with `amo` into `sink`, in the fixed
-/// numbering. Plain encodings end with one unit clause per given; the pruned one folds the givens in
-/// (and writes an empty clause when the givens already contradict each other).
+/// numbering, cages (if any) in the default [`CageEncoding`]. Plain encodings end with one unit
+/// clause per given; the pruned one folds the givens in (and writes an empty clause when the givens
+/// already contradict each other).
 ///
 /// # Errors
 /// [`EncodeError::ShapeMismatch`] if the puzzle is not of the unit list's shape.
@@ -239,22 +321,125 @@ pub fn encode<S: ClauseSink + ?Sized>(
     amo: Amo,
     sink: &mut S,
 ) -> Result<Encoded, EncodeError> {
+    encode_with(units, puzzle, encoding, amo, CageEncoding::default(), sink)
+}
+
+/// [`encode`] with the cages in `cages`. The relations and cages are written after the units'
+/// clauses (and the givens); their auxiliary variables are numbered first (N³ + 1, …), all of them
+/// whatever the givens, so that every encoding of one set of rules numbers them alike.
+///
+/// # Errors
+/// [`EncodeError::ShapeMismatch`] if the puzzle is not of the unit list's shape;
+/// [`EncodeError::TooManyCombinations`] for a cage the combinations encoding cannot list.
+pub fn encode_with<S: ClauseSink + ?Sized>(
+    units: &Units,
+    puzzle: &Grid,
+    encoding: Encoding,
+    amo: Amo,
+    cages: CageEncoding,
+    sink: &mut S,
+) -> Result<Encoded, EncodeError> {
     if puzzle.shape() != units.shape() {
         return Err(EncodeError::ShapeMismatch {
             puzzle: puzzle.shape(),
             units: units.shape(),
         });
     }
+    if cages == CageEncoding::Combinations && !units.cages().is_empty() {
+        cages::check_combinations(units)?;
+    }
     let n = units.shape().n();
     let mut aux = AuxVars::new(n);
+    let mut rules = Formula::new();
+    if units.has_extras() {
+        // The pruned encoding has no variables for what the givens decide: the same literals are
+        // decided here.
+        let known = (encoding == Encoding::Pruned).then(|| pruned::candidates(units, puzzle));
+        let mut fixed = Fixed {
+            n,
+            givens: puzzle.values(),
+            known: known.as_deref(),
+            sink: &mut rules,
+        };
+        relations::encode_relations(n, units.relations(), &mut fixed);
+        match cages {
+            CageEncoding::Combinations => cages::combinations(units, &mut aux, &mut fixed),
+            CageEncoding::Sequential => cages::sequential(units, &mut aux, &mut fixed),
+        }
+    }
     match encoding.parts() {
         Some(parts) => encode_plain(units, puzzle, parts, amo, &mut aux, sink),
         None => pruned::encode_pruned(units, puzzle, amo, &mut aux, sink),
+    }
+    for clause in rules.clauses() {
+        sink.add_clause(clause);
     }
     Ok(Encoded {
         aux_vars: aux.count(),
         max_var: n * n * n + aux.count(),
     })
+}
+
+/// The auxiliary variables the cages of `units` take in `cages` (an upper bound for combinations
+/// that cannot be listed).
+#[cfg(test)]
+pub(crate) fn cage_aux_vars(units: &Units, cages: CageEncoding) -> u64 {
+    let n = units.shape().n();
+    units
+        .cages()
+        .iter()
+        .map(|c| match cages {
+            CageEncoding::Combinations => {
+                cages::digit_sets(n, c.cells.len(), c.sum, MAX_COMBINATIONS)
+                    .map_or(MAX_COMBINATIONS, |s| s.len() as u64)
+            }
+            CageEncoding::Sequential => cages::sequential_vars(n, c),
+        })
+        .sum()
+}
+
+/// A sink that writes the rules' clauses simplified by what the pruned encoding decided: a literal
+/// of a given cell is true or false, one of a digit no candidate of its open cell is false; a clause
+/// with a true literal is dropped, false literals are left out. Without `known` (plain encodings),
+/// clauses pass unchanged.
+pub(super) struct Fixed<'a, S: ClauseSink + ?Sized> {
+    n: usize,
+    givens: &'a [u8],
+    /// Each cell's candidates (a given cell: its digit), when simplifying.
+    known: Option<&'a [crate::grid::DigitSet]>,
+    sink: &'a mut S,
+}
+
+impl<S: ClauseSink + ?Sized> Fixed<'_, S> {
+    /// Adds `lits`, simplified.
+    fn add(&mut self, lits: &[Lit]) {
+        let Some(known) = self.known else {
+            self.sink.add_clause(lits);
+            return;
+        };
+        let cell_vars = cell_var_count(self.n);
+        let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
+        for &l in lits {
+            let i = l.var().index();
+            let value = if i < cell_vars {
+                let (cell, d) = (cell_of_var(self.n, i), digit_index_of_var(self.n, i));
+                let is_candidate = known[cell].bits() >> d & 1 == 1;
+                match self.givens[cell] {
+                    0 if is_candidate => None,
+                    0 => Some(false),
+                    v => Some(usize::from(v) - 1 == d),
+                }
+            } else {
+                None
+            };
+            match value {
+                Some(v) if v == l.is_positive() => return,
+                Some(_) => {}
+                None => kept.push(l),
+            }
+        }
+        self.sink.add_clause(&kept);
+    }
 }
 
 /// Clause groups of the plain encodings. Cell at-least-one and unit at-most-one are always present.
@@ -377,6 +562,127 @@ mod tests {
                 .predicted_size(&units, Amo::Pairwise, 0)
                 .is_none()
         );
+    }
+
+    /// A 2-cell cage summing to 3 on the empty 4x4 grid (r1c1 and r2c2, one box), counted by hand
+    /// (see `cages.rs`): combinations, one selector {1, 2}: the at-least-one clause, 2 clauses asking
+    /// for its digits, 2 cells × 2 digits banned, 2 cells × 4 digits supported = 15; sequential, sums
+    /// 1 and 2 after the first cell: 4 + 6 clauses there, 6 + 4 at the last = 20.
+    #[test]
+    fn pinned_cage_counts_4x4() {
+        let s = Shape::new(2, 2).unwrap();
+        let units = Units::rules(s).cage(3, [(0, 0), (1, 1)]).build().unwrap();
+        for (cages, aux, clauses) in [
+            (CageEncoding::Combinations, 1, 448 + 15),
+            (CageEncoding::Sequential, 2, 448 + 20),
+        ] {
+            let mut st = FormulaStats::new();
+            let e = encode_with(
+                &units,
+                &Grid::empty(s),
+                Encoding::Extended,
+                Amo::Pairwise,
+                cages,
+                &mut st,
+            )
+            .unwrap();
+            assert_eq!((e.aux_vars, st.clauses), (aux, clauses), "{cages}");
+            assert_eq!(cage_aux_vars(&units, cages), aux as u64);
+            // The cages' variables come first after the cell variables.
+            assert_eq!(st.max_var as usize, 64 + aux);
+        }
+        // The killer of `testing`: every encoding numbers its cage variables alike, first.
+        let (killer, _) = crate::testing::wikipedia_killer();
+        for cages in CageEncoding::ALL {
+            let want = cage_aux_vars(&killer, cages) as usize;
+            for e in Encoding::ALL {
+                for amo in Amo::ALL {
+                    let mut st = FormulaStats::new();
+                    let enc = encode_with(
+                        &killer,
+                        &Grid::empty(killer.shape()),
+                        e,
+                        amo,
+                        cages,
+                        &mut st,
+                    )
+                    .unwrap();
+                    assert!(enc.aux_vars >= want, "{e} {amo} {cages}");
+                }
+            }
+        }
+    }
+
+    /// Relations have a closed form: anti-knight on 9x9 adds N binary clauses per knight pair that
+    /// shares no unit; non-consecutive 2(N − 1) per orthogonal pair.
+    #[test]
+    fn relations_in_the_closed_form() {
+        use crate::rules::Variant;
+        let s = Shape::new(3, 3).unwrap();
+        for v in [
+            Variant::AntiKnight,
+            Variant::AntiKing,
+            Variant::NonConsecutive,
+            Variant::Diagonals,
+        ] {
+            let units = Units::rules(s).variant(v).build().unwrap();
+            for e in [Encoding::Minimal, Encoding::Efficient, Encoding::Extended] {
+                for amo in Amo::ALL {
+                    let mut st = FormulaStats::new();
+                    encode(&units, &Grid::empty(s), e, amo, &mut st).unwrap();
+                    let p = e.predicted_size(&units, amo, 0).unwrap();
+                    assert_eq!(
+                        (p.variables, p.clauses, p.literals),
+                        (st.variables, st.clauses, st.literals),
+                        "{v} {e} {amo}"
+                    );
+                }
+            }
+        }
+        let nc = Units::rules(s)
+            .variant(Variant::NonConsecutive)
+            .build()
+            .unwrap();
+        let p = Encoding::Extended
+            .predicted_size(&nc, Amo::Pairwise, 0)
+            .unwrap();
+        assert_eq!(p.clauses, 11988 + 144 * 16);
+        let (killer, _) = crate::testing::wikipedia_killer();
+        assert!(
+            Encoding::Extended
+                .predicted_size(&killer, Amo::Pairwise, 0)
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn too_many_combinations_is_an_error() {
+        // Eight cells summing to 260 in a 64x64 grid: far more than 20,000 digit sets.
+        let s = Shape::new(8, 8).unwrap();
+        let units = Units::rules(s)
+            .cage(260, (0..8).map(|c| (0, c)))
+            .build()
+            .unwrap();
+        let mut st = FormulaStats::new();
+        let e = encode_with(
+            &units,
+            &Grid::empty(s),
+            Encoding::Pruned,
+            Amo::Sequential,
+            CageEncoding::Combinations,
+            &mut st,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(e, EncodeError::TooManyCombinations { cage: 0, .. }),
+            "{e}"
+        );
+        assert_eq!(st.clauses, 0, "nothing written");
+        assert_eq!(
+            "Sequential".parse::<CageEncoding>().unwrap(),
+            CageEncoding::Sequential
+        );
+        assert!("tree".parse::<CageEncoding>().is_err());
     }
 
     #[test]
