@@ -416,6 +416,11 @@ impl Certificate {
 
     fn check_with(&self, checker: &mut Checker) -> Result<(), CheckError> {
         checker.reset_to_base();
+        // The base's unit clauses (cages' encodings have some) are not in the checker's saved base,
+        // which must assign nothing.
+        for c in self.base.formula.clauses().filter(|c| c.len() == 1) {
+            checker.add_clause(c);
+        }
         for c in self.extra.clauses() {
             checker.add_clause(c);
         }
@@ -510,10 +515,11 @@ impl Certificate {
     }
 }
 
-/// A checker with `base` loaded and saved.
+/// A checker with `base` loaded and saved, but for its unit clauses (a saved base assigns nothing;
+/// [`Certificate::check`] adds them after each reset).
 fn load(base: &Base) -> Checker {
     let mut checker = Checker::new();
-    for c in base.formula.clauses() {
+    for c in base.formula.clauses().filter(|c| c.len() != 1) {
         checker.add_clause(c);
     }
     checker.save_base();

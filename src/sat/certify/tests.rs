@@ -288,3 +288,35 @@ fn every_solver_writes_checked_proofs() {
         checked(&cert);
     }
 }
+
+/// Certificates under variant rules: the killer of `testing` (cage variables in the CNF) and the
+/// published puzzles without cages are certified unique, and the CNF states the rules; a wrong cage
+/// sum (no solution: the killer with its first cage's sum raised by 1, which the other cages then
+/// cannot balance) is certified none.
+#[test]
+fn variant_certificates_check() {
+    let (killer, solution) = crate::testing::wikipedia_killer();
+    let empty = Grid::empty(killer.shape());
+    let c = Certifier::new()
+        .certify(&killer, &empty, &Outcome::Unique(solution.clone()))
+        .unwrap();
+    c.check().unwrap();
+    let mut cnf = Vec::new();
+    c.write_cnf(&mut cnf).unwrap();
+    let text = String::from_utf8(cnf).unwrap();
+    assert!(text.contains("\nc cage 3 r1c1 r1c2\n"), "{}", &text[..600]);
+    let header = text.lines().find(|l| l.starts_with("p cnf")).unwrap();
+    let vars: usize = header.split(' ').nth(2).unwrap().parse().unwrap();
+    assert!(vars > 729, "{header}");
+    for p in crate::testing::published_variants().into_iter().take(3) {
+        let c = Certifier::new()
+            .certify(&p.units, &p.puzzle, &Outcome::Unique(p.solution.clone()))
+            .unwrap();
+        c.check().unwrap();
+    }
+    // A claim of `none` for the killer is refuted with its solution.
+    match Certifier::new().certify(&killer, &empty, &Outcome::NoSolution) {
+        Err(CertifyError::Refuted { solution: s, .. }) => assert_eq!(*s, solution),
+        other => panic!("{other:?}"),
+    }
+}
