@@ -277,6 +277,10 @@ pub struct SatArgs {
     #[arg(long, value_enum, default_value_t)]
     pub simplify: SimplifyArg,
 
+    /// How the SAT encoding writes killer cages' sums.
+    #[arg(long, value_enum, default_value_t)]
+    pub cage_encoding: CageEncodingArg,
+
     /// The SAT solver the SAT backend runs in-process (cadical needs a build with `--features
     /// cadical`).
     #[arg(long, value_enum, default_value_t)]
@@ -324,6 +328,26 @@ pub enum EncodingArg {
     /// After Kwon & Jain 2006: extended, simplified by the givens while encoding (the fastest).
     #[default]
     Pruned,
+}
+
+/// The killer cage encodings (see `satdoku::sat::CageEncoding` for their sources).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum CageEncodingArg {
+    /// One selector per digit set of the cage's size and sum (table constraint; Bacchus 2007).
+    #[default]
+    Combinations,
+    /// The cage's partial sums, one variable per reachable sum (Abío & Stuckey 2014).
+    Sequential,
+}
+
+impl CageEncodingArg {
+    /// The library's cage encoding.
+    pub fn get(self) -> satdoku::sat::CageEncoding {
+        match self {
+            CageEncodingArg::Combinations => satdoku::sat::CageEncoding::Combinations,
+            CageEncodingArg::Sequential => satdoku::sat::CageEncoding::Sequential,
+        }
+    }
 }
 
 /// The at-most-one encodings.
@@ -418,6 +442,10 @@ pub struct EncodeArgs {
     /// At-most-one constraints.
     #[arg(long, value_enum, default_value_t)]
     pub amo: AmoArg,
+
+    /// How killer cages' sums are written.
+    #[arg(long, value_enum, default_value_t)]
+    pub cage_encoding: CageEncodingArg,
 
     /// Write one file per puzzle, DIR/puzzle-<index>.cnf (index 0-based, 6 digits), instead of a
     /// single puzzle to standard output.
@@ -534,6 +562,12 @@ pub struct ReadArgs {
     /// Box shape, rows x columns, e.g. `2x3`; needed when N is not a square (6 and 12 have defaults).
     #[arg(long = "box", value_name = "RxC")]
     pub box_shape: Option<String>,
+
+    /// Variant rules for every puzzle, comma-separated: x (both diagonals), windoku, disjoint-groups,
+    /// anti-knight, anti-king, non-consecutive. Puzzles may add their own (a `variant:` line, a region
+    /// map, `cage` lines: see README).
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub variant: Vec<String>,
 }
 
 /// The input formats, as named on the command line.
@@ -714,6 +748,14 @@ impl ReadArgs {
                 sh.n()
             );
         }
+        let variants = self
+            .variant
+            .iter()
+            .map(|v| {
+                v.parse::<satdoku::Variant>()
+                    .with_context(|| format!("--variant {v:?}"))
+            })
+            .collect::<Result<Vec<_>>>()?;
         let format = match self.format {
             FormatArg::Auto => None,
             FormatArg::Line => Some(Format::Line),
@@ -728,6 +770,7 @@ impl ReadArgs {
             shape,
             column: column.map(str::to_string),
             allow_clashes: false,
+            variants,
         })
     }
 }

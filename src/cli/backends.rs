@@ -29,6 +29,7 @@ pub fn auto(args: &SatArgs) -> anyhow::Result<Checked> {
 fn sat_backend(args: &SatArgs) -> anyhow::Result<SatBackend> {
     SatBackend::new(args.encoding.get(), args.amo.get())
         .with_simplify(args.simplify.get())
+        .with_cages(args.cage_encoding.get())
         .with_solver(args.sat_solver.get())
         .map_err(|e| anyhow::anyhow!("--sat-solver {}: {e}", args.sat_solver.get()))
 }

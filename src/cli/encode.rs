@@ -7,7 +7,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 
 use satdoku::sat::{
-    Amo, Encoding, SolverAnswer, decode_model, formula_stats, parse_solver_output, write_dimacs,
+    Amo, CageEncoding, Encoding, SolverAnswer, decode_model, formula_stats_with,
+    parse_solver_output, write_dimacs_with,
 };
 use satdoku::verify;
 
@@ -26,6 +27,7 @@ use super::summary::Summary;
 pub fn run_encode(args: EncodeArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
     let amo = args.amo.get();
+    let cages = args.cage_encoding.get();
     let files = &args.input.files;
     let run_args = RunArgs {
         jobs: None,
@@ -36,11 +38,11 @@ pub fn run_encode(args: EncodeArgs) -> Result<Exit> {
             Some(e) => vec![e.get()],
             None => Encoding::ALL.to_vec(),
         };
-        return Ok(stats(&args, &options, &encodings, amo));
+        return Ok(stats(&args, &options, &encodings, amo, cages));
     }
     let encoding = args.encoding.unwrap_or_default().get();
     let Some(dir) = &args.out_dir else {
-        return Ok(to_stdout(Items::new(files, &options), encoding, amo));
+        return Ok(to_stdout(Items::new(files, &options), encoding, amo, cages));
     };
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let progress = Progress::for_run(files, args.quiet, "puzzle");
@@ -63,7 +65,7 @@ pub fn run_encode(args: EncodeArgs) -> Result<Exit> {
             Err(e) => return bad_input(&item, e, false, "").without_text(),
         };
         let path = dir.join(format!("puzzle-{:06}.cnf", item.index));
-        match write_file(&path, &item, loaded, encoding, amo) {
+        match write_file(&path, &item, loaded, (encoding, amo, cages)) {
             Ok(()) => Record::new("", "written", Exit::Success),
             Err(e) => Record::new("", "error", Exit::BadInput).with_diagnostic(Diagnostic {
                 place: path.display().to_string(),
@@ -83,7 +85,7 @@ fn source_comments(item: &Item) -> String {
 }
 
 /// One puzzle to standard output; a second puzzle is an error (one DIMACS formula per stream).
-fn to_stdout(mut items: Items, encoding: Encoding, amo: Amo) -> Exit {
+fn to_stdout(mut items: Items, encoding: Encoding, amo: Amo, cages: CageEncoding) -> Exit {
     let Some(first) = items.next() else {
         return Exit::Success;
     };
@@ -105,7 +107,14 @@ fn to_stdout(mut items: Items, encoding: Encoding, amo: Amo) -> Exit {
     let mut out = Output::stdout(false);
     out.write(source_comments(&first).as_bytes());
     let mut writer = out.writer();
-    if let Err(e) = write_dimacs(&mut writer, &loaded.units, loaded.grid(), encoding, amo) {
+    if let Err(e) = write_dimacs_with(
+        &mut writer,
+        &loaded.units,
+        loaded.grid(),
+        encoding,
+        amo,
+        cages,
+    ) {
         // Write errors end the process inside the writer; what is left is a puzzle that cannot be
         // encoded.
         note(format_args!("{}:{}: {e}", first.source, first.line));
@@ -119,8 +128,7 @@ fn write_file(
     path: &Path,
     item: &Item,
     loaded: &Loaded,
-    encoding: Encoding,
-    amo: Amo,
+    (encoding, amo, cages): (Encoding, Amo, CageEncoding),
 ) -> Result<()> {
     let mut file = io::BufWriter::new(
         File::create(path).with_context(|| format!("creating {}", path.display()))?,
@@ -128,7 +136,7 @@ fn write_file(
     file.write_all(source_comments(item).as_bytes())
         .and_then(|()| file.flush())
         .with_context(|| format!("writing {}", path.display()))?;
-    write_dimacs(file, &loaded.units, loaded.grid(), encoding, amo)
+    write_dimacs_with(file, &loaded.units, loaded.grid(), encoding, amo, cages)
         .with_context(|| format!("writing {}", path.display()))?;
     Ok(())
 }
@@ -139,6 +147,7 @@ fn stats(
     options: &satdoku::format::ReadOptions,
     encodings: &[Encoding],
     amo: Amo,
+    cages: CageEncoding,
 ) -> Exit {
     let files = &args.input.files;
     let mut out = Output::stdout(false);
@@ -156,7 +165,7 @@ fn stats(
             }
         };
         for (k, &encoding) in encodings.iter().enumerate() {
-            match formula_stats(&loaded.units, loaded.grid(), encoding, amo) {
+            match formula_stats_with(&loaded.units, loaded.grid(), encoding, amo, cages) {
                 Ok(s) => {
                     totals[k][0] += s.variables;
                     totals[k][1] += s.clauses;

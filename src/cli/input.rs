@@ -1,14 +1,13 @@
 //! Puzzles from every input file (or standard input), numbered across the run, one item per puzzle.
 
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use satdoku::Units;
 use satdoku::format::{Lookahead, Puzzle, PuzzleReader, ReadOptions};
-use satdoku::{Shape, Units};
 
 /// One input puzzle, or the reason it could not be read.
 pub struct Item {
@@ -57,11 +56,12 @@ impl ItemError {
     }
 }
 
-/// A puzzle as read, with the unit list of its shape (one list shared by every puzzle of a shape).
+/// A puzzle as read, with its rules (one value shared by the puzzles of a shape that have no rule
+/// lines of their own).
 pub struct Loaded {
     /// The grid of givens and the layout it came in.
     pub puzzle: Puzzle,
-    /// The unit list for the grid's shape.
+    /// The puzzle's rules: units, relations, cages.
     pub units: Arc<Units>,
 }
 
@@ -175,7 +175,6 @@ pub struct Items {
     current: Option<(Arc<str>, Reader)>,
     next_index: usize,
     counter: Option<Arc<AtomicU64>>,
-    units: UnitsCache,
     /// Whether the reader's notes (how an ambiguous alphabet is read) go to standard error.
     notes: bool,
 }
@@ -194,7 +193,6 @@ impl Items {
             current: None,
             next_index: 0,
             counter: None,
-            units: UnitsCache::default(),
             notes: true,
         }
     }
@@ -211,7 +209,6 @@ impl Items {
             )),
             next_index: 0,
             counter: None,
-            units: UnitsCache::default(),
             notes: true,
         }
     }
@@ -232,7 +229,7 @@ impl Items {
         let index = self.next_index;
         self.next_index += 1;
         let puzzle = puzzle.map(|p| Loaded {
-            units: self.units.get(p.grid.shape()),
+            units: Arc::clone(&p.units),
             puzzle: p,
         });
         Item {
@@ -282,30 +279,5 @@ impl Iterator for Items {
                 }
             }
         }
-    }
-}
-
-/// The standard units of each shape met, built once; the last one is kept at hand (a file rarely
-/// mixes shapes), so the usual lookup is one comparison.
-#[derive(Default)]
-struct UnitsCache {
-    last: Option<(Shape, Arc<Units>)>,
-    all: HashMap<Shape, Arc<Units>>,
-}
-
-impl UnitsCache {
-    pub fn get(&mut self, shape: Shape) -> Arc<Units> {
-        if let Some((s, units)) = &self.last
-            && *s == shape
-        {
-            return units.clone();
-        }
-        let units = self
-            .all
-            .entry(shape)
-            .or_insert_with(|| Arc::new(Units::standard(shape)))
-            .clone();
-        self.last = Some((shape, units.clone()));
-        units
     }
 }

@@ -11,6 +11,19 @@
 //! grids) is pruned by bounds instead: a digit stays only if the rest of the cage can still make up
 //! the remainder with distinct digits.
 //!
+//! A combination fits only if its missing digits can go to the open cells one each (a matching,
+//! found by augmenting paths over bit masks).
+//!
+//! The search also derives constraints of its own from the units, as killer solvers do by "the rule
+//! of 45" (every unit's digits add up to N(N+1)/2): in a unit, the cells outside the cages lying
+//! wholly inside it add up to the rest (innies, a cage: they differ); when every cell of a unit is in
+//! some cage, the cells of those cages outside the unit add up to their sums less the unit's (outies,
+//! a cage when they lie in one unit). Over regions of several units (two or three adjacent rows or
+//! columns, two adjacent boxes) the same reasoning gives sums of a few cells that need not differ,
+//! possibly with innies added and outies subtracted: these are kept as linear equations with
+//! coefficients ±1 and pruned exactly by reachable partial sums (a forward and a backward pass over
+//! bit sets, as in the dynamic program of subset sum).
+//!
 //! Non-consecutive pairs are made arc-consistent: a digit of one cell stays only if the other cell
 //! has a candidate that is neither it nor next to it.
 
@@ -28,6 +41,20 @@ pub(crate) struct Rules {
     /// Non-consecutive pairs of cells.
     pairs: Box<[(u16, u16)]>,
     cages: Box<[CageTable]>,
+    /// Linear equations the rule of 45 derives over regions of several units.
+    sums: Box<[SumTable]>,
+}
+
+/// The most cells a derived linear equation has (more prune little).
+const MAX_SUM_CELLS: usize = 6;
+
+/// A linear equation Σ ± x = `total` over a few cells (no distinctness), derived by the rule of 45.
+#[derive(Debug, PartialEq, Eq)]
+struct SumTable {
+    cells: Box<[u16]>,
+    /// Bit i: the coefficient of `cells[i]` is −1 (else +1).
+    negative: u64,
+    total: i32,
 }
 
 /// One cage, as the search reads it.
@@ -38,6 +65,37 @@ struct CageTable {
     /// Every set of `cells.len()` distinct digits adding up to `sum` (bit `d − 1` for digit `d`), when
     /// there are at most [`MAX_COMBOS`]; `None`: pruned by bounds.
     combos: Option<Box<[u64]>>,
+    /// The units that meet the cage in two cells or more: which cage cells they hold (bit i for
+    /// `cells[i]`) and their cells outside the cage.
+    seen_by: Box<[(u64, Box<[u16]>)]>,
+}
+
+impl CageTable {
+    fn new(units: &Units, cells: Vec<u16>, sum: u32) -> CageTable {
+        let n = units.shape().n();
+        let mut seen_by = Vec::new();
+        for unit in units.units() {
+            let mask = cells.iter().enumerate().fold(0u64, |m, (i, &c)| {
+                let inside = unit.cells.iter().any(|x| x.index() == c as usize);
+                m | u64::from(inside) << i
+            });
+            if mask.count_ones() >= 2 && cells.len() <= 64 {
+                let outside: Box<[u16]> = unit
+                    .cells
+                    .iter()
+                    .map(|x| x.index() as u16)
+                    .filter(|x| !cells.contains(x))
+                    .collect();
+                seen_by.push((mask, outside));
+            }
+        }
+        CageTable {
+            combos: combinations(n, cells.len(), sum),
+            cells: cells.into(),
+            sum,
+            seen_by: seen_by.into(),
+        }
+    }
 }
 
 impl Rules {
@@ -46,23 +104,41 @@ impl Rules {
         if !units.has_extras() {
             return None;
         }
-        let n = units.shape().n();
         let pairs = units
             .relations()
             .iter()
             .filter(|r| r.kind == RelationKind::NonConsecutive)
             .map(|r| (r.a.index() as u16, r.b.index() as u16))
             .collect();
-        let cages = units
+        let mut cages: Vec<CageTable> = units
             .cages()
             .iter()
-            .map(|c| CageTable {
-                cells: c.cells.iter().map(|c| c.index() as u16).collect(),
-                sum: c.sum,
-                combos: combinations(n, c.cells.len(), c.sum),
+            .map(|c| {
+                CageTable::new(
+                    units,
+                    c.cells.iter().map(|c| c.index() as u16).collect(),
+                    c.sum,
+                )
             })
             .collect();
-        Some(Rules { pairs, cages })
+        for (cells, sum) in derived(units) {
+            if !cages.iter().any(|c| *c.cells == *cells && c.sum == sum) {
+                cages.push(CageTable::new(units, cells, sum));
+            }
+        }
+        let sums = derived_sums(units)
+            .into_iter()
+            .map(|(cells, negative, total)| SumTable {
+                cells: cells.into(),
+                negative,
+                total,
+            })
+            .collect();
+        Some(Rules {
+            pairs,
+            cages: cages.into(),
+            sums,
+        })
     }
 
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"
@@ -110,8 +186,289 @@ impl Rules {
         for cage in self.cages.iter() {
             changed |= cage.prune(n, cand, vals, queue)?;
         }
+        for sum in self.sums.iter() {
+            changed |= sum.prune(n, cand, vals, queue)?;
+        }
         Ok(changed)
     }
+}
+
+impl SumTable {
+    /// Keeps each digit of an open cell that some choice of the others' digits completes to the
+    /// total: partial sums reachable from the left and from the right, as bit sets.
+    fn prune<M: Mask>(
+        &self,
+        n: usize,
+        cand: &mut [M],
+        vals: &[u8],
+        queue: &mut Vec<u16>,
+    ) -> Step<bool> {
+        let k = self.cells.len();
+        // Sums range over −kN..=kN: bit t + off stands for t.
+        let off = (k * n) as i32;
+        let digits = |cand: &[M], i: usize| -> u64 {
+            let c = self.cells[i] as usize;
+            match vals[c] {
+                0 => cand[c].low_bits(),
+                v => 1 << (v - 1),
+            }
+        };
+        let shift = |set: u128, by: i32| -> u128 { if by >= 0 { set << by } else { set >> -by } };
+        let sign = |i: usize| if self.negative >> i & 1 == 1 { -1 } else { 1 };
+        // forward[i]: sums of the first i terms.
+        let mut forward = [0u128; MAX_SUM_CELLS + 1];
+        forward[0] = 1 << off;
+        for i in 0..k {
+            let mut m = digits(cand, i);
+            while m != 0 {
+                let d = m.trailing_zeros() as i32 + 1;
+                m &= m - 1;
+                forward[i + 1] |= shift(forward[i], sign(i) * d);
+            }
+        }
+        let goal = self.total + off;
+        if !(0..128).contains(&goal) || forward[k] >> goal & 1 == 0 {
+            return Err(Contradiction);
+        }
+        // backward: sums the first i terms may have for the rest to reach the total.
+        let mut backward: u128 = 1 << goal;
+        let mut changed = false;
+        for i in (0..k).rev() {
+            let (c, s) = (self.cells[i] as usize, sign(i));
+            let mut keep = 0u64;
+            let mut before = 0u128;
+            let mut m = digits(cand, i);
+            while m != 0 {
+                let d = m.trailing_zeros() as i32 + 1;
+                m &= m - 1;
+                let prev = shift(backward, -s * d);
+                if prev & forward[i] != 0 {
+                    keep |= 1 << (d - 1);
+                    before |= prev;
+                }
+            }
+            if vals[c] == 0 {
+                changed |= narrow(cand, queue, c, keep)?;
+            } else if keep == 0 {
+                return Err(Contradiction);
+            }
+            backward = before;
+        }
+        Ok(changed)
+    }
+}
+
+/// The linear equations the rule of 45 gives over regions of several units (see the module docs):
+/// cells, the mask of those subtracted, and the total. Only those of at most [`MAX_SUM_CELLS`] cells
+/// whose partial sums fit 128 bits; none when cages overlap.
+fn derived_sums(units: &Units) -> Vec<(Vec<u16>, u64, i32)> {
+    use crate::units::UnitKind;
+    let shape = units.shape();
+    let (n, cells) = (shape.n(), shape.cells());
+    let total = (n * (n + 1) / 2) as i32;
+    let mut cage_of: Vec<Option<usize>> = vec![None; cells];
+    for (k, cage) in units.cages().iter().enumerate() {
+        for c in &cage.cells {
+            if cage_of[c.index()].replace(k).is_some() {
+                return Vec::new();
+            }
+        }
+    }
+    // Regions: runs of 2 and 3 adjacent rows or columns, pairs of boxes side by side.
+    let of_kind = |kind| -> Vec<&crate::units::Unit> {
+        units
+            .units()
+            .iter()
+            .filter(|u| u.name.kind == kind)
+            .collect()
+    };
+    let mut regions: Vec<Vec<&crate::units::Unit>> = Vec::new();
+    for kind in [UnitKind::Row, UnitKind::Col] {
+        let lines = of_kind(kind);
+        for len in 2..=3 {
+            for start in 0..lines.len().saturating_sub(len - 1) {
+                if len < lines.len() {
+                    regions.push(lines[start..start + len].to_vec());
+                }
+            }
+        }
+    }
+    let boxes = of_kind(UnitKind::Block);
+    let across = n / shape.box_cols();
+    for b in 0..boxes.len() {
+        if (b + 1) % across != 0 && b + 1 < boxes.len() {
+            regions.push(vec![boxes[b], boxes[b + 1]]);
+        }
+        if b + across < boxes.len() {
+            regions.push(vec![boxes[b], boxes[b + across]]);
+        }
+    }
+    let mut out: Vec<(Vec<u16>, u64, i32)> = Vec::new();
+    let mut in_region = vec![false; cells];
+    for region in regions {
+        let members: Vec<usize> = region
+            .iter()
+            .flat_map(|u| u.cells.iter().map(|c| c.index()))
+            .collect();
+        members.iter().for_each(|&c| in_region[c] = true);
+        let goal = total * region.len() as i32;
+        let mut meeting: Vec<usize> = members.iter().filter_map(|&c| cage_of[c]).collect();
+        meeting.sort_unstable();
+        meeting.dedup();
+        let inside = |k: usize| units.cages()[k].cells.iter().all(|c| in_region[c.index()]);
+        let inner: i32 = meeting
+            .iter()
+            .filter(|&&k| inside(k))
+            .map(|&k| units.cages()[k].sum as i32)
+            .sum();
+        let crossing: i32 = meeting
+            .iter()
+            .filter(|&&k| !inside(k))
+            .map(|&k| units.cages()[k].sum as i32)
+            .sum();
+        // Innies: the region's cells outside its inner cages.
+        let innies: Vec<u16> = members
+            .iter()
+            .filter(|&&c| !cage_of[c].is_some_and(inside))
+            .map(|&c| c as u16)
+            .collect();
+        // Cells in no cage, and the crossing cages' cells outside the region.
+        let free: Vec<u16> = members
+            .iter()
+            .filter(|&&c| cage_of[c].is_none())
+            .map(|&c| c as u16)
+            .collect();
+        let outies: Vec<u16> = meeting
+            .iter()
+            .filter(|&&k| !inside(k))
+            .flat_map(|&k| units.cages()[k].cells.iter())
+            .filter(|c| !in_region[c.index()])
+            .map(|c| c.index() as u16)
+            .collect();
+        let mut add = |mut plus: Vec<u16>, minus: Vec<u16>, t: i32| {
+            let k = plus.len() + minus.len();
+            if k == 0 || k > MAX_SUM_CELLS || 2 * k * n >= 127 {
+                return;
+            }
+            let negative = ((1u64 << minus.len()) - 1) << plus.len();
+            plus.extend(minus);
+            if !out
+                .iter()
+                .any(|(c, m, s)| *c == plus && *m == negative && *s == t)
+            {
+                out.push((plus, negative, t));
+            }
+        };
+        add(innies, Vec::new(), goal - inner);
+        add(free, outies, goal - inner - crossing);
+        members.iter().for_each(|&c| in_region[c] = false);
+    }
+    out
+}
+
+/// The cages the rule of 45 derives from the units (see the module docs): cells ascending, and sums.
+/// None when cages overlap (a cell in two cages).
+fn derived(units: &Units) -> Vec<(Vec<u16>, u32)> {
+    let cells = units.shape().cells();
+    let n = units.shape().n() as u32;
+    let total = n * (n + 1) / 2;
+    let mut cage_of: Vec<Option<usize>> = vec![None; cells];
+    for (k, cage) in units.cages().iter().enumerate() {
+        for c in &cage.cells {
+            if cage_of[c.index()].replace(k).is_some() {
+                return Vec::new();
+            }
+        }
+    }
+    let in_one_unit = |set: &[u16]| {
+        set.first().is_some_and(|&first| {
+            units
+                .units_of(crate::grid::Cell::new(first as usize))
+                .iter()
+                .any(|&u| {
+                    let unit = &units.units()[u as usize].cells;
+                    set.iter()
+                        .all(|&c| unit.iter().any(|x| x.index() == c as usize))
+                })
+        })
+    };
+    let mut out = Vec::new();
+    let mut in_unit = vec![false; cells];
+    for unit in units.units() {
+        unit.cells.iter().for_each(|c| in_unit[c.index()] = true);
+        // The cages meeting this unit, and whether each lies wholly inside it.
+        let mut meeting: Vec<usize> = unit
+            .cells
+            .iter()
+            .filter_map(|c| cage_of[c.index()])
+            .collect();
+        meeting.sort_unstable();
+        meeting.dedup();
+        let inside = |k: usize| units.cages()[k].cells.iter().all(|c| in_unit[c.index()]);
+        // Innies.
+        let inner: u32 = meeting
+            .iter()
+            .filter(|&&k| inside(k))
+            .map(|&k| units.cages()[k].sum)
+            .sum();
+        let rest: Vec<u16> = unit
+            .cells
+            .iter()
+            .filter(|c| !cage_of[c.index()].is_some_and(inside))
+            .map(|c| c.index() as u16)
+            .collect();
+        if !rest.is_empty() && rest.len() < unit.cells.len() && inner < total {
+            let mut rest = rest;
+            rest.sort_unstable();
+            out.push((rest, total - inner));
+        }
+        // Outies.
+        let covered = unit.cells.iter().all(|c| cage_of[c.index()].is_some());
+        if covered {
+            let sum: u32 = meeting.iter().map(|&k| units.cages()[k].sum).sum();
+            let mut outside: Vec<u16> = meeting
+                .iter()
+                .flat_map(|&k| units.cages()[k].cells.iter())
+                .filter(|c| !in_unit[c.index()])
+                .map(|c| c.index() as u16)
+                .collect();
+            outside.sort_unstable();
+            if !outside.is_empty() && sum > total && in_one_unit(&outside) {
+                out.push((outside, sum - total));
+            }
+        }
+        unit.cells.iter().for_each(|c| in_unit[c.index()] = false);
+    }
+    out
+}
+
+/// Whether the open cells of `cells` (candidates `cand`) can take the digits `missing` one each:
+/// a perfect matching by augmenting paths (Kuhn's algorithm) over bit masks.
+fn matches<M: Mask>(cells: &[u16], cand: &[M], vals: &[u8], missing: u64) -> bool {
+    let open: Vec<u64> = cells
+        .iter()
+        .filter(|&&c| vals[c as usize] == 0)
+        .map(|&c| cand[c as usize].low_bits() & missing)
+        .collect();
+    // owner[d]: the open cell (index into `open`) that digit d is matched to, or usize::MAX.
+    let mut owner = [usize::MAX; 64];
+    fn augment(i: usize, open: &[u64], owner: &mut [usize; 64], seen: &mut u64) -> bool {
+        let mut m = open[i] & !*seen;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            *seen |= 1 << d;
+            if owner[d] == usize::MAX || augment(owner[d], open, owner, seen) {
+                owner[d] = i;
+                return true;
+            }
+        }
+        false
+    }
+    (0..open.len()).all(|i| {
+        let mut seen = 0u64;
+        augment(i, &open, &mut owner, &mut seen)
+    })
 }
 
 /// The digits (bits) next to the digits of `m`.
@@ -241,11 +598,12 @@ impl CageTable {
             if missing & !union != 0 {
                 continue;
             }
-            // Every open cell must be able to take one of the missing digits.
+            // The open cells must be able to take the missing digits one each.
             let fits = self
                 .cells
                 .iter()
-                .all(|&c| vals[c as usize] != 0 || cand[c as usize].low_bits() & missing != 0);
+                .all(|&c| vals[c as usize] != 0 || cand[c as usize].low_bits() & missing != 0)
+                && matches(&self.cells, cand, vals, missing);
             if fits {
                 allowed |= missing;
                 needed &= missing;
@@ -260,19 +618,31 @@ impl CageTable {
                 changed |= narrow(cand, queue, c as usize, allowed)?;
             }
         }
-        // A needed digit with one place left goes there.
+        // A needed digit with one place left goes there; one whose places all lie in a unit leaves
+        // the rest of that unit.
         let mut need = needed;
         while need != 0 {
             let bit = need & need.wrapping_neg();
             need &= need - 1;
-            let mut places = self
-                .cells
-                .iter()
-                .filter(|&&c| vals[c as usize] == 0 && cand[c as usize].low_bits() & bit != 0);
-            match (places.next(), places.next()) {
-                (None, _) => return Err(Contradiction),
-                (Some(&c), None) => changed |= narrow(cand, queue, c as usize, bit)?,
-                _ => {}
+            let places = self.cells.iter().enumerate().fold(0u64, |m, (i, &c)| {
+                let open = vals[c as usize] == 0 && cand[c as usize].low_bits() & bit != 0;
+                m | u64::from(open) << i
+            });
+            if places == 0 {
+                return Err(Contradiction);
+            }
+            if places.count_ones() == 1 {
+                let c = self.cells[places.trailing_zeros() as usize];
+                changed |= narrow(cand, queue, c as usize, bit)?;
+            }
+            for (mask, outside) in self.seen_by.iter() {
+                if places & !mask == 0 {
+                    for &c in outside.iter() {
+                        if vals[c as usize] == 0 {
+                            changed |= narrow(cand, queue, c as usize, !bit)?;
+                        }
+                    }
+                }
             }
         }
         Ok(changed)
@@ -441,12 +811,51 @@ mod tests {
     }
 
     #[test]
+    fn the_rule_of_45_derives_innies_and_outies() {
+        // 4x4 (digits add up to 10 per unit): row 1 holds a cage r1c1 r1c2 = 3 and r1c3 (alone in
+        // no cage): innie r1c3 + r1c4 = 7. A cage r2c1 r2c2 r2c3 r2c4 r3c1 = 14 covers row 2: its
+        // outie r3c1 = 4.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let units = Units::rules(shape)
+            .cage(3, [(0, 0), (0, 1)])
+            .cage(14, [(1, 0), (1, 1), (1, 2), (1, 3), (2, 0)])
+            .build();
+        // Five cells cannot hold distinct digits of 1-4: the builder refuses that cage.
+        assert!(units.is_err());
+        let units = Units::rules(shape)
+            .cage(3, [(0, 0), (0, 1)])
+            .cage(7, [(1, 0), (1, 1), (2, 0)])
+            .cage(5, [(1, 2), (1, 3)])
+            .build()
+            .unwrap();
+        let d = derived(&units);
+        // Row 1: r1c3 r1c4 add up to 7.
+        assert!(d.contains(&(vec![2, 3], 7)), "{d:?}");
+        // Row 2 is covered by the cages of 7 and 5; r3c1 sticks out: 7 + 5 − 10 = 2.
+        assert!(d.contains(&(vec![8], 2)), "{d:?}");
+    }
+
+    #[test]
+    fn a_combination_needs_a_matching() {
+        // Three open cells whose candidates are {1, 2}, {1, 2}, {1, 2}: {1, 2, 3} does not fit,
+        // although every cell can take a digit of it.
+        let cand = [0b011u16, 0b011, 0b011];
+        assert!(!matches(&[0, 1, 2], &cand, &[0, 0, 0], 0b111));
+        let cand = [0b011u16, 0b011, 0b100];
+        assert!(matches(&[0, 1, 2], &cand, &[0, 0, 0], 0b111));
+        // Two cells that can only take 1, one that takes 2 or 3: no.
+        let cand = [0b001u16, 0b001, 0b110];
+        assert!(!matches(&[0, 1, 2], &cand, &[0, 0, 0], 0b111));
+    }
+
+    #[test]
     fn bounds_prune_when_combinations_are_too_many() {
         // 3 open cells, the rest 6: only 1, 2, 3 fit (any 4 would need the other two to sum to 2).
         let table = CageTable {
             cells: vec![0, 1, 2].into(),
             sum: 6,
             combos: None,
+            seen_by: Box::new([]),
         };
         let mut cand = vec![0b1_1111_1111u16; 3];
         let mut queue = Vec::new();

@@ -54,7 +54,7 @@ impl BlockParser {
         let kind = classify(line.text);
         match kind {
             Kind::Comment => return,
-            Kind::Blank | Kind::HeaderText | Kind::HeaderInt(_) => {
+            Kind::Blank | Kind::HeaderText | Kind::HeaderInt(_) | Kind::Rule => {
                 self.truncate(ctx, line.number, false, out);
                 if let Kind::HeaderInt(v) = kind {
                     self.hints = [self.hints[1], Some(v)];
@@ -260,6 +260,12 @@ impl BlockParser {
             };
             ctx.emit(b.start, Err(e), out);
         }
+    }
+
+    /// A rule line at line `at` (see `variant.rs`): the block being read ends there, as at a blank
+    /// line.
+    pub(crate) fn interrupt(&mut self, ctx: &mut Context, at: usize, out: &mut Emitted) {
+        self.truncate(ctx, at, false, out);
     }
 
     /// At the end of the input (after line `last`): a block still open is truncated.

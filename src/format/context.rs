@@ -13,6 +13,7 @@ use super::reader::{Puzzle, Record};
 use super::symbols::Symbols;
 use super::{Format, ReadOptions};
 use crate::grid::{Grid, GridError, MAX_N, Shape};
+use crate::rules::RulesError;
 use crate::units::Units;
 
 /// The records a parser has emitted and the reader has not handed out yet.
@@ -39,8 +40,13 @@ pub(crate) struct Context {
     bars: bool,
     ints_line: bool,
     layout: Option<Arc<Layout>>,
-    /// The unit list of the last shape read, for the clash check.
-    units: Option<Units>,
+    /// The rules of the last shape read (the standard units and `--variant`), shared by its puzzles.
+    rules: Option<(Shape, Result<Arc<Units>, RulesError>)>,
+    /// Whether rule lines may follow a puzzle (see `variant.rs`): its clash check then waits for its
+    /// rules, and [`Context::finish`] keeps the cells' positions in `positions`.
+    pub(crate) defer_clash: bool,
+    /// The position of each cell of the last puzzle finished, when the clash check is deferred.
+    pub(crate) positions: Option<Vec<(usize, usize)>>,
 }
 
 impl Context {
@@ -70,8 +76,66 @@ impl Context {
             bars: plan.bars,
             ints_line: plan.ints_line,
             layout: None,
-            units: None,
+            rules: None,
+            defer_clash: plan.trailers,
+            positions: None,
         }
+    }
+
+    /// The rules of puzzles of `shape` without rule lines of their own: the standard units with the
+    /// `--variant`s, built once per shape.
+    ///
+    /// # Errors
+    /// A variant that does not fit the shape.
+    pub(crate) fn rules(&mut self, shape: Shape) -> Result<Arc<Units>, RulesError> {
+        if let Some((s, r)) = &self.rules
+            && *s == shape
+        {
+            return r.clone();
+        }
+        let built = self
+            .options
+            .variants
+            .iter()
+            .fold(Units::rules(shape), |b, &v| b.variant(v))
+            .build()
+            .map(Arc::new);
+        self.rules = Some((shape, built.clone()));
+        built
+    }
+
+    /// Checks that no unit of `units` holds a given twice; the error is placed where the second one
+    /// is written (`locate` gives the line and column of a cell).
+    pub(crate) fn clash(
+        &self,
+        units: &Units,
+        grid: &Grid,
+        layout: &Layout,
+        locate: impl Fn(usize) -> (usize, usize),
+    ) -> Result<(), ParseError> {
+        if self.options.allow_clashes {
+            return Ok(());
+        }
+        let Some(c) = units.find_clash(grid) else {
+            return Ok(());
+        };
+        let symbol = if layout.format() == Format::Ints {
+            c.digit.get().to_string()
+        } else {
+            layout.alphabet().symbol(c.digit.get()).to_string()
+        };
+        let (l, col) = locate(c.second.index());
+        Err(self.error(
+            l,
+            col,
+            ParseErrorKind::Clash {
+                unit: c.unit,
+                symbol,
+                first: c.first,
+                second: c.second,
+                shape: grid.shape(),
+            },
+        ))
     }
 
     pub(crate) fn error(&self, line: usize, column: usize, kind: ParseErrorKind) -> ParseError {
@@ -190,8 +254,9 @@ impl Context {
         Ok(l)
     }
 
-    /// Builds the grid, rejecting equal givens in a unit (reported where the second one is written:
-    /// `locate` gives the line and column of a cell).
+    /// Builds the grid with the shape's rules ([`Context::rules`]), rejecting equal givens in a unit
+    /// (reported where the second one is written: `locate` gives the line and column of a cell) unless
+    /// rule lines may follow ([`Context::defer_clash`]).
     pub(crate) fn finish(
         &mut self,
         layout: Arc<Layout>,
@@ -220,34 +285,21 @@ impl Context {
                 return Err(self.error(line, 1, kind));
             }
         };
-        if !self.options.allow_clashes {
-            if self.units.as_ref().map(Units::shape) != Some(shape) {
-                self.units = Some(Units::standard(shape));
-            }
-            if let Some(c) = self.units.as_ref().and_then(|u| u.find_clash(&grid)) {
-                let symbol = if layout.format() == Format::Ints {
-                    c.digit.get().to_string()
-                } else {
-                    layout.alphabet().symbol(c.digit.get()).to_string()
-                };
-                let (l, col) = locate(c.second.index());
-                return Err(self.error(
-                    l,
-                    col,
-                    ParseErrorKind::Clash {
-                        unit: c.unit,
-                        symbol,
-                        first: c.first,
-                        second: c.second,
-                        shape,
-                    },
-                ));
-            }
+        let units = self
+            .rules(shape)
+            .map_err(|e| self.error(line, 1, ParseErrorKind::Rules(e)))?;
+        if self.defer_clash {
+            // Rule lines may still change the rules: `variant.rs` checks when they are known.
+            self.positions = Some((0..shape.cells()).map(&locate).collect());
+        } else {
+            self.clash(&units, &grid, &layout, locate)?;
         }
         Ok(Puzzle {
             grid,
             layout,
             note: None,
+            units,
+            expected: None,
         })
     }
 }

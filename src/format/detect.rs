@@ -38,6 +38,10 @@ pub(crate) struct Plan {
     pub(crate) separated: bool,
     /// CSV: the header line and the puzzle column.
     pub(crate) csv: Option<CsvPlan>,
+    /// The look-ahead holds rule lines of variant puzzles (`cage`, `variant:`, `regions:`,
+    /// `solution:`, SudoCue lines): records wait for the rule lines after their grid, and grids end
+    /// after N rows (see `variant.rs`).
+    pub(crate) trailers: bool,
 }
 
 /// The CSV puzzle column.
@@ -350,7 +354,18 @@ pub(crate) fn detect(
     whole: bool,
     options: &ReadOptions,
 ) -> Result<Plan, DetectError> {
-    let plan = decide(sample, whole, options)?;
+    let trailers = sample.iter().any(|l| classify(&l.text) == Kind::Rule);
+    let mut plan = if trailers {
+        let mut plan = decide(&without_rule_rows(sample), whole, options)?;
+        plan.trailers = true;
+        plan.separated = false;
+        plan
+    } else {
+        decide(sample, whole, options)?
+    };
+    if plan.format == Format::Csv {
+        plan.trailers = false;
+    }
     if options.column.is_some() && plan.format != Format::Csv && plan.n.is_some() {
         return Err((
             1,
@@ -361,6 +376,46 @@ pub(crate) fn detect(
         ));
     }
     Ok(plan)
+}
+
+/// The look-ahead without the rows that rule lines own, so that region symbols and solutions do not
+/// decide the format or the alphabet: the rows after a `regions:` or `solution:` line that has no
+/// cells of its own, and in a run of data lines (comments aside) longer than its first line is wide,
+/// the rows past that width (a region map right after a grid).
+fn without_rule_rows(sample: &[OwnedLine]) -> Vec<OwnedLine> {
+    let mut out = Vec::with_capacity(sample.len());
+    let mut section = false;
+    let mut run: Option<(usize, usize)> = None;
+    for l in sample {
+        match classify(&l.text) {
+            Kind::Comment => {}
+            Kind::Data if section => continue,
+            Kind::Data => {
+                let (width, rows) = run.get_or_insert((row_width(&l.text), 0));
+                *rows += 1;
+                if *rows > *width {
+                    continue;
+                }
+            }
+            Kind::Rule => {
+                let t = trim_start(&l.text);
+                section = matches!(
+                    super::variant::rule_word(t),
+                    Some((
+                        super::variant::RuleWord::Regions | super::variant::RuleWord::Solution,
+                        k
+                    )) if trim_start(&t[k..]).is_empty()
+                );
+                run = None;
+            }
+            _ => {
+                section = false;
+                run = None;
+            }
+        }
+        out.push(l.clone());
+    }
+    out
 }
 
 /// [`detect`] but for the check of `--column`.
@@ -378,6 +433,7 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
         bars: false,
         separated: false,
         csv: None,
+        trailers: false,
     };
     let Some(first) = content.first() else {
         return Ok(plan);

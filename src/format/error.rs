@@ -6,6 +6,7 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::grid::{Cell, Shape, ShapeError};
+use crate::rules::RulesError;
 use crate::units::UnitName;
 
 /// A malformed puzzle, with its position: `Display` gives `FILE:LINE:COLUMN: message`, the compilers'
@@ -245,6 +246,83 @@ pub enum ParseErrorKind {
         len: usize,
         /// The grid side.
         n: usize,
+    },
+    /// A rule line (`cage`, `variant:`, `regions:`, `solution:`, a SudoCue killer line) that does not
+    /// parse.
+    #[error("{what}: expected {expected}, found {found:?}")]
+    RuleSyntax {
+        /// The kind of line.
+        what: &'static str,
+        /// What should be there.
+        expected: &'static str,
+        /// What is there (cut after 40 characters).
+        found: String,
+    },
+    /// A variant name in a `variant:` line that is no variant.
+    #[error(
+        "unknown variant {word:?}: expected x, windoku, disjoint-groups, anti-knight, anti-king,          non-consecutive (or jigsaw, killer)"
+    )]
+    UnknownVariant {
+        /// The word.
+        word: String,
+    },
+    /// Rules that do not fit the grid or cannot hold: a variant for other boxes, a cage cell outside
+    /// the grid or listed twice, a cage with more cells than digits or a sum no distinct digits reach.
+    #[error("{0}")]
+    Rules(RulesError),
+    /// A region map with more than N distinct region symbols.
+    #[error("region map has more than {n} regions: {label:?} is region {}, a {n}x{n} grid has {n}", n + 1)]
+    RegionCount {
+        /// The first symbol too many.
+        label: String,
+        /// The grid side.
+        n: usize,
+    },
+    /// A region of other than N cells.
+    #[error("region {label:?} has {cells} cells; every region of a {n}x{n} grid has {n}")]
+    RegionSize {
+        /// The region's symbol.
+        label: String,
+        /// Its cells.
+        cells: usize,
+        /// The grid side.
+        n: usize,
+    },
+    /// A region map or solution cut short by another line or the end of the input.
+    #[error("truncated {what}: expected {expected} rows, found {found}")]
+    TruncatedSection {
+        /// `region map` or `solution`.
+        what: &'static str,
+        /// Rows expected.
+        expected: usize,
+        /// Rows found.
+        found: usize,
+    },
+    /// Rule lines with no puzzle grid before them.
+    #[error("{what} with no puzzle before it: rule lines follow the grid of their puzzle")]
+    Orphan {
+        /// What was found.
+        what: &'static str,
+    },
+    /// A second region map or solution for one puzzle.
+    #[error("a second {what} for one puzzle")]
+    Repeated {
+        /// `region map` or `solution`.
+        what: &'static str,
+    },
+    /// A `variant:` word that needs data the puzzle does not have.
+    #[error("variant {variant} needs {what}, but the puzzle has none")]
+    MissingData {
+        /// `jigsaw` or `killer`.
+        variant: &'static str,
+        /// `a region map` or `cage lines`.
+        what: &'static str,
+    },
+    /// A blank in the solution given with a puzzle.
+    #[error("the solution given with the puzzle has a blank at {cell}")]
+    SolutionBlank {
+        /// The cell, `rXcY`.
+        cell: String,
     },
     /// Reading the input failed; the reader stops.
     #[error("read error: {message}")]

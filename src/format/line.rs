@@ -18,7 +18,7 @@ pub(crate) fn feed(ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
         // same text is a malformed puzzle, reported rather than dropped.
         Kind::HeaderInt(_) if ctx.emitted == 0 => return ctx.skip_header(&line),
         Kind::HeaderText if ctx.emitted == 0 => return,
-        Kind::HeaderInt(_) | Kind::HeaderText => {}
+        Kind::HeaderInt(_) | Kind::HeaderText | Kind::Rule => {}
     }
     let r = if line.too_long() {
         Err(ctx.too_long(&line))
@@ -29,12 +29,19 @@ pub(crate) fn feed(ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
             None => (text.len() - trim_start(text).len(), text.len(), None),
         };
         let at = |k: usize| (line.number, column(text, start + k));
-        parse_flat(ctx, &text[start..end], &at, line.number).map(|mut p| {
+        // A note as long as the grid may be its region map (`variant.rs`): the clash check then
+        // waits for the rules.
+        let beside = note.is_some_and(|n| text.len() - n == end - start);
+        let defer = ctx.defer_clash;
+        ctx.defer_clash |= beside;
+        let r = parse_flat(ctx, &text[start..end], &at, line.number).map(|mut p| {
             if let Some(n) = note {
                 p.note = Some(String::from_utf8_lossy(&text[n..]).into_owned());
             }
             p
-        })
+        });
+        ctx.defer_clash = defer;
+        r
     };
     ctx.emit(line.number, r, out);
 }

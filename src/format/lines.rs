@@ -137,6 +137,9 @@ pub(crate) enum Kind {
     HeaderInt(u32),
     /// A title line such as `Grid 01` or a citation.
     HeaderText,
+    /// A rule line of a variant puzzle (`cage …`, `variant: …`, `regions:`, `solution:`) or a
+    /// SudoCue killer line (`3x3:d:k:…`): see `variant.rs`.
+    Rule,
     /// Anything else: puzzle data.
     Data,
 }
@@ -153,6 +156,9 @@ pub(crate) fn classify(text: &[u8]) -> Kind {
     if t.len() <= 3 && t.iter().all(u8::is_ascii_digit) {
         let v = t.iter().fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
         return Kind::HeaderInt(v);
+    }
+    if super::variant::rule_word(t).is_some() {
+        return Kind::Rule;
     }
     // A grid with a note after it (`4.....8.5…  # SE 11.9`) is no title, whatever the note says.
     if memchr::memchr2(b' ', b'\t', t).is_some() && grid_token(t).is_none() && is_text(t) {
@@ -293,6 +299,17 @@ mod tests {
                 "{note}"
             );
         }
+        // Rule lines of variant puzzles.
+        for rule in [
+            "cage 15 r1c1 r1c2",
+            "variant: x windoku",
+            "solution:",
+            "Regions:",
+            "3x3:d:k:1",
+        ] {
+            assert_eq!(classify(rule.as_bytes()), Kind::Rule, "{rule}");
+        }
+        assert_eq!(classify(b"caged 15"), Kind::HeaderText);
         // A title with a long word is still a title.
         assert_eq!(
             classify(b"Characterization of hard puzzles"),

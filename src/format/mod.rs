@@ -75,6 +75,7 @@ mod line;
 mod lines;
 mod reader;
 mod symbols;
+mod variant;
 
 use std::fmt;
 use std::str::FromStr;
@@ -179,4 +180,6 @@ pub struct ReadOptions {
     /// Read grids with two equal digits in a unit as they are, instead of as an error. For candidate
     /// solutions that a checker is about to judge (`satdoku verify`); puzzles leave it `false`.
     pub allow_clashes: bool,
+    /// Variants for every puzzle (`--variant`), besides those a puzzle's `variant:` line names.
+    pub variants: Vec<crate::rules::Variant>,
 }

@@ -13,8 +13,10 @@ use super::ints::IntsLineParser;
 use super::layout::Layout;
 use super::line;
 use super::lines::{Kind, Line, LineReader, OwnedLine, classify};
+use super::variant::{Fed, Trailers};
 use super::{Format, Lookahead, ReadOptions};
 use crate::grid::Grid;
+use crate::units::Units;
 
 /// A puzzle read from the input, with the layout it was written in.
 #[derive(Clone, Debug)]
@@ -25,6 +27,13 @@ pub struct Puzzle {
     pub layout: Arc<Layout>,
     /// The text after the grid on its line, as written (`# SE 11.9`, `hard`): line format only.
     pub note: Option<String>,
+    /// The rules: the standard units of the grid's shape, with the `--variant`s and what the
+    /// puzzle's own rule lines add (a region map, cages, a `variant:` line). Puzzles without rule
+    /// lines of their own share one value per shape.
+    pub units: Arc<Units>,
+    /// The solution written with the puzzle (a `solution:` block), if any: an answer from outside to
+    /// compare with, not checked here.
+    pub expected: Option<Grid>,
 }
 
 /// One input puzzle: read, or the reason it could not be.
@@ -277,10 +286,14 @@ enum Body {
     Csv(CsvParser),
 }
 
-/// The parser of one input: the shared context and the format's own state, fed one line at a time.
+/// The parser of one input: the shared context, the rule-line layer (`variant.rs`) and the format's
+/// own state, fed one line at a time.
 struct Parser {
     ctx: Context,
     body: Body,
+    trailers: Trailers,
+    /// What the format's parser emitted, before the rule-line layer takes it.
+    emitted: Emitted,
 }
 
 impl Parser {
@@ -295,15 +308,40 @@ impl Parser {
                 Body::Block(BlockParser::new(plan.separated, plan.bars))
             }
         };
+        let multi_line = matches!(body, Body::Block(_));
         Parser {
             ctx: Context::new(plan, options, source),
             body,
+            trailers: Trailers::new(plan.trailers, multi_line),
+            emitted: Emitted::new(),
         }
     }
 
     fn feed(&mut self, line: Line<'_>, out: &mut Emitted) {
         let ctx = &mut self.ctx;
-        match &mut self.body {
+        if matches!(self.body, Body::Csv(_)) {
+            // CSV records carry no rule lines.
+            return Self::body_feed(&mut self.body, ctx, line, out);
+        }
+        match self.trailers.feed(ctx, &line, out) {
+            Fed::Taken => {}
+            Fed::Pass => {
+                Self::body_feed(&mut self.body, ctx, line, &mut self.emitted);
+                self.trailers.take(ctx, &mut self.emitted, out);
+            }
+            Fed::Interrupt => {
+                // A rule line ends any grid being read, as a blank line would.
+                if let Body::Block(b) = &mut self.body {
+                    b.interrupt(ctx, line.number, &mut self.emitted);
+                }
+                self.trailers.take(ctx, &mut self.emitted, out);
+                self.trailers.rule(ctx, &line, out);
+            }
+        }
+    }
+
+    fn body_feed(body: &mut Body, ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
+        match body {
             Body::Line => line::feed(ctx, line, out),
             Body::Block(b) => b.feed(ctx, line, out),
             Body::IntsLine(p) => p.feed(ctx, line, out),
@@ -315,10 +353,12 @@ impl Parser {
     fn end(&mut self, last: usize, out: &mut Emitted) {
         let ctx = &mut self.ctx;
         match &mut self.body {
-            Body::Block(b) => b.end(ctx, last, out),
+            Body::Block(b) => b.end(ctx, last, &mut self.emitted),
             Body::Csv(c) => c.end(ctx, out),
             Body::Line | Body::IntsLine(_) => {}
         }
+        self.trailers.take(ctx, &mut self.emitted, out);
+        self.trailers.end(ctx, last, out);
         ctx.end(out);
     }
 }

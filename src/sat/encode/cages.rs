@@ -85,9 +85,9 @@ fn sum_window(n: usize, k: usize, sum: u32, i: usize) -> (u32, u32) {
 }
 
 /// Checks that the combinations encoding can be written for every cage (not too many digit sets).
-pub(super) fn check_combinations(units: &Units) -> Result<(), EncodeError> {
+pub(super) fn check_combinations(units: &Units, cages: &[Cage]) -> Result<(), EncodeError> {
     let n = units.shape().n();
-    for (i, cage) in units.cages().iter().enumerate() {
+    for (i, cage) in cages.iter().enumerate() {
         if digit_sets(n, cage.cells.len(), cage.sum, MAX_COMBINATIONS).is_none() {
             return Err(EncodeError::TooManyCombinations {
                 cage: i,
@@ -117,12 +117,13 @@ fn distinct<S: ClauseSink + ?Sized>(units: &Units, cage: &Cage, fixed: &mut Fixe
 /// The combinations encoding of every cage (see the module docs).
 pub(super) fn combinations<S: ClauseSink + ?Sized>(
     units: &Units,
+    cages: &[Cage],
     aux: &mut AuxVars,
     fixed: &mut Fixed<'_, S>,
 ) {
     let n = units.shape().n();
     let mut clause: Vec<Lit> = Vec::new();
-    for cage in units.cages() {
+    for cage in cages {
         distinct(units, cage, fixed);
         let k = cage.cells.len();
         // Checked by `check_combinations` before anything is written.
@@ -163,12 +164,13 @@ pub(super) fn combinations<S: ClauseSink + ?Sized>(
 /// The sequential (partial sums) encoding of every cage (see the module docs).
 pub(super) fn sequential<S: ClauseSink + ?Sized>(
     units: &Units,
+    cages: &[Cage],
     aux: &mut AuxVars,
     fixed: &mut Fixed<'_, S>,
 ) {
     let shape: Shape = units.shape();
     let n = shape.n();
-    for cage in units.cages() {
+    for cage in cages {
         distinct(units, cage, fixed);
         let k = cage.cells.len();
         // state[i]: the window of sums after i cells and the variable of its first sum (levels 1 to

@@ -186,13 +186,15 @@ pub enum CageEncoding {
     /// encodings of a table constraint (Walsh 2000, "SAT v CSP"; Gent 2002, "Arc consistency in
     /// SAT"; selectors as in Bacchus 2007, "GAC via unit propagation"). At most
     /// 20,000 digit sets per cage (long cages of large grids need [`CageEncoding::Sequential`]).
+    /// The default: it reasons about a cage's sum and distinct digits together, and was much the
+    /// faster measured (see BENCHMARKS.md).
+    #[default]
     Combinations,
     /// The partial sums of the cage's cells in order, each a variable per reachable sum, linked both
     /// ways by each cell's digit: the decision-diagram encoding of a linear equation (Abío & Stuckey
     /// 2014, "Encoding linear constraints into SAT"; Eén & Sörensson 2006) laid out as a sequential
-    /// counter of sums (Hölldobler, Manthey & Steinke 2012). The default: the faster measured (see
-    /// BENCHMARKS.md).
-    #[default]
+    /// counter of sums (Hölldobler, Manthey & Steinke 2012). Linear in the cage's size and sum,
+    /// whatever the number of digit sets.
     Sequential,
 }
 
@@ -345,8 +347,9 @@ pub fn encode_with<S: ClauseSink + ?Sized>(
             units: units.shape(),
         });
     }
-    if cages == CageEncoding::Combinations && !units.cages().is_empty() {
-        cages::check_combinations(units)?;
+    let all = units.cages();
+    if cages == CageEncoding::Combinations && !all.is_empty() {
+        cages::check_combinations(units, all)?;
     }
     let n = units.shape().n();
     let mut aux = AuxVars::new(n);
@@ -363,8 +366,8 @@ pub fn encode_with<S: ClauseSink + ?Sized>(
         };
         relations::encode_relations(n, units.relations(), &mut fixed);
         match cages {
-            CageEncoding::Combinations => cages::combinations(units, &mut aux, &mut fixed),
-            CageEncoding::Sequential => cages::sequential(units, &mut aux, &mut fixed),
+            CageEncoding::Combinations => cages::combinations(units, all, &mut aux, &mut fixed),
+            CageEncoding::Sequential => cages::sequential(units, all, &mut aux, &mut fixed),
         }
     }
     match encoding.parts() {
