@@ -351,6 +351,97 @@ impl<B: Backend> Backend for Verified<B> {
     }
 }
 
+/// How an answer compares with the solution given with its puzzle (a `solution:` block of a variant
+/// file): one more witness, independent of both backends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Expected {
+    /// The answer is the given solution (for several solutions: one of them is, or neither grid
+    /// contradicts it).
+    Matches,
+    /// The given solution breaks a rule of the puzzle (or changes a given).
+    Invalid(Violation),
+    /// The answer's solution is another grid than the given one, both valid: the puzzle has more than
+    /// one solution, so a `unique` answer is wrong.
+    Differs {
+        /// The cells where they differ, `rXcY`.
+        cells: Vec<String>,
+        /// Whether the answer claimed its grid is the only solution.
+        unique: bool,
+    },
+    /// The answer says there is no solution, but the given one is valid.
+    Missed,
+    /// Nothing to compare: a limit was hit before any solution was found.
+    Unsettled,
+}
+
+/// Compares `outcome` (an answer to `puzzle` under `units`) with `expected`, the solution given with
+/// the puzzle, which is verified first.
+pub fn compare_expected(
+    units: &Units,
+    puzzle: &Grid,
+    expected: &Grid,
+    outcome: &Outcome,
+) -> Expected {
+    if let Err(v) = verify(units, puzzle, expected) {
+        return Expected::Invalid(v);
+    }
+    let differs = |g: &Grid, unique: bool| {
+        if g == expected {
+            Expected::Matches
+        } else {
+            Expected::Differs {
+                cells: g.diff(expected).iter().map(|c| c.name(g.shape())).collect(),
+                unique,
+            }
+        }
+    };
+    match outcome {
+        Outcome::NoSolution => Expected::Missed,
+        Outcome::Unique(g) => differs(g, true),
+        Outcome::Found(g) => differs(g, false),
+        Outcome::Multiple { .. } => Expected::Matches,
+        Outcome::Unknown { first: None, .. } => Expected::Unsettled,
+        Outcome::Unknown { .. } => Expected::Matches,
+    }
+}
+
+impl Expected {
+    /// A word for reports: `match`, `invalid`, `differs`, `missed`, `unsettled`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Expected::Matches => "match",
+            Expected::Invalid(_) => "invalid",
+            Expected::Differs { .. } => "differs",
+            Expected::Missed => "missed",
+            Expected::Unsettled => "unsettled",
+        }
+    }
+
+    /// What is wrong, for a report (`None` when nothing is).
+    pub fn problem(&self) -> Option<String> {
+        match self {
+            Expected::Matches | Expected::Unsettled => None,
+            Expected::Invalid(v) => Some(format!(
+                "the solution given with the puzzle is invalid: {v}"
+            )),
+            Expected::Differs { cells, unique } => Some(format!(
+                "the solution found differs from the one given with the puzzle in {} cell(s): {}{}",
+                cells.len(),
+                cells.join(" "),
+                if *unique {
+                    " (both are valid, so the puzzle is not unique)"
+                } else {
+                    " (both are valid: the puzzle has more than one solution)"
+                }
+            )),
+            Expected::Missed => Some(
+                "no solution was found, but the one given with the puzzle is valid".to_string(),
+            ),
+        }
+    }
+}
+
 /// What one backend answered in a cross-check, and how long it took.
 #[derive(Clone, Debug)]
 pub struct Answer {
@@ -609,6 +700,106 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn answers_against_a_given_solution() {
+        let (puzzle, a, b) = two_solutions();
+        let units = Units::standard(a.shape());
+        let c = |o: &Outcome| compare_expected(&units, &puzzle, &a, o);
+        assert_eq!(c(&Outcome::Unique(a.clone())), Expected::Matches);
+        assert!(
+            matches!(c(&Outcome::Unique(b.clone())), Expected::Differs { unique: true, ref cells } if cells.len() == 8)
+        );
+        assert!(matches!(
+            c(&Outcome::Found(b.clone())),
+            Expected::Differs { unique: false, .. }
+        ));
+        assert_eq!(c(&Outcome::NoSolution), Expected::Missed);
+        assert_eq!(
+            c(&Outcome::Unknown {
+                count: 0,
+                first: None
+            }),
+            Expected::Unsettled
+        );
+        let mut bad = a.clone();
+        bad.set(Cell::new(0), crate::grid::Digit::new(4));
+        let e = compare_expected(&units, &puzzle, &bad, &Outcome::Unique(a.clone()));
+        assert!(matches!(e, Expected::Invalid(_)), "{e:?}");
+        assert!(
+            e.problem()
+                .unwrap()
+                .starts_with("the solution given with the puzzle is invalid")
+        );
+        assert_eq!(Expected::Missed.word(), "missed");
+    }
+
+    /// Variant rules: the verifier names the broken relation or cage.
+    #[test]
+    fn names_broken_relations_and_cages() {
+        use crate::rules::Variant;
+        let s = solved4();
+        let shape = s.shape();
+        let empty = Grid::empty(shape);
+        // 1234 / 3412 / 2143 / 4321: r1c1 = 1 and r2c3 = 1 are a knight's move apart.
+        let knight = Units::rules(shape)
+            .variant(Variant::AntiKnight)
+            .build()
+            .unwrap();
+        assert_eq!(
+            verify(&knight, &empty, &s).unwrap_err().to_string(),
+            "knight-move cells r1c1 and r2c3 both hold 1"
+        );
+        // r1c1 = 1 and r1c2 = 2 are consecutive side by side.
+        let nc = Units::rules(shape)
+            .variant(Variant::NonConsecutive)
+            .build()
+            .unwrap();
+        assert_eq!(
+            verify(&nc, &empty, &s).unwrap_err().to_string(),
+            "orthogonal neighbours r1c1 and r1c2 hold 1 and 2 (consecutive)"
+        );
+        // A cage r1c1 r2c1 (1 + 3 = 4) said to sum to 5.
+        let cage = Units::rules(shape)
+            .cage(5, [(0, 0), (1, 0)])
+            .build()
+            .unwrap();
+        assert_eq!(
+            verify(&cage, &empty, &s).unwrap_err().to_string(),
+            "cage at r1c1 (sum 5) sums to 4"
+        );
+        // A cage over r1c1 and r2c4 (1 and 2) holding... each distinct; r1c1 and r3c2 hold 1 twice.
+        let twice = Units::rules(shape).cage(2, [(0, 0), (2, 1)]).build();
+        assert!(
+            twice.is_err(),
+            "a sum of 2 for two cells is refused when built"
+        );
+        let twice = Units::rules(shape)
+            .cage(3, [(0, 0), (2, 1)])
+            .build()
+            .unwrap();
+        assert_eq!(
+            verify(&twice, &empty, &s).unwrap_err().to_string(),
+            "cage at r1c1 (sum 3) holds 1 twice, at r1c1 and r3c2"
+        );
+        // The diagonals of this grid repeat: 1 4 4 1.
+        let x = Units::rules(shape)
+            .variant(Variant::Diagonals)
+            .build()
+            .unwrap();
+        assert_eq!(
+            verify(&x, &empty, &s).unwrap_err().to_string(),
+            "main diagonal holds 4 twice, at r2c2 and r3c3"
+        );
+        // And the rules that do hold: a correct cage.
+        let ok = Units::rules(shape)
+            .cage(4, [(0, 0), (1, 0)])
+            .build()
+            .unwrap();
+        assert_eq!(verify(&ok, &empty, &s), Ok(()));
+        assert!(is_solution(&ok, &empty, &s));
+        assert!(!is_solution(&cage, &empty, &s));
     }
 
     #[test]

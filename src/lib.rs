@@ -43,7 +43,8 @@ mod units;
 
 pub use auto::AutoBackend;
 pub use check::{
-    Answer, CrossCheck, Problem, Verdict, Verified, Violation, cross_check, judge, verify,
+    Answer, CrossCheck, Expected, Problem, Verdict, Verified, Violation, compare_expected,
+    cross_check, judge, verify,
 };
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};

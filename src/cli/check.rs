@@ -15,7 +15,9 @@ use super::input::{self, Item};
 use super::joint::{Joint, joint};
 use super::pipeline::{Diagnostic, Record, Run};
 use super::progress::Progress;
-use super::render::{answer_json, bad_input, json_line, output_layout, status_text};
+use super::render::{
+    answer_json, bad_input, expected, expected_exit, json_line, output_layout, status_text,
+};
 use super::summary::Summary;
 
 /// Runs `satdoku check`.
@@ -86,42 +88,63 @@ fn render(
         (Some(c), Joint::Agree(r)) => c.certify(item.index, units, grid, &r.outcome),
         _ => Certified::NotAsked,
     };
-    let (word, verdict, exit, problems): (String, &str, Exit, Vec<String>) = match &joint {
-        Joint::Internal(backend, e) => (
-            "internal-error".into(),
-            "INVALID ANSWER",
-            Exit::Internal,
-            vec![format!("{backend}: {e}")],
-        ),
-        Joint::Failed(e) => ("error".into(), "error", Exit::BadInput, vec![e.to_string()]),
-        Joint::Agree(r) => {
-            let mut word = status_text(&r.outcome);
-            if certified == Certified::Yes {
-                word.push_str(", certified");
+    let (word, mut verdict, mut exit, mut problems): (String, &str, Exit, Vec<String>) =
+        match &joint {
+            Joint::Internal(backend, e) => (
+                "internal-error".into(),
+                "INVALID ANSWER",
+                Exit::Internal,
+                vec![format!("{backend}: {e}")],
+            ),
+            Joint::Failed(e) => ("error".into(), "error", Exit::BadInput, vec![e.to_string()]),
+            Joint::Agree(r) => {
+                let mut word = status_text(&r.outcome);
+                if certified == Certified::Yes {
+                    word.push_str(", certified");
+                }
+                (word, "agree", Exit::Success, Vec::new())
             }
-            (word, "agree", Exit::Success, Vec::new())
-        }
-        Joint::OneSettled {
-            settled,
-            report,
-            other,
-        } => (
-            status_text(&report.outcome),
-            "not cross-checked",
-            Exit::Unsolved,
-            vec![format!(
-                "only {settled} settled it; {other} did not within the limits"
-            )],
-        ),
-        Joint::Unknown => ("unknown".into(), "inconclusive", Exit::Unsolved, Vec::new()),
-        Joint::Disagree(p) => (
-            "disagree".into(),
-            "DISAGREE",
-            Exit::Disagree,
-            p.iter().map(ToString::to_string).collect(),
-        ),
+            Joint::OneSettled {
+                settled,
+                report,
+                other,
+            } => (
+                status_text(&report.outcome),
+                "not cross-checked",
+                Exit::Unsolved,
+                vec![format!(
+                    "only {settled} settled it; {other} did not within the limits"
+                )],
+            ),
+            Joint::Unknown => ("unknown".into(), "inconclusive", Exit::Unsolved, Vec::new()),
+            Joint::Disagree(p) => (
+                "disagree".into(),
+                "DISAGREE",
+                Exit::Disagree,
+                p.iter().map(ToString::to_string).collect(),
+            ),
+        };
+    // The solution given with the puzzle, a third witness.
+    let given = match &joint {
+        Joint::Agree(r) | Joint::OneSettled { report: r, .. } => expected(item, &r.outcome),
+        _ => None,
     };
+    if let Some(e) = &given
+        && let Some(p) = e.problem()
+    {
+        let raised = expected_exit(e);
+        if raised > exit {
+            exit = raised;
+            verdict = if raised == Exit::Disagree {
+                "DISAGREE WITH THE GIVEN SOLUTION"
+            } else {
+                verdict
+            };
+        }
+        problems.push(p);
+    }
     let summary_word: &'static str = match &joint {
+        _ if exit == Exit::Disagree => "disagree",
         Joint::Internal(..) => "internal-error",
         Joint::Failed(_) => "error",
         Joint::Disagree(_) => "disagree",
@@ -157,6 +180,9 @@ fn render(
         if let Some(c) = certified.json() {
             v["certified"] = json!(c);
         }
+        if let Some(e) = &given {
+            v["expected"] = json!(e.word());
+        }
         v[a.backend] = answer_json(&a.report, a.time, layout);
         v[b.backend] = answer_json(&b.report, b.time, layout);
         v["sat"]["solver"] = json!(solver);
@@ -179,7 +205,7 @@ fn render(
     };
     let mut record = Record::new(text, summary_word, exit);
     let place = format!("{}:{}", item.source, item.line);
-    if matches!(joint, Joint::Internal(..) | Joint::Disagree(_)) {
+    if matches!(joint, Joint::Internal(..) | Joint::Disagree(_)) || exit == Exit::Disagree {
         record.diagnostic = Some(Diagnostic {
             place: place.clone(),
             message: format!("{verdict}: {}", problems.join("; ")),

@@ -245,7 +245,7 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
                     return Ok(Exit::BadInput);
                 }
             };
-            if let Some((cnf_grid, cnf_source)) = &from_cnf
+            if let Some((cnf_grid, cnf_source, _)) = &from_cnf
                 && *cnf_grid != loaded.puzzle.grid
             {
                 note(format_args!(
@@ -259,16 +259,12 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
             (loaded.puzzle.grid, loaded.units, layout)
         }
         true => {
-            let Some((grid, _)) = from_cnf else {
+            let Some((grid, _, units)) = from_cnf else {
                 unreachable!("clap requires --puzzle or --cnf")
             };
             let shape = grid.shape();
             let layout = satdoku::format::Layout::new(satdoku::format::Format::Line, shape);
-            (
-                grid,
-                std::sync::Arc::new(satdoku::Units::standard(shape)),
-                layout,
-            )
+            (grid, std::sync::Arc::new(units), layout)
         }
     };
     let model_name = display_name(&args.model);
@@ -326,10 +322,12 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
 }
 
 /// The puzzle a CNF of ours was encoded from, read from its comment lines (`c shape RxC boxes, …` and
-/// `c puzzle GIVENS`), and where it came from (`c source FILE line L index I`, if present).
-fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String)> {
+/// `c puzzle GIVENS`), where it came from (`c source FILE line L index I`, if present), and its rules
+/// (`c variant …`, `c regions …`, `c cage …` lines, see `satdoku::sat::write_dimacs_with`).
+fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, satdoku::Units)> {
     let mut reader = open_path(path).context("cannot read")?;
     let (mut shape, mut givens, mut source) = (None, None, String::from("source unknown"));
+    let mut rules: Vec<String> = Vec::new();
     let mut line = Vec::new();
     // The comments come before the `p cnf` line; a header longer than this is not ours.
     for _ in 0..64 {
@@ -354,6 +352,11 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String)> {
             givens = Some(rest.to_string());
         } else if let Some(rest) = text.strip_prefix("c source ") {
             source = rest.to_string();
+        } else if ["c variant ", "c regions ", "c cage "]
+            .iter()
+            .any(|p| text.starts_with(p))
+        {
+            rules.push(text[2..].to_string());
         }
     }
     let (Some(shape), Some(givens)) = (shape, givens) else {
@@ -387,7 +390,60 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String)> {
         );
     }
     let grid = satdoku::Grid::from_values(shape, values).context("the `c puzzle` line")?;
-    Ok((grid, source))
+    let units = rules_of_cnf(shape, &rules)?;
+    Ok((grid, source, units))
+}
+
+/// The rules written in a CNF's comment lines: `variant NAMES`, `regions MAP` (a symbol `1`-`9`,
+/// `A`-`Z` per cell, or numbers), `cage SUM rXcY…`.
+fn rules_of_cnf(shape: satdoku::Shape, lines: &[String]) -> Result<satdoku::Units> {
+    let mut b = satdoku::Units::rules(shape);
+    let n = shape.n();
+    for line in lines {
+        let mut words = line.split_whitespace();
+        match words.next() {
+            Some("variant") => {
+                for w in words {
+                    b = b.variant(w.parse().with_context(|| format!("`c {line}`"))?);
+                }
+            }
+            Some("regions") => {
+                let rest: Vec<&str> = words.collect();
+                let map: Vec<usize> = if rest.len() == 1 {
+                    rest[0]
+                        .chars()
+                        .map(|c| c.to_digit(36).filter(|&d| d >= 1).map(|d| d as usize - 1))
+                        .collect::<Option<_>>()
+                } else {
+                    rest.iter()
+                        .map(|t| t.parse::<usize>().ok().filter(|&r| r >= 1).map(|r| r - 1))
+                        .collect::<Option<_>>()
+                }
+                .with_context(|| format!("`c regions …`: not a region map of {n}x{n}"))?;
+                b = b.regions(map);
+            }
+            Some("cage") => {
+                let sum: u32 = words
+                    .next()
+                    .and_then(|t| t.parse().ok())
+                    .with_context(|| format!("`c {line}`: no sum"))?;
+                let cells = words
+                    .map(|w| {
+                        let w = w.strip_prefix('r')?;
+                        let (r, c) = w.split_once('c')?;
+                        Some((
+                            r.parse::<usize>().ok()?.checked_sub(1)?,
+                            c.parse::<usize>().ok()?.checked_sub(1)?,
+                        ))
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .with_context(|| format!("`c {line}`: a cell is not rXcY"))?;
+                b = b.cage(sum, cells);
+            }
+            _ => {}
+        }
+    }
+    b.build().context("the rules in the comment lines")
 }
 
 /// The text of `path` (`-` for standard input), at most [`MAX_MODEL_BYTES`].

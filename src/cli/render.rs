@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use satdoku::format::{Format, Layout};
-use satdoku::{Outcome, Report, SolveError, Status};
+use satdoku::{Expected, Outcome, Report, SolveError, Status, compare_expected};
 
 use super::args::OutputArg;
 use super::exit::Exit;
@@ -94,6 +94,63 @@ pub fn answer_json(report: &Result<Report, SolveError>, time: Duration, layout: 
             v
         }
     }
+}
+
+/// `outcome` compared with the solution given with the item's puzzle, if it has one.
+pub fn expected(item: &Item, outcome: &Outcome) -> Option<Expected> {
+    let loaded = item.puzzle.as_ref().ok()?;
+    let given = loaded.puzzle.expected.as_ref()?;
+    Some(compare_expected(
+        &loaded.units,
+        loaded.grid(),
+        given,
+        outcome,
+    ))
+}
+
+/// What a comparison with the given solution means for the exit status: a given solution that breaks
+/// a rule is bad input (2); a unique answer that is another grid, or no solution where the given one
+/// is valid, contradicts a witness (3, as two backends that disagree); another grid when uniqueness
+/// was not asked shows several solutions (1).
+pub fn expected_exit(e: &Expected) -> Exit {
+    match e {
+        Expected::Matches | Expected::Unsettled => Exit::Success,
+        Expected::Invalid(_) => Exit::BadInput,
+        Expected::Differs { unique: false, .. } => Exit::Unsolved,
+        Expected::Differs { unique: true, .. } | Expected::Missed => Exit::Disagree,
+        _ => Exit::Disagree,
+    }
+}
+
+/// `record` of a solved item with the comparison with its given solution (see [`expected`]): in JSON
+/// an `expected` field (`match`, `differs`, `missed`, `invalid`, `unsettled`); a problem raises the exit
+/// status and goes to standard error.
+pub fn with_expected(item: &Item, outcome: &Outcome, mut record: Record, json: bool) -> Record {
+    let Some(e) = expected(item, outcome) else {
+        return record;
+    };
+    if json && let Ok(mut v) = serde_json::from_slice::<Value>(&record.text) {
+        v["expected"] = json!(e.word());
+        if let Some(p) = e.problem() {
+            v["expected_problem"] = json!(p);
+        }
+        record.text = json_line(&v);
+    }
+    let exit = expected_exit(&e);
+    if exit > record.exit {
+        record.exit = exit;
+        if exit == Exit::Disagree {
+            record.word = "disagree";
+        }
+    }
+    if let Some(p) = e.problem() {
+        record.diagnostic = Some(Diagnostic {
+            place: format!("{}:{}", item.source, item.line),
+            message: p,
+            shown_in_record: false,
+        });
+    }
+    record
 }
 
 /// One JSON Lines record: `value` and a newline.

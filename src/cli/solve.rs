@@ -19,6 +19,7 @@ use super::pipeline::{Diagnostic, Record, Run};
 use super::progress::Progress;
 use super::render::{
     answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
+    with_expected,
 };
 use super::summary::Summary;
 
@@ -197,7 +198,8 @@ fn with_times(mut record: Record, answers: &[Answer], settings: &Settings) -> Re
     record
 }
 
-/// [`answered`], with a certificate for a unique or none answer under `--certify`.
+/// [`answered`], with a certificate for a unique or none answer under `--certify`, and compared with
+/// the solution given with the puzzle, if any.
 fn certified(
     item: &Item,
     report: &Report,
@@ -211,7 +213,8 @@ fn certified(
         _ => Certified::NotAsked,
     };
     let record = answered(item, report, answer, both, layout, settings, &certified);
-    certified.mark(record, format!("{}:{}", item.source, item.line))
+    let record = certified.mark(record, format!("{}:{}", item.source, item.line));
+    with_expected(item, &report.outcome, record, settings.json())
 }
 
 /// The record of a settled (or unknown) puzzle: its solution in the puzzle's layout, or the status
