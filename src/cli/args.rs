@@ -135,6 +135,11 @@ pub struct StudyArgs {
     #[arg(long, value_enum, value_delimiter = ',', default_values_t = [SolverArg::Varisat])]
     pub solvers: Vec<SolverArg>,
 
+    /// Killer cage encodings to measure with the SAT backend (rows then name theirs); default:
+    /// combinations only, unnamed.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub cage_encodings: Vec<CageEncodingArg>,
+
     /// Count to 2 (uniqueness) instead of stopping at the first solution.
     #[arg(long)]
     pub unique: bool,

@@ -36,7 +36,12 @@ pub fn run(args: StudyArgs) -> Result<Exit> {
                         .map_err(|e| anyhow::anyhow!("--solvers: {e}"))?;
                     for e in &args.encodings {
                         for a in &args.amo {
-                            subjects.push(Subject::SatOn(e.get(), a.get(), solver));
+                            if args.cage_encodings.is_empty() {
+                                subjects.push(Subject::SatOn(e.get(), a.get(), solver));
+                            }
+                            for c in &args.cage_encodings {
+                                subjects.push(Subject::SatCages(e.get(), a.get(), solver, c.get()));
+                            }
                         }
                     }
                 }

@@ -1,6 +1,7 @@
-//! The encoding study: for each backend/encoding/SAT solver, formula sizes, encode and solve times
-//! (median, p90, max), puzzles per second, and the share of puzzles that unit propagation alone
-//! solves.
+//! The encoding study: for each backend/encoding/SAT solver (and cage encoding, for killer puzzles),
+//! formula sizes, encode and solve times (median, p90, max), puzzles per second, and the share of
+//! puzzles that propagation alone solves (unit propagation over the CNF for the SAT backend, the
+//! native backend's own propagation without a guess for it).
 //!
 //! Times are the thread's CPU time where the platform gives it (Linux `CLOCK_THREAD_CPUTIME_ID`),
 //! which a busy neighbour on a shared machine disturbs far less than wall time. Every timed answer is
@@ -14,7 +15,7 @@ use std::time::Duration;
 use crate::check::verify;
 use crate::dfs::DfsBackend;
 use crate::grid::Grid;
-use crate::sat::{Amo, Encoding, Formula, SatBackend, SatSolver, encode};
+use crate::sat::{Amo, CageEncoding, Encoding, Formula, SatBackend, SatSolver, encode_with};
 use crate::solve::{Backend, Limits};
 use crate::units::Units;
 
@@ -31,6 +32,8 @@ pub enum Subject {
     /// The SAT backend with this encoding and at-most-one encoding, on this SAT solver (one not
     /// compiled in fails on every puzzle: check [`SatSolver::is_available`] first).
     SatOn(Encoding, Amo, SatSolver),
+    /// As [`Subject::SatOn`], with killer cages in this cage encoding (labelled with it).
+    SatCages(Encoding, Amo, SatSolver, CageEncoding),
 }
 
 impl Subject {
@@ -39,6 +42,15 @@ impl Subject {
         match self {
             Subject::Dfs => ("dfs".into(), "-".into()),
             Subject::Sat(e, a) | Subject::SatOn(e, a, _) => ("sat".into(), format!("{e}/{a}")),
+            Subject::SatCages(e, a, _, c) => ("sat".into(), format!("{e}/{a}/{c}")),
+        }
+    }
+
+    /// The cage encoding, for the SAT backend.
+    fn cages(&self) -> CageEncoding {
+        match self {
+            Subject::SatCages(_, _, _, c) => *c,
+            _ => CageEncoding::default(),
         }
     }
 
@@ -47,7 +59,7 @@ impl Subject {
         match self {
             Subject::Dfs => None,
             Subject::Sat(..) => Some(SatSolver::Varisat),
-            Subject::SatOn(_, _, s) => Some(*s),
+            Subject::SatOn(_, _, s) | Subject::SatCages(_, _, s, _) => Some(*s),
         }
     }
 
@@ -55,7 +67,9 @@ impl Subject {
     fn encoding(&self) -> Option<(Encoding, Amo)> {
         match self {
             Subject::Dfs => None,
-            Subject::Sat(e, a) | Subject::SatOn(e, a, _) => Some((*e, *a)),
+            Subject::Sat(e, a) | Subject::SatOn(e, a, _) | Subject::SatCages(e, a, _, _) => {
+                Some((*e, *a))
+            }
         }
     }
 }
@@ -104,7 +118,8 @@ pub struct Row {
     pub encode: Option<Spread>,
     /// Time of the backend's solve call (for SAT: encoding, simplification and varisat).
     pub solve: Spread,
-    /// Share of puzzles that unit propagation over the formula alone solves (SAT only).
+    /// Share of puzzles that propagation alone solves: unit propagation over the formula (SAT), or
+    /// the native backend's propagation before any guess (`None` if nothing was measured).
     pub propagation: Option<f64>,
     /// Answers that failed verification, or where the backend returned an error.
     pub failures: usize,
@@ -144,6 +159,7 @@ pub fn thread_time() -> Duration {
 pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) -> Row {
     let backend: Option<Box<dyn Backend>> = match (subject.encoding(), subject.solver()) {
         (Some((e, a)), Some(s)) => SatBackend::new(e, a)
+            .with_cages(subject.cages())
             .with_solver(s)
             .ok()
             .map(|b| Box::new(b) as Box<dyn Backend>),
@@ -155,11 +171,12 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
     let mut propagated = 0usize;
     let mut failures = 0usize;
     let mut formula = Formula::new();
+    let sat_subject = subject.encoding().is_some();
     for (puzzle, units) in puzzles {
         if let Some((e, a)) = subject.encoding() {
             formula.clear();
             let t = thread_time();
-            let encoded = encode(units, puzzle, e, a, &mut formula);
+            let encoded = encode_with(units, puzzle, e, a, subject.cages(), &mut formula);
             encode_times.push(thread_time().saturating_sub(t));
             if encoded.is_ok() {
                 let stats = formula.stats();
@@ -180,6 +197,9 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
         solve_times.push(thread_time().saturating_sub(t));
         match report {
             Ok(r) => {
+                if !sat_subject && r.stats.guesses == 0 {
+                    propagated += 1;
+                }
                 if r.outcome
                     .grids()
                     .iter()
@@ -199,7 +219,7 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
         size: sat.then(|| sizes.map(|x| x / n)),
         encode: sat.then(|| Spread::of(&mut encode_times)),
         solve: Spread::of(&mut solve_times),
-        propagation: sat.then(|| propagated as f64 / n),
+        propagation: (!puzzles.is_empty()).then(|| propagated as f64 / n),
         failures,
     }
 }
@@ -348,7 +368,8 @@ mod tests {
         let limits = Limits::unique();
         let dfs = measure(Subject::Dfs, &puzzles, &limits);
         assert_eq!((dfs.puzzles, dfs.failures), (1, 0));
-        assert!(dfs.size.is_none() && dfs.propagation.is_none());
+        // The native backend's own propagation solves this easy grid without a guess.
+        assert!(dfs.size.is_none() && dfs.propagation == Some(1.0));
         let ext = measure(
             Subject::Sat(Encoding::Extended, Amo::Pairwise),
             &puzzles,
