@@ -16,7 +16,8 @@ use super::joint::{Joint, joint};
 use super::pipeline::{Diagnostic, Record, Run};
 use super::progress::Progress;
 use super::render::{
-    answer_json, bad_input, expected, expected_exit, json_line, output_layout, status_text,
+    answer_json, bad_input, expected, expected_exit, json_line, output_layout, solvable_problem,
+    status_text,
 };
 use super::summary::Summary;
 
@@ -129,6 +130,15 @@ fn render(
         Joint::Agree(r) | Joint::OneSettled { report: r, .. } => expected(item, &r.outcome),
         _ => None,
     };
+    let said = match &joint {
+        Joint::Agree(r) | Joint::OneSettled { report: r, .. } => solvable_problem(item, &r.outcome),
+        _ => None,
+    };
+    if let Some(p) = said {
+        exit = exit.max(Exit::Disagree);
+        verdict = "DISAGREE WITH THE INPUT";
+        problems.push(p);
+    }
     if let Some(e) = &given
         && let Some(p) = e.problem()
     {

@@ -122,10 +122,39 @@ pub fn expected_exit(e: &Expected) -> Exit {
     }
 }
 
-/// `record` of a solved item with the comparison with its given solution (see [`expected`]): in JSON
-/// an `expected` field (`match`, `differs`, `missed`, `invalid`, `unsettled`); a problem raises the exit
-/// status and goes to standard error.
+/// What `outcome` contradicts in the item's `expected: solvable|unsolvable` line, if anything: no
+/// solution for a puzzle said to have one, or a (verified) solution for one said to have none.
+pub fn solvable_problem(item: &Item, outcome: &Outcome) -> Option<String> {
+    let said = item.puzzle.as_ref().ok()?.puzzle.solvable?;
+    match (said, outcome.status()) {
+        (true, Status::None) => {
+            Some("no solution was found, but the input says the puzzle has one".to_string())
+        }
+        (false, Status::Solved | Status::Unique | Status::Multiple) => {
+            Some("a solution was found, but the input says the puzzle has none".to_string())
+        }
+        _ => None,
+    }
+}
+
+/// `record` of a solved item with the comparison with its given solution (see [`expected`]) or its
+/// `expected:` line ([`solvable_problem`]): in JSON an `expected` field (`match`, `differs`, `missed`,
+/// `invalid`, `unsettled`, or `solvable`/`unsolvable` with `expected_problem` on a contradiction); a
+/// problem raises the exit status (3 for a contradiction) and goes to standard error.
 pub fn with_expected(item: &Item, outcome: &Outcome, mut record: Record, json: bool) -> Record {
+    if let Some(problem) = solvable_problem(item, outcome) {
+        if json && let Ok(mut v) = serde_json::from_slice::<Value>(&record.text) {
+            v["expected_problem"] = json!(problem);
+            record.text = json_line(&v);
+        }
+        record.exit = record.exit.max(Exit::Disagree);
+        record.word = "disagree";
+        record.diagnostic = Some(Diagnostic {
+            place: format!("{}:{}", item.source, item.line),
+            message: problem,
+            shown_in_record: false,
+        });
+    }
     let Some(e) = expected(item, outcome) else {
         return record;
     };

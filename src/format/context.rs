@@ -300,6 +300,7 @@ impl Context {
             note: None,
             units,
             expected: None,
+            solvable: None,
         })
     }
 }

@@ -34,6 +34,8 @@ pub struct Puzzle {
     /// The solution written with the puzzle (a `solution:` block), if any: an answer from outside to
     /// compare with, not checked here.
     pub expected: Option<Grid>,
+    /// What the input says of the puzzle (`expected: solvable` / `unsolvable`), if anything.
+    pub solvable: Option<bool>,
 }
 
 /// One input puzzle: read, or the reason it could not be.

@@ -11,6 +11,8 @@
 //!   need a region map and cages).
 //! - `solution:` and the solution in the grid's layout (or N² symbols on the same line): the answer
 //!   published with the puzzle, kept as [`Puzzle::expected`].
+//! - `expected: solvable` or `expected: unsolvable`: what the source says of the puzzle (the jigsaw
+//!   layouts of the shared collection), kept as [`Puzzle::solvable`].
 //!
 //! A SudoCue killer line (`3x3:d:k:V:V:…`, 81 values for 9x9, each `sum·256 + cage`, `d` for
 //! diagonals; the format of sudocue.net, also read by sigh's Interactive Sudoku Solver) is a whole
@@ -44,6 +46,8 @@ pub(crate) enum RuleWord {
     Solution,
     /// `RxC:d:k:values…`
     SudoCue,
+    /// `expected: solvable` or `expected: unsolvable` (the jigsaw layouts of the shared collection)
+    Expected,
 }
 
 /// The rule keyword `t` (left-trimmed) starts with, and the offset after it.
@@ -55,6 +59,7 @@ pub(crate) fn rule_word(t: &[u8]) -> Option<(RuleWord, usize)> {
         (RuleWord::Regions, b"regions:"),
         (RuleWord::Regions, b"region:"),
         (RuleWord::Solution, b"solution:"),
+        (RuleWord::Expected, b"expected:"),
     ] {
         if lower(key) {
             return Some((word, key.len()));
@@ -179,6 +184,8 @@ struct Pending {
     regions: Option<Map>,
     cages: Vec<CageLine>,
     solution: Option<Map>,
+    /// What an `expected:` line says.
+    solvable: Option<bool>,
     /// The first problem with the rule lines.
     error: Option<ParseError>,
 }
@@ -194,6 +201,7 @@ impl Pending {
             regions: None,
             cages: Vec::new(),
             solution: None,
+            solvable: None,
             error: None,
         }
     }
@@ -310,6 +318,7 @@ impl Trailers {
                 RuleWord::Regions => "a region map",
                 RuleWord::Solution => "a solution",
                 RuleWord::SudoCue => "a SudoCue line",
+                RuleWord::Expected => "an expected: line",
             };
             let (l, c) = at(start);
             let e = ctx.error(l, c, ParseErrorKind::Orphan { what });
@@ -370,6 +379,22 @@ impl Trailers {
                     let n = ctx.n.unwrap_or(0);
                     check_row(ctx, &mut section, line, n * n);
                     self.close(ctx, Some(section), None);
+                }
+            }
+            RuleWord::Expected => {
+                let word = trim_start(&text[rest..]);
+                match word.to_ascii_lowercase().as_slice() {
+                    b"solvable" => p.solvable = Some(true),
+                    b"unsolvable" => p.solvable = Some(false),
+                    _ => {
+                        let (l, c) = at(text.len() - word.len());
+                        let kind = ParseErrorKind::RuleSyntax {
+                            what: "expected: line",
+                            expected: "solvable or unsolvable",
+                            found: snippet(word),
+                        };
+                        p.fail(ctx.error(l, c, kind));
+                    }
                 }
             }
             RuleWord::SudoCue => {}
@@ -684,6 +709,7 @@ fn finish(ctx: &mut Context, mut p: Pending) -> Result<Puzzle, ParseError> {
     if let Some(map) = &p.solution {
         puzzle.expected = Some(solution(ctx, map, shape)?);
     }
+    puzzle.solvable = p.solvable;
     Ok(puzzle)
 }
 
@@ -941,6 +967,7 @@ fn sudocue(ctx: &mut Context, line: &Line<'_>, start: usize) -> Record {
         note: None,
         units,
         expected: None,
+        solvable: None,
     };
     record(ctx, Ok(puzzle))
 }
