@@ -260,7 +260,7 @@ pub enum ParseErrorKind {
     },
     /// A variant name in a `variant:` line that is no variant.
     #[error(
-        "unknown variant {word:?}: expected x, windoku, disjoint-groups, anti-knight, anti-king,          non-consecutive (or jigsaw, killer)"
+        "unknown variant {word:?}: expected x, windoku, disjoint-groups, anti-knight, anti-king, non-consecutive (or jigsaw, killer)"
     )]
     UnknownVariant {
         /// The word.

@@ -17,3 +17,4 @@ mod readme;
 mod sat;
 mod study_cli;
 mod trust;
+mod variants;
