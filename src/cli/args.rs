@@ -336,6 +336,11 @@ pub enum AmoArg {
     Sequential,
     /// Chen 2010 2-product: about 2n + 4√n clauses.
     Product,
+    /// Klieber & Kwon 2007 commander (groups of 3): about 3n clauses, n/2 auxiliary variables.
+    Commander,
+    /// Nguyen & Mai 2015 bimander (groups of 2): about n·log2(n/2) clauses, log2(n/2) auxiliary
+    /// variables.
+    Bimander,
 }
 
 /// Clause-level simplification before varisat.
@@ -371,6 +376,8 @@ impl AmoArg {
             AmoArg::Pairwise => Amo::Pairwise,
             AmoArg::Sequential => Amo::Sequential,
             AmoArg::Product => Amo::Product,
+            AmoArg::Commander => Amo::Commander,
+            AmoArg::Bimander => Amo::Bimander,
         }
     }
 }

@@ -104,7 +104,7 @@ impl Encoding {
         Some(PredictedSize {
             variables: n * n * n + amos * x,
             clauses: alos + amos * a + givens as u64,
-            // Every at-most-one clause (pairwise, sequential, product) is binary.
+            // Every at-most-one clause (of every scheme) is binary.
             literals: alos * n + 2 * amos * a + givens as u64,
         })
     }
@@ -133,18 +133,34 @@ pub enum Amo {
     /// Chen 2010, "A new SAT encoding of the at-most-one constraint" (2-product): about 2k + 4√k
     /// clauses and 2√k new variables (pairwise below 7 literals).
     Product,
+    /// Klieber & Kwon 2007, "Efficient CNF encoding for selecting 1 from N objects" (commander
+    /// encoding, its at-most-one part, groups of three): about 3k clauses and k/2 new variables
+    /// (pairwise below 7 literals).
+    Commander,
+    /// Nguyen & Mai 2015, "A new method to encode the at-most-one constraint into SAT" (bimander
+    /// encoding, groups of two): ⌊k/2⌋ + k·⌈log₂(k/2)⌉ clauses and ⌈log₂(k/2)⌉ new variables
+    /// (pairwise below 7 literals).
+    Bimander,
 }
 
 impl Amo {
     /// Every at-most-one scheme.
-    pub const ALL: [Amo; 3] = [Amo::Pairwise, Amo::Sequential, Amo::Product];
+    pub const ALL: [Amo; 5] = [
+        Amo::Pairwise,
+        Amo::Sequential,
+        Amo::Product,
+        Amo::Commander,
+        Amo::Bimander,
+    ];
 
-    /// The name: `pairwise`, `sequential`, `product`.
+    /// The name: `pairwise`, `sequential`, `product`, `commander`, `bimander`.
     pub fn name(self) -> &'static str {
         match self {
             Amo::Pairwise => "pairwise",
             Amo::Sequential => "sequential",
             Amo::Product => "product",
+            Amo::Commander => "commander",
+            Amo::Bimander => "bimander",
         }
     }
 }
@@ -198,7 +214,7 @@ impl FromStr for Amo {
             .ok_or_else(|| UnknownName {
                 what: "amo",
                 given: s.to_string(),
-                expected: "pairwise, sequential, product",
+                expected: "pairwise, sequential, product, commander, bimander",
             })
     }
 }
