@@ -396,9 +396,11 @@ impl SimplifyArg {
 
 const ENCODE_HELP: &str = concat!(
     "\
-Variables: x(r, c, d) = r*N*N + c*N + d for 0-based row r and column c and digit d in 1..N, the same
-for every encoding, so a model decodes with the puzzle alone; auxiliary variables come after N^3. The
-comment lines name the tool, encoding, shape, and the puzzle's file, line and index.
+Variables: the plain encodings number x(r, c, d) = r*N*N + c*N + d for 0-based row r and column c and
+digit d in 1..N; pruned numbers only the open candidates, in row-major cell order and digit order
+within a cell. A model decodes with the puzzle and the encoding alone (`decode --cnf` reads both from
+the comment lines); auxiliary variables come after the cell variables. The comment lines name the
+tool, encoding, shape, and the puzzle's file, line and index.
 
 Examples:
   satdoku encode --out-dir cnf fixtures/top95.txt     one DIMACS file per puzzle: cnf/puzzle-000000.cnf, ...
@@ -458,6 +460,11 @@ pub struct DecodeArgs {
     /// Which puzzle (0-based, across the --puzzle files), as numbered by `encode --out-dir`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub index: usize,
+
+    /// The encoding the CNF was written in, which decides the variable numbering (default: the
+    /// CNF's own `c encoding` line with --cnf, else pruned, as `encode` writes by default).
+    #[arg(long, value_enum)]
+    pub encoding: Option<EncodingArg>,
 
     /// The solver's output: SAT-competition `s`/`v` lines, or MiniSat's result file; `-` for standard
     /// input.

@@ -11,7 +11,7 @@ use satdoku::sat::{
 };
 use satdoku::verify;
 
-use super::args::{DecodeArgs, EncodeArgs, OutputArg, RunArgs};
+use super::args::{DecodeArgs, EncodeArgs, EncodingArg, OutputArg, RunArgs};
 use super::exit::Exit;
 use super::input::{Item, Items, Loaded, display_name, open_path};
 use super::pipeline::{Diagnostic, Output, Record, Run, note};
@@ -204,9 +204,13 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
         anyhow::bail!("only one of --puzzle, --cnf and MODEL can be standard input (-)");
     }
     let options = args.read.read_options(args.column.as_deref())?;
+    let mut from_cnf_encoding = None;
     let from_cnf = match &args.cnf {
         Some(path) => match puzzle_of_cnf(path) {
-            Ok(p) => Some(p),
+            Ok((grid, source, encoding)) => {
+                from_cnf_encoding = encoding;
+                Some((grid, source))
+            }
             Err(e) => {
                 note(format_args!("{}: {e:#}", display_name(path)));
                 return Ok(Exit::BadInput);
@@ -293,9 +297,19 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
             return Ok(Exit::BadInput);
         }
     };
+    let encoding = match (args.encoding.map(EncodingArg::get), from_cnf_encoding) {
+        (Some(given), Some(written)) if given != written => {
+            note(format_args!(
+                "--encoding {given}: the CNF says it was written in the {written} encoding"
+            ));
+            return Ok(Exit::BadInput);
+        }
+        (Some(e), _) | (None, Some(e)) => e,
+        (None, None) => Encoding::default(),
+    };
     let (units, puzzle) = (&*units, &puzzle);
     let hint = "(is the model of another puzzle? check --puzzle and --index)";
-    let grid = match decode_model(units, puzzle, &model) {
+    let grid = match decode_model(units, puzzle, encoding, &model) {
         Ok(g) => g,
         Err(e) => {
             note(format_args!("{model_name}: {e} {hint}"));
@@ -317,10 +331,12 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
 }
 
 /// The puzzle a CNF of ours was encoded from, read from its comment lines (`c shape RxC boxes, …` and
-/// `c puzzle GIVENS`), and where it came from (`c source FILE line L index I`, if present).
-fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String)> {
+/// `c puzzle GIVENS`), where it came from (`c source FILE line L index I`, if present), and its
+/// encoding (`c encoding NAME, amo …`, if present).
+fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, Option<Encoding>)> {
     let mut reader = open_path(path).context("cannot read")?;
     let (mut shape, mut givens, mut source) = (None, None, String::from("source unknown"));
+    let mut encoding = None;
     let mut line = Vec::new();
     // The comments come before the `p cnf` line; a header longer than this is not ours.
     for _ in 0..64 {
@@ -345,6 +361,12 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String)> {
             givens = Some(rest.to_string());
         } else if let Some(rest) = text.strip_prefix("c source ") {
             source = rest.to_string();
+        } else if let Some(rest) = text.strip_prefix("c encoding ") {
+            let name = rest.split(',').next().unwrap_or("");
+            encoding = Some(
+                name.parse::<Encoding>()
+                    .with_context(|| format!("`{text}`"))?,
+            );
         }
     }
     let (Some(shape), Some(givens)) = (shape, givens) else {
@@ -378,7 +400,7 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String)> {
         );
     }
     let grid = satdoku::Grid::from_values(shape, values).context("the `c puzzle` line")?;
-    Ok((grid, source))
+    Ok((grid, source, encoding))
 }
 
 /// The text of `path` (`-` for standard input), at most [`MAX_MODEL_BYTES`].

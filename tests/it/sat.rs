@@ -365,6 +365,8 @@ fn external_solvers_round_trip() {
         (Encoding::Pruned, Amo::Pairwise),
         (Encoding::Extended, Amo::Sequential),
         (Encoding::Pruned, Amo::Product),
+        (Encoding::Pruned, Amo::Commander),
+        (Encoding::Pruned, Amo::Bimander),
     ];
     let mut ran = 0;
     for ext in &EXTERNAL {
@@ -387,7 +389,7 @@ fn external_solvers_round_trip() {
                 let what = format!("{} on {label}, {e}/{a}", ext.name);
                 match parse_solver_output(&text).unwrap_or_else(|err| panic!("{what}: {err}")) {
                     SolverAnswer::Satisfiable(model) => {
-                        let grid = decode_model(&units, puzzle, &model)
+                        let grid = decode_model(&units, puzzle, e, &model)
                             .unwrap_or_else(|err| panic!("{what}: {err}"));
                         verify(&units, puzzle, &grid).unwrap_or_else(|err| panic!("{what}: {err}"));
                         match &ours {

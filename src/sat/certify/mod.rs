@@ -296,7 +296,9 @@ impl Certifier {
                 budget: CLAUSE_BUDGET,
             });
         }
-        let backend = SatBackend::default().with_solver(self.solver);
+        // Pairwise at-most-one: the proof may mention no auxiliary variable (the certificate's plain
+        // CNF has none).
+        let backend = SatBackend::new(Encoding::Pruned, Amo::Pairwise).with_solver(self.solver);
         // A certifier is only built with a solver compiled in.
         let backend = backend.unwrap_or_default();
         let first_fresh = cell_var_count(n) + 1;

@@ -2,7 +2,8 @@
 //! [`ClauseSink`].
 //!
 //! Every encoding reads the [`Units`] list, never rows/columns/boxes directly, so a variant is just
-//! another unit list. Cell variables use the fixed numbering of [`crate::sat::vars`].
+//! another unit list. Cell variables use the fixed numbering of [`crate::sat::vars`] in the plain
+//! encodings and its candidate numbering in the pruned one.
 //!
 //! # Sizes
 //! With N the grid side, |U| the number of units (3N for the standard rules) and A(k) / X(k) the
@@ -34,10 +35,11 @@ use thiserror::Error;
 pub use amo::amo_size;
 pub(crate) use amo::at_most_one;
 pub use pruned::candidates;
+pub(crate) use pruned::number_candidates;
 
 use crate::grid::{Cell, Digit, Grid, Shape};
 use crate::sat::sink::ClauseSink;
-use crate::sat::vars::{AuxVars, cell_lit};
+use crate::sat::vars::{AuxVars, CellVars, cell_lit};
 use crate::units::Units;
 
 /// A CNF encoding of the Sudoku rules.
@@ -55,7 +57,8 @@ pub enum Encoding {
     /// After Kwon & Jain 2006, "Optimized CNF encoding for Sudoku puzzles": the extended encoding
     /// simplified by the givens while encoding — no variables for (cell, digit) pairs ruled out by a
     /// given in a peer, satisfied clauses dropped, false literals removed — so the formula shrinks
-    /// with every given. The default: the fastest measured (see the module docs of `crate::sat`).
+    /// with every given. Its variables are numbered over the open candidates only (the candidate
+    /// numbering of [`crate::sat::vars`]). The default: the fastest measured (see BENCHMARKS.md).
     #[default]
     Pruned,
 }
@@ -235,16 +238,21 @@ pub enum EncodeError {
 
 /// What an encoder produced besides its clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Encoded {
-    /// Auxiliary variables created (DIMACS N³ + 1 ..= N³ + `aux_vars`).
+    /// Cell variables (DIMACS 1 ..= `cell_vars`): N³ in the fixed numbering, the open candidates in
+    /// the pruned encoding's.
+    pub cell_vars: usize,
+    /// Auxiliary variables created (DIMACS `cell_vars` + 1 ..= `cell_vars` + `aux_vars`).
     pub aux_vars: usize,
-    /// The largest DIMACS variable number the encoding may mention: N³ + `aux_vars`.
+    /// The largest DIMACS variable number the encoding may mention: `cell_vars` + `aux_vars`.
     pub max_var: usize,
 }
 
-/// Writes the CNF of `puzzle` under `units` in `encoding` with `amo` into `sink`, in the fixed
-/// numbering. Plain encodings end with one unit clause per given; the pruned one folds the givens in
-/// (and writes an empty clause when the givens already contradict each other).
+/// Writes the CNF of `puzzle` under `units` in `encoding` with `amo` into `sink`. The plain encodings
+/// use the fixed numbering and end with one unit clause per given; the pruned one uses the candidate
+/// numbering (see [`crate::sat::vars`]), folds the givens in, and writes an empty clause when the
+/// givens already contradict each other.
 ///
 /// # Errors
 /// [`EncodeError::ShapeMismatch`] if the puzzle is not of the unit list's shape.
@@ -255,6 +263,18 @@ pub fn encode<S: ClauseSink + ?Sized>(
     amo: Amo,
     sink: &mut S,
 ) -> Result<Encoded, EncodeError> {
+    encode_numbered(units, puzzle, encoding, amo, &mut CellVars::default(), sink)
+}
+
+/// [`encode`], leaving the numbering of the cell variables in `vars`.
+pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
+    units: &Units,
+    puzzle: &Grid,
+    encoding: Encoding,
+    amo: Amo,
+    vars: &mut CellVars,
+    sink: &mut S,
+) -> Result<Encoded, EncodeError> {
     if puzzle.shape() != units.shape() {
         return Err(EncodeError::ShapeMismatch {
             puzzle: puzzle.shape(),
@@ -262,14 +282,19 @@ pub fn encode<S: ClauseSink + ?Sized>(
         });
     }
     let n = units.shape().n();
-    let mut aux = AuxVars::new(n);
-    match encoding.parts() {
-        Some(parts) => encode_plain(units, puzzle, parts, amo, &mut aux, sink),
-        None => pruned::encode_pruned(units, puzzle, amo, &mut aux, sink),
-    }
+    let aux_vars = match encoding.parts() {
+        Some(parts) => {
+            *vars = CellVars::fixed(n);
+            let mut aux = AuxVars::new(n);
+            encode_plain(units, puzzle, parts, amo, &mut aux, sink);
+            aux.count()
+        }
+        None => pruned::encode_pruned(units, puzzle, amo, vars, sink),
+    };
     Ok(Encoded {
-        aux_vars: aux.count(),
-        max_var: n * n * n + aux.count(),
+        cell_vars: vars.count(),
+        aux_vars,
+        max_var: vars.count() + aux_vars,
     })
 }
 
