@@ -128,7 +128,7 @@ pub struct StudyArgs {
     pub encodings: Vec<EncodingArg>,
 
     /// At-most-one encodings to measure with the SAT backend.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AmoArg::Pairwise])]
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AmoArg::Auto])]
     pub amo: Vec<AmoArg>,
 
     /// SAT solvers to measure the SAT backend on (cadical needs the `cadical` feature).
@@ -330,7 +330,6 @@ pub enum EncodingArg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum AmoArg {
     /// Every pair of literals: n(n-1)/2 binary clauses.
-    #[default]
     Pairwise,
     /// Sinz 2005 sequential counter: 3n-4 clauses, n-1 auxiliary variables.
     Sequential,
@@ -341,6 +340,9 @@ pub enum AmoArg {
     /// Nguyen & Mai 2015 bimander (groups of 2): about n·log2(n/2) clauses, log2(n/2) auxiliary
     /// variables.
     Bimander,
+    /// Chosen per constraint: pairwise up to 16 literals, commander above (the default).
+    #[default]
+    Auto,
 }
 
 /// Clause-level simplification before varisat.
@@ -378,6 +380,7 @@ impl AmoArg {
             AmoArg::Product => Amo::Product,
             AmoArg::Commander => Amo::Commander,
             AmoArg::Bimander => Amo::Bimander,
+            AmoArg::Auto => Amo::Auto,
         }
     }
 }

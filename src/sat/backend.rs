@@ -196,7 +196,7 @@ impl SatBackend {
             n,
             clauses,
             budget: CLAUSE_BUDGET,
-            hint: "try --amo sequential or --amo product (linear in N), or the dfs backend".into(),
+            hint: "try --amo auto, commander or bimander (linear in N), or the dfs backend".into(),
         })
     }
 }
@@ -263,7 +263,7 @@ impl SatBackend {
     fn uses_base(&self, units: &Units) -> bool {
         self.base
             && self.encoding == Encoding::Pruned
-            && self.amo == Amo::Pairwise
+            && self.amo.resolve(units.shape().n()) == Amo::Pairwise
             && self.simplify != Simplify::None
             && Encoding::Extended
                 .predicted_size(units, Amo::Pairwise, 0)
@@ -273,11 +273,12 @@ impl SatBackend {
     /// Whether varisat is spared the units' at-least-one clauses longer than
     /// [`UNIT_ALO_KEPT_UPTO`] (see [`varisat_order`]): in the default configuration, whose formula
     /// has every open cell's at-least-one and at-most-one clauses and every unit's at-most-one
-    /// clauses, which imply them.
-    fn drops_long_unit_alo(&self) -> bool {
+    /// clauses, which imply them, on grids up to [`DROP_LONG_UNIT_ALO_UPTO`].
+    fn drops_long_unit_alo(&self, units: &Units) -> bool {
         self.encoding == Encoding::Pruned
-            && self.amo == Amo::Pairwise
+            && matches!(self.amo, Amo::Pairwise | Amo::Auto)
             && self.simplify != Simplify::None
+            && units.shape().n() <= DROP_LONG_UNIT_ALO_UPTO
     }
 
     /// Encodes and simplifies `puzzle` (see [`Simplify`]): no solution, or the puzzle with what was
@@ -402,7 +403,7 @@ impl SatBackend {
             // over the cell variables, and blocking it leaves an empty clause).
             solutions.add(grid);
         } else {
-            let order = varisat_order(units, rest, vars, self.drops_long_unit_alo());
+            let order = varisat_order(units, rest, vars, self.drops_long_unit_alo(units));
             stats.clauses = order.len() as u64;
             let run = Search {
                 vars,
@@ -485,7 +486,7 @@ impl SatBackend {
                 _ => Proved::Solution(Box::new(grid)),
             };
         }
-        let order = varisat_order(job.units, rest, vars, self.drops_long_unit_alo());
+        let order = varisat_order(job.units, rest, vars, self.drops_long_unit_alo(job.units));
         match self.solver {
             #[cfg(feature = "cadical")]
             SatSolver::Cadical => {
@@ -638,6 +639,13 @@ impl Prove<'_> {
 /// more 1-4%; leaving out those of 4 as well nearly doubles it. top1465, 17-clue and 16x16 stay
 /// within noise.
 const UNIT_ALO_KEPT_UPTO: usize = 4;
+
+/// The largest grid side on which the long unit at-least-one clauses are left out
+/// ([`UNIT_ALO_KEPT_UPTO`]). They are implied, but not by unit propagation: without them a solver
+/// finds no hidden single by propagation and must learn each. At 9x9 leaving them out saves time
+/// (above); on hard 25x25 puzzles it made the search 4.5x slower on varisat and 3.3x on CaDiCaL,
+/// on 64x64-rkkautsar-2 8x and 4x (BENCHMARKS.md).
+const DROP_LONG_UNIT_ALO_UPTO: usize = 9;
 
 /// The order in which `rest`'s clauses go to varisat, as clause indices: first the cells'
 /// at-least-one clauses (positive literals of one cell's variables), then every other clause in
@@ -878,7 +886,7 @@ mod tests {
             matches!(e, SolveError::FormulaTooLarge { n: 64, .. }),
             "{e}"
         );
-        assert!(e.to_string().contains("sequential"));
+        assert!(e.to_string().contains("--amo auto"));
     }
 
     /// The default configuration (extended formula kept loaded, givens as units) and the pruned

@@ -454,6 +454,8 @@ fn a_formula_over_the_memory_budget_is_refused_with_a_way_out() {
             "sat",
             "--encoding",
             "extended",
+            "--amo",
+            "pairwise",
             "--output",
             "json",
         ])
@@ -465,7 +467,7 @@ fn a_formula_over_the_memory_budget_is_refused_with_a_way_out() {
     assert_eq!(r["status"], "error");
     let e = r["error"].as_str().unwrap();
     assert!(
-        e.contains("33046528 clauses") && e.contains("--amo sequential"),
+        e.contains("33046528 clauses") && e.contains("--amo auto"),
         "{e}"
     );
 }

@@ -32,10 +32,30 @@ const BIMANDER_FROM: usize = 7;
 /// measured best.
 const BIMANDER_GROUP: usize = 2;
 
+/// [`Amo::Auto`] writes constraints of up to this many literals pairwise, longer ones with the
+/// commander encoding. Measured on hard 25x25 puzzles and 64x64-rkkautsar-2 (BENCHMARKS.md): any
+/// threshold from 12 to 25 is as fast (within noise), 6 is 15 % slower; pairwise costs k(k−1)/2
+/// clauses, so the large units of grids from 81x81 up must be linear. With 16, every grid up to
+/// 16x16 is all pairwise.
+pub(crate) const AUTO_PAIRWISE_UPTO: usize = 16;
+
+impl Amo {
+    /// The scheme this one uses for a constraint over `k` literals: itself, except for
+    /// [`Amo::Auto`].
+    pub(crate) fn resolve(self, k: usize) -> Amo {
+        match self {
+            Amo::Auto if k <= AUTO_PAIRWISE_UPTO => Amo::Pairwise,
+            Amo::Auto => Amo::Commander,
+            other => other,
+        }
+    }
+}
+
 /// Clauses and auxiliary variables of one at-most-one constraint over `k` literals.
 pub fn amo_size(amo: Amo, k: usize) -> (u64, u64) {
     let pairwise = (k * k.saturating_sub(1) / 2) as u64;
-    match amo {
+    match amo.resolve(k) {
+        Amo::Auto => unreachable!("resolved"),
         Amo::Pairwise => (pairwise, 0),
         Amo::Sequential if k < SEQUENTIAL_FROM => (pairwise, 0),
         Amo::Sequential => (3 * k as u64 - 4, k as u64 - 1),
@@ -102,7 +122,8 @@ pub fn at_most_one<S: ClauseSink + ?Sized>(
     sink: &mut S,
 ) {
     let k = lits.len();
-    match amo {
+    match amo.resolve(k) {
+        Amo::Auto => unreachable!("resolved"),
         Amo::Pairwise => pairwise(lits, sink),
         Amo::Sequential if k < SEQUENTIAL_FROM => pairwise(lits, sink),
         Amo::Sequential => sequential(lits, aux, sink),

@@ -128,7 +128,6 @@ pub struct PredictedSize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Amo {
     /// One binary clause per pair: k(k−1)/2 clauses, no new variables. Grows as N⁴ over the grid.
-    #[default]
     Pairwise,
     /// Sinz 2005, "Towards an optimal CNF encoding of Boolean cardinality constraints" (sequential
     /// counter): 3k − 4 clauses and k − 1 new variables (pairwise below 6 literals).
@@ -144,21 +143,28 @@ pub enum Amo {
     /// encoding, groups of two): ⌊k/2⌋ + k·⌈log₂(k/2)⌉ clauses and ⌈log₂(k/2)⌉ new variables
     /// (pairwise below 7 literals).
     Bimander,
+    /// Chosen by the constraint's size k (measured, see BENCHMARKS.md): pairwise up to 16
+    /// literals, where it is the fastest and no larger than a few dozen clauses; the commander
+    /// encoding above, which keeps large units linear. The default.
+    #[default]
+    Auto,
 }
 
 impl Amo {
     /// Every at-most-one scheme.
-    pub const ALL: [Amo; 5] = [
+    pub const ALL: [Amo; 6] = [
         Amo::Pairwise,
         Amo::Sequential,
         Amo::Product,
         Amo::Commander,
         Amo::Bimander,
+        Amo::Auto,
     ];
 
-    /// The name: `pairwise`, `sequential`, `product`, `commander`, `bimander`.
+    /// The name: `pairwise`, `sequential`, `product`, `commander`, `bimander`, `auto`.
     pub fn name(self) -> &'static str {
         match self {
+            Amo::Auto => "auto",
             Amo::Pairwise => "pairwise",
             Amo::Sequential => "sequential",
             Amo::Product => "product",
@@ -217,7 +223,7 @@ impl FromStr for Amo {
             .ok_or_else(|| UnknownName {
                 what: "amo",
                 given: s.to_string(),
-                expected: "pairwise, sequential, product, commander, bimander",
+                expected: "pairwise, sequential, product, commander, bimander, auto",
             })
     }
 }

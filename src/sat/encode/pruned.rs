@@ -209,7 +209,7 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
             lits.clear();
             lits.extend(bucket.iter().map(|&(_, l)| l));
             sink.add_clause(&lits);
-            if amo == Amo::Pairwise {
+            if amo.resolve(lits.len()) == Amo::Pairwise {
                 cells.clear();
                 cells.extend(bucket.iter().map(|&(pos, _)| unit.cells[pos as usize]));
                 for (a, &ca) in cells.iter().enumerate() {
