@@ -41,9 +41,9 @@ pub enum DecodeError {
         /// The cell.
         cell: String,
         /// The smaller digit.
-        first: u8,
+        first: u16,
         /// The larger digit.
-        second: u8,
+        second: u16,
     },
     /// No digit true in an open cell, all its candidates false.
     #[error("cell {cell} holds no digit")]
@@ -58,7 +58,7 @@ pub enum DecodeError {
         /// The cell.
         cell: String,
         /// The digit.
-        digit: u8,
+        digit: u16,
         /// Its variable.
         variable: u64,
     },
@@ -105,7 +105,7 @@ pub fn decode_model(units: &Units, puzzle: &Grid, model: &Model) -> Result<Grid,
         }
         *slot = v;
     }
-    let var_of = |cell: usize, d: u8| (cell * n) as u64 + d as u64;
+    let var_of = |cell: usize, d: u16| (cell * n) as u64 + d as u64;
     let cand = candidates(units, puzzle);
     let mut grid = puzzle.clone();
     for i in 0..shape.cells() {

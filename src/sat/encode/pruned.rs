@@ -18,7 +18,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::{Amo, at_most_one};
-use crate::grid::{Cell, DigitSet, Grid};
+use crate::grid::{Cell, Digit, DigitSet, Grid, MAX_N};
 use crate::sat::lit::Lit;
 use crate::sat::sink::ClauseSink;
 use crate::sat::vars::{AuxVars, cell_lit_at};
@@ -29,29 +29,83 @@ use crate::units::Units;
 ///
 /// These are the (cell, digit) pairs that have a variable in the pruned encoding (open cells only).
 pub fn candidates(units: &Units, puzzle: &Grid) -> Vec<DigitSet> {
+    if units.shape().n() <= 64 {
+        candidates_w::<1>(units, puzzle)
+    } else {
+        candidates_w::<WIDE>(units, puzzle)
+    }
+}
+
+/// Words of a wide bit set: enough for N ≤ [`MAX_N`] digits (or cells of a unit).
+const WIDE: usize = MAX_N.div_ceil(64);
+
+/// A set of up to 64·`W` digits or positions, bit `i` of word `i / 64` for index `i`.
+type Bits<const W: usize> = [u64; W];
+
+/// Sets bit `i`.
+#[inline(always)]
+fn set<const W: usize>(b: &mut Bits<W>, i: usize) {
+    b[i / 64] |= 1 << (i % 64);
+}
+
+/// Whether bit `i` is set.
+#[inline(always)]
+fn has<const W: usize>(b: &Bits<W>, i: usize) -> bool {
+    b[i / 64] >> (i % 64) & 1 == 1
+}
+
+/// The set bits in increasing order.
+#[inline(always)]
+fn ones<const W: usize>(b: &Bits<W>) -> impl Iterator<Item = usize> + '_ {
+    b.iter().enumerate().flat_map(|(w, &word)| {
+        let mut m = word;
+        std::iter::from_fn(move || {
+            (m != 0).then(|| {
+                let i = m.trailing_zeros() as usize;
+                m &= m - 1;
+                64 * w + i
+            })
+        })
+    })
+}
+
+fn candidates_w<const W: usize>(units: &Units, puzzle: &Grid) -> Vec<DigitSet> {
     let values = puzzle.values();
-    open_candidates(units, values)
+    open_candidates::<W>(units, values)
         .into_iter()
         .zip(values)
         .map(|(bits, &v)| match v {
-            0 => DigitSet::from_bits(bits),
-            v => DigitSet::from_bits(1 << (v - 1)),
+            0 => DigitSet::from_words(&bits),
+            v => Digit::new(v).map_or(DigitSet::EMPTY, DigitSet::single),
         })
         .collect()
 }
 
-/// Candidate bits (bit d − 1 for digit d) of the open cells; 0 for given cells.
-fn open_candidates(units: &Units, values: &[u8]) -> Vec<u64> {
-    let all = DigitSet::all(units.shape().n()).bits();
-    let mut cand: Vec<u64> = values
+/// Candidate bits (bit d − 1 for digit d) of the open cells; empty for given cells.
+fn open_candidates<const W: usize>(units: &Units, values: &[u16]) -> Vec<Bits<W>> {
+    let n = units.shape().n();
+    let mut all = [0u64; W];
+    (0..n).for_each(|i| set(&mut all, i));
+    let mut cand: Vec<Bits<W>> = values
         .iter()
-        .map(|&v| if v == 0 { all } else { 0 })
+        .map(|&v| if v == 0 { all } else { [0; W] })
         .collect();
     for (i, &v) in values.iter().enumerate() {
         if v != 0 {
-            let bit = !(1u64 << (v - 1));
-            for &p in units.peers(Cell::new(i)) {
-                cand[p.index()] &= bit;
+            let d = usize::from(v - 1);
+            let (w, keep) = (d / 64, !(1u64 << (d % 64)));
+            if W == 1 {
+                for &p in units.peers(Cell::new(i)) {
+                    cand[p.index()][w] &= keep;
+                }
+            } else {
+                // Large grids: the units' cells (the given's own cell has no candidates anyway), so
+                // that no peer lists are built.
+                for &u in units.units_of(Cell::new(i)) {
+                    for &p in &units.units()[u as usize].cells {
+                        cand[p.index()][w] &= keep;
+                    }
+                }
             }
         }
     }
@@ -60,27 +114,31 @@ fn open_candidates(units: &Units, values: &[u8]) -> Vec<u64> {
 
 /// For unit `u` and position `i` in it, `masks[u·N + i]` has bit `j` set when the cells at positions
 /// `i` and `j` of unit `u` also share a unit listed before `u` (so their pairwise clause was already
-/// written there).
+/// written there). For N ≤ 64.
 fn earlier_pair_masks(units: &Units) -> Vec<u64> {
     let n = units.shape().n();
     let mut masks = vec![0u64; units.units().len() * n];
     for (u, unit) in units.units().iter().enumerate() {
         for (i, &a) in unit.cells.iter().enumerate() {
-            let ua = units.units_of(a);
             for (j, &b) in unit.cells.iter().enumerate() {
-                let ub = units.units_of(b);
-                if i != j
-                    && ua
-                        .iter()
-                        .take_while(|&&x| (x as usize) < u)
-                        .any(|x| ub.contains(x))
-                {
+                if i != j && share_earlier(units, u, a, b) {
                     masks[u * n + i] |= 1 << j;
                 }
             }
         }
     }
     masks
+}
+
+/// Whether cells `a` and `b` share a unit listed before unit `u`.
+#[inline]
+fn share_earlier(units: &Units, u: usize, a: Cell, b: Cell) -> bool {
+    let ub = units.units_of(b);
+    units
+        .units_of(a)
+        .iter()
+        .take_while(|&&x| (x as usize) < u)
+        .any(|x| ub.contains(x))
 }
 
 thread_local! {
@@ -106,68 +164,79 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
     aux: &mut AuxVars,
     sink: &mut S,
 ) {
-    let n = units.shape().n();
     if units.find_clash(puzzle).is_some() {
         sink.add_clause(&[]);
         return;
     }
+    if units.shape().n() <= 64 {
+        encode_pruned_w::<1, S>(units, puzzle, amo, aux, sink);
+    } else {
+        encode_pruned_w::<WIDE, S>(units, puzzle, amo, aux, sink);
+    }
+}
+
+/// [`encode_pruned`] with `W` words per candidate set (1 for N ≤ 64: the pair masks are then
+/// precomputed; wider grids test each pair's earlier units as they are written).
+fn encode_pruned_w<const W: usize, S: ClauseSink + ?Sized>(
+    units: &Units,
+    puzzle: &Grid,
+    amo: Amo,
+    aux: &mut AuxVars,
+    sink: &mut S,
+) {
+    let n = units.shape().n();
     let values = puzzle.values();
-    let cand = open_candidates(units, values);
+    let cand = open_candidates::<W>(units, values);
     let mut lits: Vec<Lit> = Vec::with_capacity(n);
-    for (i, &bits) in cand.iter().enumerate() {
+    for (i, bits) in cand.iter().enumerate() {
         if values[i] != 0 {
             continue;
         }
         lits.clear();
-        let mut b = bits;
-        while b != 0 {
-            lits.push(cell_lit_at(n, i, b.trailing_zeros() as usize));
-            b &= b - 1;
-        }
+        lits.extend(ones(bits).map(|d| cell_lit_at(n, i, d)));
         sink.add_clause(&lits);
         at_most_one(&lits, amo, aux, sink);
     }
-    let masks = if amo == Amo::Pairwise {
+    let masks = if amo == Amo::Pairwise && W == 1 {
         cached_pair_masks(units)
     } else {
         Rc::new(Vec::new())
     };
-    // Per digit bit: the positions (in the current unit) of the open cells that may hold it.
-    let mut places = vec![0u64; n];
+    // Per digit: the positions (in the current unit) of the open cells that may hold it.
+    let mut places: Vec<Bits<W>> = vec![[0; W]; n];
     let mut positions: Vec<usize> = Vec::with_capacity(n);
     for (u, unit) in units.units().iter().enumerate() {
-        let mut given = 0u64;
-        places.iter_mut().for_each(|p| *p = 0);
+        let mut given = [0u64; W];
+        places.iter_mut().for_each(|p| *p = [0; W]);
         for (pos, &c) in unit.cells.iter().enumerate() {
             let v = values[c.index()];
             if v != 0 {
-                given |= 1 << (v - 1);
+                set(&mut given, usize::from(v - 1));
             }
-            let mut b = cand[c.index()];
-            while b != 0 {
-                places[b.trailing_zeros() as usize] |= 1 << pos;
-                b &= b - 1;
+            for d in ones(&cand[c.index()]) {
+                set(&mut places[d], pos);
             }
         }
-        for (bit, &at) in places.iter().enumerate() {
-            if given >> bit & 1 == 1 {
+        for (bit, at) in places.iter().enumerate() {
+            if has(&given, bit) {
                 continue;
             }
             lits.clear();
             positions.clear();
-            let mut m = at;
-            while m != 0 {
-                let pos = m.trailing_zeros() as usize;
+            for pos in ones(at) {
                 lits.push(cell_lit_at(n, unit.cells[pos].index(), bit));
                 positions.push(pos);
-                m &= m - 1;
             }
             sink.add_clause(&lits);
             if amo == Amo::Pairwise {
                 for (a, &pa) in positions.iter().enumerate() {
-                    let earlier = masks[u * n + pa];
+                    let earlier = masks.get(u * n + pa).copied();
                     for (b, &pb) in positions.iter().enumerate().skip(a + 1) {
-                        if earlier >> pb & 1 == 0 {
+                        let written = match earlier {
+                            Some(m) => m >> pb & 1 == 1,
+                            None => share_earlier(units, u, unit.cells[pa], unit.cells[pb]),
+                        };
+                        if !written {
                             sink.add_clause(&[!lits[a], !lits[b]]);
                         }
                     }
@@ -197,7 +266,13 @@ mod tests {
     pub(crate) fn grid81(s: &str) -> Grid {
         let v = s
             .bytes()
-            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+            .map(|b| {
+                if b.is_ascii_digit() {
+                    u16::from(b - b'0')
+                } else {
+                    0
+                }
+            })
             .collect();
         Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
     }
@@ -238,6 +313,37 @@ mod tests {
                 v
             })
             .collect()
+    }
+
+    #[test]
+    fn the_wide_path_writes_the_same_formula() {
+        // The path for N > 64 (several words per set, pairs tested as written) on grids that the
+        // one-word path also encodes: the same clauses in the same order, the same candidates.
+        let s4 = Shape::new(2, 2).unwrap();
+        let four = vec![1, 0, 0, 0, 0, 0, 3, 0, 0, 4, 0, 0, 0, 0, 0, 2];
+        for g in [grid81(P17), Grid::from_values(s4, four).unwrap()] {
+            let shape = g.shape();
+            let units = Units::standard(shape);
+            for amo in [Amo::Pairwise, Amo::Sequential, Amo::Product] {
+                let clauses = |wide: bool| {
+                    let mut f = Formula::new();
+                    let mut aux = AuxVars::new(shape.n());
+                    if wide {
+                        encode_pruned_w::<WIDE, _>(&units, &g, amo, &mut aux, &mut f);
+                    } else {
+                        encode_pruned_w::<1, _>(&units, &g, amo, &mut aux, &mut f);
+                    }
+                    f.clauses().map(<[Lit]>::to_vec).collect::<Vec<_>>()
+                };
+                let one = clauses(false);
+                assert!(!one.is_empty());
+                assert_eq!(clauses(true), one, "{shape} {amo}");
+            }
+            assert_eq!(
+                candidates_w::<WIDE>(&units, &g),
+                candidates_w::<1>(&units, &g)
+            );
+        }
     }
 
     #[test]
