@@ -157,11 +157,11 @@ mod tests {
     fn a_native_search_that_gives_up_hands_over_to_sat() {
         // forum-hardest-1905-11plus.txt, first line: needs more than 5 nodes.
         let s = Shape::new(3, 3).unwrap();
-        let mut values = vec![0u8; 81];
+        let mut values = vec![0u16; 81];
         let line =
             "98.7..6..75..4......3..8.7.5....7.3...94.........2.1..3.......1.9...5.8...52....6";
         for (i, ch) in line.chars().enumerate() {
-            values[i] = ch.to_digit(10).unwrap_or(0) as u8;
+            values[i] = ch.to_digit(10).unwrap_or(0) as u16;
         }
         let puzzle = Grid::from_values(s, values).unwrap();
         let units = Units::standard(s);

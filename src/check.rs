@@ -36,7 +36,7 @@ pub enum Violation {
         /// The cell, `rXcY`.
         cell: String,
         /// The value.
-        value: u8,
+        value: u16,
         /// N.
         n: usize,
     },
@@ -46,9 +46,9 @@ pub enum Violation {
         /// The cell, `rXcY`.
         cell: String,
         /// The puzzle's digit.
-        given: u8,
+        given: u16,
         /// The candidate's digit.
-        found: u8,
+        found: u16,
     },
     /// A digit twice in one unit.
     #[error("{unit} holds {digit} twice, at {first} and {second}")]
@@ -56,7 +56,7 @@ pub enum Violation {
         /// The unit.
         unit: UnitName,
         /// The repeated digit.
-        digit: u8,
+        digit: u16,
         /// First cell, `rXcY`.
         first: String,
         /// Second cell, `rXcY`.
@@ -157,7 +157,7 @@ fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
 /// in any range) holds every digit: one pass over the cells. `K` is N when known at compile time,
 /// else 0; `CAP` (at least N, at most 64) sizes the masks.
 fn standard_units_full<const K: usize, const CAP: usize>(
-    values: &[u8],
+    values: &[u16],
     br: usize,
     bc: usize,
 ) -> bool {
@@ -467,6 +467,40 @@ mod tests {
     use super::*;
 
     /// A published 4x4 grid, checked by hand: rows 1234 / 3412 / 2143 / 4321.
+    #[test]
+    fn grids_above_64() {
+        // The pattern solution (value(r, c) = (C·(r mod R) + ⌊r / R⌋ + c) mod N + 1) of 9x9 and 2x40
+        // boxes: valid; with a given changed, or two cells of a row swapped, not.
+        for (br, bc) in [(9, 9), (2, 40), (20, 20)] {
+            let shape = Shape::new(br, bc).unwrap();
+            let n = shape.n();
+            let values: Vec<u16> = (0..n * n)
+                .map(|i| ((bc * (i / n % br) + i / n / br + i % n) % n + 1) as u16)
+                .collect();
+            let solution = Grid::from_values(shape, values.clone()).unwrap();
+            let units = Units::standard(shape);
+            let mut puzzle = Grid::empty(shape);
+            puzzle.set(Cell::new(n + 1), solution.get(Cell::new(n + 1)));
+            assert_eq!(verify(&units, &puzzle, &solution), Ok(()), "{shape}");
+            let mut changed = values.clone();
+            changed[n + 1] = changed[n + 2];
+            changed[n + 2] = values[n + 1];
+            let changed = Grid::from_values(shape, changed).unwrap();
+            assert!(
+                matches!(
+                    verify(&units, &puzzle, &changed),
+                    Err(Violation::GivenChanged { .. })
+                ),
+                "{shape}"
+            );
+            let e = verify(&units, &Grid::empty(shape), &changed).unwrap_err();
+            assert!(
+                matches!(e, Violation::Repeated { unit, .. } if unit.kind == crate::units::UnitKind::Col),
+                "{shape}: {e}"
+            );
+        }
+    }
+
     fn solved4() -> Grid {
         let v = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
         Grid::from_values(Shape::new(2, 2).unwrap(), v.to_vec()).unwrap()
@@ -484,7 +518,7 @@ mod tests {
         let mut puzzle = s.clone();
         puzzle.set(Cell::new(3), None);
         for cell in 0..16 {
-            for v in 0..=4u8 {
+            for v in 0..=4u16 {
                 let mut g = s.clone();
                 g.set(Cell::new(cell), crate::grid::Digit::new(v));
                 for units in [&standard, &by_hand] {
@@ -565,7 +599,7 @@ mod tests {
     /// (a relabelling keeps a grid valid).
     fn two_solutions() -> (Grid, Grid, Grid) {
         let a = solved4();
-        let swapped: Vec<u8> = a
+        let swapped: Vec<u16> = a
             .values()
             .iter()
             .map(|&v| match v {

@@ -390,7 +390,7 @@ impl<B: Backend + ?Sized> Backend for &B {
 mod tests {
     use super::*;
 
-    fn g(v: u8) -> Grid {
+    fn g(v: u16) -> Grid {
         let s = Shape::new(2, 2).unwrap();
         let mut vals = vec![0; 16];
         vals[0] = v;
@@ -454,7 +454,7 @@ mod tests {
         for k in 0..999u64 {
             let stop = s.add_with(|| {
                 built += 1;
-                g(1 + (k % 4) as u8)
+                g(1 + (k % 4) as u16)
             });
             assert!(!stop, "stopped early at {k}");
         }

@@ -184,8 +184,12 @@ fn stats(
     exit
 }
 
-/// The largest solver output `decode` reads: a 64x64 model with auxiliary variables is a few MB.
-const MAX_MODEL_BYTES: u64 = 64 << 20;
+/// The largest solver output `decode` reads for a grid of side `n`: 64 MiB, or 12 bytes per cell
+/// variable (`-64000000 ` is 10) for grids whose model can be longer (a 400x400 model of all N³ cell
+/// variables is about 700 MB).
+fn max_model_bytes(n: usize) -> u64 {
+    (64 << 20).max(12 * satdoku::sat::cell_var_count(n) as u64 + (1 << 20))
+}
 
 /// Runs `satdoku decode`.
 ///
@@ -267,7 +271,7 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
         }
     };
     let model_name = display_name(&args.model);
-    let text = match read_bounded(&args.model) {
+    let text = match read_bounded(&args.model, max_model_bytes(puzzle.n())) {
         Ok(text) => text,
         Err(e) => {
             note(format_args!("{model_name}: {e}"));
@@ -376,7 +380,7 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, Option<Encoding>
         );
     };
     let n = shape.n();
-    let values: Vec<u8> = if givens.contains(' ') {
+    let values: Vec<u16> = if givens.contains(' ') {
         givens
             .split_whitespace()
             .map(|t| if t == "." { Some(0) } else { t.parse().ok() })
@@ -387,7 +391,7 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, Option<Encoding>
             .chars()
             .map(|c| match c {
                 '.' => Some(0),
-                c => c.to_digit(36).filter(|&d| d >= 1).map(|d| d as u8),
+                c => c.to_digit(36).filter(|&d| d >= 1).map(|d| d as u16),
             })
             .collect::<Option<_>>()
             .context("the `c puzzle` line holds an unexpected symbol")?
@@ -403,18 +407,18 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, Option<Encoding>
     Ok((grid, source, encoding))
 }
 
-/// The text of `path` (`-` for standard input), at most [`MAX_MODEL_BYTES`].
-fn read_bounded(path: &Path) -> Result<String> {
+/// The text of `path` (`-` for standard input), at most `limit` bytes.
+fn read_bounded(path: &Path, limit: u64) -> Result<String> {
     let reader = open_path(path).context("cannot read")?;
     let mut bytes = Vec::new();
     reader
-        .take(MAX_MODEL_BYTES + 1)
+        .take(limit + 1)
         .read_to_end(&mut bytes)
         .context("read error")?;
-    if bytes.len() as u64 > MAX_MODEL_BYTES {
+    if bytes.len() as u64 > limit {
         anyhow::bail!(
-            "too large: over {} MiB, more than any model of a grid up to 64x64",
-            MAX_MODEL_BYTES >> 20
+            "too large: over {} MiB, more than any model of this grid",
+            limit >> 20
         );
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())

@@ -36,7 +36,7 @@ mod tables;
 use std::cell::Cell;
 use std::thread::LocalKey;
 
-use crate::grid::{Grid, MAX_N, Shape};
+use crate::grid::{Grid, Shape};
 use crate::solve::{Backend, Limits, Report, SolveError};
 use crate::units::Units;
 
@@ -81,6 +81,9 @@ impl DfsBackend {
         DfsBackend { generic_only: true }
     }
 }
+
+/// The largest grid side the native backend takes: its candidate masks are one `u64`.
+const MAX_SIDE: usize = 64;
 
 /// The largest unit count the widest size class holds.
 const WIDE_UNITS: usize = 4096;
@@ -130,11 +133,11 @@ impl Backend for DfsBackend {
             });
         }
         let (n, count) = (shape.n(), units.units().len());
-        if count > WIDE_UNITS.min(MAX_UNITS) {
+        if n > MAX_SIDE || count > WIDE_UNITS.min(MAX_UNITS) {
             return Err(SolveError::TooLarge {
                 backend: "dfs",
                 n,
-                max: MAX_N,
+                max: MAX_SIDE,
             });
         }
         let bounds = Bounds::start(limits);
@@ -204,7 +207,7 @@ mod tests {
         let values = rows
             .chars()
             .filter(|c| !c.is_whitespace())
-            .map(|c| c.to_digit(10).unwrap() as u8)
+            .map(|c| c.to_digit(10).unwrap() as u16)
             .collect();
         Grid::from_values(shape, values).unwrap()
     }

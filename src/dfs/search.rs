@@ -175,7 +175,11 @@ pub(crate) fn run<M: Mask, const C: usize, const U: usize>(
             }
             Ok(true) => {
                 let values = || {
-                    let values = stack[depth].values(t).to_vec();
+                    let values = stack[depth]
+                        .values(t)
+                        .iter()
+                        .map(|&v| u16::from(v))
+                        .collect();
                     Grid::from_values(shape, values).expect("solver values are 1..=N")
                 };
                 if found.solutions.add_with(values) {

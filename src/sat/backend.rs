@@ -909,7 +909,13 @@ mod tests {
             let v = line
                 .bytes()
                 .take(81)
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+                .map(|b| {
+                    if b.is_ascii_digit() {
+                        u16::from(b - b'0')
+                    } else {
+                        0
+                    }
+                })
                 .collect();
             let puzzle = Grid::from_values(s, v).unwrap();
             for simplify in [Simplify::Propagate, Simplify::Probe] {
@@ -977,10 +983,16 @@ mod tests {
             .filter(|l| !l.starts_with('#') && l.trim().len() >= 81);
         let mut several = 0;
         for (i, line) in lines.take(6).enumerate() {
-            let mut v: Vec<u8> = line
+            let mut v: Vec<u16> = line
                 .bytes()
                 .take(81)
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+                .map(|b| {
+                    if b.is_ascii_digit() {
+                        u16::from(b - b'0')
+                    } else {
+                        0
+                    }
+                })
                 .collect();
             // Blank the first given.
             if let Some(cell) = (0..81).find(|&c| v[c] != 0) {
@@ -1082,7 +1094,13 @@ mod tests {
         let v = rows
             .concat()
             .bytes()
-            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+            .map(|b| {
+                if b.is_ascii_digit() {
+                    u16::from(b - b'0')
+                } else {
+                    0
+                }
+            })
             .collect();
         let puzzle = Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap();
         let units = Units::standard(puzzle.shape());

@@ -41,9 +41,9 @@ pub enum DecodeError {
         /// The cell.
         cell: String,
         /// The smaller digit.
-        first: u8,
+        first: u16,
         /// The larger digit.
-        second: u8,
+        second: u16,
     },
     /// No digit true in an open cell, all its candidates false.
     #[error("cell {cell} holds no digit")]
@@ -58,7 +58,7 @@ pub enum DecodeError {
         /// The cell.
         cell: String,
         /// The digit.
-        digit: u8,
+        digit: u16,
         /// Its variable.
         variable: u64,
     },

@@ -77,7 +77,7 @@ pub fn var_cell(n: usize, var: Var) -> Option<(Cell, Digit)> {
     if i >= cell_var_count(n) {
         return None;
     }
-    let digit = Digit::new((digit_index_of_var(n, i) + 1) as u8)?;
+    let digit = Digit::new((digit_index_of_var(n, i) + 1) as u16)?;
     Some((Cell::new(cell_of_var(n, i)), digit))
 }
 

@@ -340,7 +340,7 @@ mod tests {
             "800203009",
             "005010300",
         ];
-        let values = rows.concat().bytes().map(|b| b - b'0').collect();
+        let values = rows.concat().bytes().map(|b| u16::from(b - b'0')).collect();
         let shape = Shape::new(3, 3).unwrap();
         let puzzle = Grid::from_values(shape, values).unwrap();
         let units = Units::standard(shape);

@@ -23,7 +23,7 @@ fn grid9(line: &str) -> Grid {
     let values = line
         .trim()
         .chars()
-        .map(|c| c.to_digit(10).map_or(0, |d| d as u8))
+        .map(|c| c.to_digit(10).map_or(0, |d| d as u16))
         .collect();
     Grid::from_values(Shape::new(3, 3).unwrap(), values).unwrap()
 }

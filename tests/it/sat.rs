@@ -18,9 +18,15 @@ use crate::common::{Rng, carve, solved};
 
 /// A 9x9 grid from an 81-character line (`1`-`9`, anything else blank).
 fn grid81(line: &str) -> Grid {
-    let v: Vec<u8> = line
+    let v: Vec<u16> = line
         .bytes()
-        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .map(|b| {
+            if b.is_ascii_digit() {
+                u16::from(b - b'0')
+            } else {
+                0
+            }
+        })
         .collect();
     Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
 }
@@ -204,11 +210,11 @@ const POJ3076_SOLUTION: [&str; 16] = [
 ];
 
 fn letters16(rows: &[&str; 16]) -> Grid {
-    let v: Vec<u8> = rows
+    let v: Vec<u16> = rows
         .concat()
         .bytes()
         .map(|b| match b {
-            b'A'..=b'P' => b - b'A' + 1,
+            b'A'..=b'P' => u16::from(b - b'A') + 1,
             _ => 0,
         })
         .collect();
@@ -503,7 +509,7 @@ fn brute_force_count(units: &Units, puzzle: &Grid, cap: u64) -> u64 {
         };
         let cell = Cell::new(i);
         let used = peer_givens(units, g, cell);
-        for d in 1..=g.n() as u8 {
+        for d in 1..=g.n() as u16 {
             if used >> (d - 1) & 1 == 0 {
                 g.set(cell, Digit::new(d));
                 go(units, g, cap, found);
@@ -619,7 +625,7 @@ proptest! {
             let filled: Vec<usize> = (0..shape.cells()).filter(|&i| puzzle.values()[i] != 0).collect();
             if let Some(&i) = filled.first() {
                 let used = peer_givens(&units, &puzzle, Cell::new(i));
-                if let Some(d) = (1..=shape.n() as u8).find(|&d| used >> (d - 1) & 1 == 0 && Some(d) != puzzle.get(Cell::new(i)).map(|x| x.get())) {
+                if let Some(d) = (1..=shape.n() as u16).find(|&d| used >> (d - 1) & 1 == 0 && Some(d) != puzzle.get(Cell::new(i)).map(|x| x.get())) {
                     puzzle.set(Cell::new(i), Digit::new(d));
                 }
             }

@@ -325,7 +325,7 @@ fn encode_plain<S: ClauseSink + ?Sized>(
 ) {
     let shape = units.shape();
     let n = shape.n();
-    let digits: Vec<Digit> = (1..=n as u8).filter_map(Digit::new).collect();
+    let digits: Vec<Digit> = (1..=n as u16).filter_map(Digit::new).collect();
     let mut lits = Vec::with_capacity(n);
     for i in 0..shape.cells() {
         let cell = Cell::new(i);

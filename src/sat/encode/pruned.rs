@@ -245,7 +245,13 @@ mod tests {
     pub(crate) fn grid81(s: &str) -> Grid {
         let v = s
             .bytes()
-            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+            .map(|b| {
+                if b.is_ascii_digit() {
+                    u16::from(b - b'0')
+                } else {
+                    0
+                }
+            })
             .collect();
         Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
     }
