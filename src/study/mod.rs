@@ -14,7 +14,7 @@ use std::time::Duration;
 use crate::check::verify;
 use crate::dfs::DfsBackend;
 use crate::grid::Grid;
-use crate::sat::{Amo, Encoding, Formula, SatBackend, SatSolver, encode};
+use crate::sat::{Amo, CLAUSE_BUDGET, Encoding, Formula, SatBackend, SatSolver, encode};
 use crate::solve::{Backend, Limits};
 use crate::units::Units;
 
@@ -98,7 +98,8 @@ pub struct Row {
     pub subject: Subject,
     /// Puzzles measured.
     pub puzzles: usize,
-    /// Mean variables, clauses and literals per puzzle (SAT only).
+    /// Mean variables, clauses and literals per puzzle (SAT only; over the puzzles whose formula
+    /// is within [`CLAUSE_BUDGET`], `None` if none is).
     pub size: Option<[f64; 3]>,
     /// Time to encode a puzzle into an in-memory formula (SAT only).
     pub encode: Option<Spread>,
@@ -155,8 +156,15 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
     let mut propagated = 0usize;
     let mut failures = 0usize;
     let mut formula = Formula::new();
+    let mut encoded = 0usize;
     for (puzzle, units) in puzzles {
-        if let Some((e, a)) = subject.encoding() {
+        if let Some((e, a)) = subject.encoding()
+            && e.predicted_size(units, a, puzzle.filled())
+                .is_none_or(|p| p.clauses <= CLAUSE_BUDGET)
+        {
+            // A plain formula over the backend's budget is not built here either (the backend
+            // refuses it, which counts as a failure): it could exhaust memory.
+            encoded += 1;
             formula.clear();
             let t = thread_time();
             let encoded = encode(units, puzzle, e, a, &mut formula);
@@ -191,15 +199,15 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
             Err(_) => failures += 1,
         }
     }
-    let n = puzzles.len().max(1) as f64;
+    let n = encoded.max(1) as f64;
     let sat = subject.encoding().is_some();
     Row {
         subject,
         puzzles: puzzles.len(),
-        size: sat.then(|| sizes.map(|x| x / n)),
-        encode: sat.then(|| Spread::of(&mut encode_times)),
+        size: (sat && encoded > 0).then(|| sizes.map(|x| x / n)),
+        encode: (sat && encoded > 0).then(|| Spread::of(&mut encode_times)),
         solve: Spread::of(&mut solve_times),
-        propagation: sat.then(|| propagated as f64 / n),
+        propagation: (sat && encoded > 0).then(|| propagated as f64 / n),
         failures,
     }
 }
@@ -389,5 +397,22 @@ mod tests {
                 .unwrap()
                 .starts_with("pe96.txt,sat,extended/pairwise,1,729,12020,")
         );
+    }
+
+    /// A plain formula over the budget (the extended pairwise encoding of an empty 64x64 grid,
+    /// 33 million clauses) is neither built by the study nor solved: a failure, and no size.
+    #[test]
+    fn a_formula_over_the_budget_is_a_failure_not_a_measurement() {
+        let shape = Shape::new(8, 8).unwrap();
+        let units = Units::standard(shape);
+        let puzzles = vec![(Grid::empty(shape), &units)];
+        let row = measure(
+            Subject::Sat(Encoding::Extended, Amo::Pairwise),
+            &puzzles,
+            &Limits::first(),
+        );
+        assert_eq!((row.puzzles, row.failures), (1, 1));
+        assert_eq!((row.size, row.propagation), (None, None));
+        assert!(markdown(&[row]).contains("| sat | extended/pairwise | 1 | - | - | - |"));
     }
 }
