@@ -374,6 +374,48 @@ impl Checker {
         self.base = Some(base);
     }
 
+    /// A checker of the clauses added so far simplified by the top-level assignment: satisfied
+    /// clauses and tautologies dropped, false literals removed, the assignment kept as unit
+    /// clauses. The two formulas are equivalent, and unit propagation from any assignment reaches
+    /// the same conclusions in both, so a lemma is RUP in one exactly when it is in the other (and
+    /// RAT with respect to an equivalent formula keeps satisfiability all the same); but where the
+    /// top level settles most of a large formula (a certificate's plain CNF under its givens), each
+    /// check in the reduced one scans far fewer clauses.
+    pub(crate) fn reduced(&mut self) -> Checker {
+        let mut out = Checker::new();
+        if let Some(top) = self.values.len().checked_sub(1) {
+            out.grow(top);
+        }
+        if self.inconsistent {
+            out.add_clause(&[]);
+            return out;
+        }
+        let mut buf = Vec::new();
+        for c in 0..self.start.len().saturating_sub(1) {
+            let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
+            buf.clear();
+            let mut satisfied = false;
+            for &l in &self.lits[s..e] {
+                match self.value(l) {
+                    TRUE => {
+                        satisfied = true;
+                        break;
+                    }
+                    FALSE => {}
+                    _ => buf.push(l),
+                }
+            }
+            if satisfied || self.is_tautology(s, e) {
+                continue;
+            }
+            out.add_clause(&buf);
+        }
+        for &l in &self.trail {
+            out.add_clause(&[l]);
+        }
+        out
+    }
+
     fn is_tautology(&mut self, s: usize, e: usize) -> bool {
         self.stamp += 1;
         let mut t = false;
@@ -496,5 +538,41 @@ mod tests {
         k.reset_to_base();
         k.add_clause(&c(&[1]));
         assert!(!k.add_lemma(&[]));
+    }
+
+    /// The reduced checker accepts and rejects what the full one does: a refutation of the eight
+    /// clauses over 1-3 once 4 (a unit) has settled a clause, a lemma that does not follow.
+    #[test]
+    fn the_reduced_checker_agrees() {
+        let mut clauses = all_eight();
+        clauses.push(vec![4]);
+        clauses.push(vec![-4, 5, 6]);
+        clauses.push(vec![4, 1, 2, 3]);
+        let refs: Vec<&[isize]> = clauses.iter().map(Vec::as_slice).collect();
+        let proof: Vec<Vec<Lit>> = vec![c(&[1, 2]), c(&[1]), c(&[2]), c(&[])];
+        let steps = || proof.iter().map(|l| (false, l.as_slice()));
+        let mut full = checker(&refs);
+        assert_eq!(full.check(steps()), Ok(()));
+        let mut reduced = checker(&refs).reduced();
+        assert_eq!(reduced.check(steps()), Ok(()));
+        // (¬5) is neither RUP nor RAT (the resolvent with (5 ∨ 6) is not RUP); with 4 true,
+        // (¬4 ∨ 5 ∨ 6) gives (5 ∨ 6) by RUP.
+        for mut k in [checker(&refs), checker(&refs).reduced()] {
+            assert_eq!(
+                k.check([(false, c(&[-5]).as_slice())]),
+                Err(Rejection::Lemma(0))
+            );
+        }
+        let mut reduced = checker(&refs).reduced();
+        assert_eq!(
+            reduced.check([(false, c(&[5, 6]).as_slice())]),
+            Err(Rejection::NoEmptyClause)
+        );
+        // A lemma with a literal true at the top level is RUP in both.
+        let mut reduced = checker(&refs).reduced();
+        assert_eq!(
+            reduced.check([(false, c(&[4, 7]).as_slice())]),
+            Err(Rejection::NoEmptyClause)
+        );
     }
 }
