@@ -382,7 +382,13 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     let Some(first) = content.first() else {
         return Ok(plan);
     };
-    if let Some((offset, byte, utf8)) = first_non_text(&first.text) {
+    // A note after a one-line grid is free text (as on every later line): only the grid part can make
+    // the input binary.
+    let checked = match note_split(&first.text) {
+        Some((_, _, note)) => &first.text[..note],
+        None => &first.text[..],
+    };
+    if let Some((offset, byte, utf8)) = first_non_text(checked) {
         let kind = if utf8 {
             ParseErrorKind::InvalidUtf8 { byte }
         } else {

@@ -1281,6 +1281,26 @@ fn trailing_notes_are_kept_and_never_titles() {
     }
 }
 
+/// A note is free text on the first line as on any other: a control byte in it does not make the
+/// whole file "binary data" (found by fuzzing `noisy_round_trip`: three puzzles read as one error).
+#[test]
+fn a_control_byte_in_the_first_note_loses_no_puzzle() {
+    let p = top95_lines(2);
+    let text = format!("{}\tx\u{7}y\n{}\tx\u{7}y\n", p[0], p[1]);
+    let records = read_str(&text, "n", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    for (r, line) in records.iter().zip(&p) {
+        let puzzle = r.puzzle.as_ref().expect("a puzzle, not an error");
+        assert_eq!(puzzle.note.as_deref(), Some("x\u{7}y"));
+        let plain = read_str(&format!("{line}\n"), "p", ReadOptions::default());
+        assert_eq!(puzzle.grid, plain[0].puzzle.as_ref().unwrap().grid);
+    }
+    // A control byte in the grid part of the first line still means binary data.
+    let text = format!("{}\u{7}\n", &p[0][..40]);
+    let records = read_str(&text, "n", ReadOptions::default());
+    assert!(records[0].puzzle.is_err());
+}
+
 /// `0` beside `.` in a 9x9 file is a blank (top95 #1 with one `.` written `0` is top95 #1, not a grid
 /// in `0-8`), and the reading is said once; in a 16x16 file it is a value, said once.
 #[test]
