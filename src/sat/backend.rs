@@ -604,9 +604,6 @@ impl Prove<'_> {
                 };
                 let mut buf = Vec::new();
                 for (deletion, clause) in steps.steps() {
-                    if deletion {
-                        continue;
-                    }
                     buf.clear();
                     for &l in clause {
                         // Variables of the formula to the fixed numbering; the solver's own fresh.
@@ -619,7 +616,11 @@ impl Prove<'_> {
                         };
                         buf.push(fixed);
                     }
-                    proof.add(&buf);
+                    if deletion {
+                        proof.delete(&buf);
+                    } else {
+                        proof.add(&buf);
+                    }
                 }
                 if !proof.ends_with_empty_clause() {
                     proof.add(&[]);
