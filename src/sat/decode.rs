@@ -66,8 +66,9 @@ pub enum DecodeError {
 
 /// Decodes `model`, a model of the formula of `puzzle` under `units` in `encoding` (any at-most-one
 /// scheme), into the solution grid: the fixed numbering x(r, c, d) = r·N² + c·N + d for the plain
-/// encodings, the candidate numbering for the pruned one (both depend on the puzzle alone; see
-/// [`crate::sat::vars`]).
+/// encodings; for the pruned one the candidate numbering, the open candidates (pairs of an open
+/// cell and a digit no peer holds as a given) numbered 1, 2, … in row-major cell order and
+/// increasing digit order within a cell. Both depend on the puzzle alone.
 ///
 /// Given cells keep their givens and their variables are not read; for an open cell only the digits
 /// no peer holds as a given are read. The pruned encoding has no variable for the others, and in the

@@ -57,8 +57,9 @@ pub enum Encoding {
     /// After Kwon & Jain 2006, "Optimized CNF encoding for Sudoku puzzles": the extended encoding
     /// simplified by the givens while encoding — no variables for (cell, digit) pairs ruled out by a
     /// given in a peer, satisfied clauses dropped, false literals removed — so the formula shrinks
-    /// with every given. Its variables are numbered over the open candidates only (the candidate
-    /// numbering of [`crate::sat::vars`]). The default: the fastest measured (see BENCHMARKS.md).
+    /// with every given. Only the open candidates have variables, numbered 1, 2, … in row-major
+    /// cell order and increasing digit order within a cell. The default: the fastest measured (see
+    /// BENCHMARKS.md).
     #[default]
     Pruned,
 }
@@ -257,7 +258,7 @@ pub struct Encoded {
 
 /// Writes the CNF of `puzzle` under `units` in `encoding` with `amo` into `sink`. The plain encodings
 /// use the fixed numbering and end with one unit clause per given; the pruned one uses the candidate
-/// numbering (see [`crate::sat::vars`]), folds the givens in, and writes an empty clause when the
+/// numbering (see [`Encoding::Pruned`]), folds the givens in, and writes an empty clause when the
 /// givens already contradict each other.
 ///
 /// # Errors
