@@ -286,13 +286,13 @@ mod tests {
         // A solve on this thread counts its nodes into the display's counters.
         i.counters.work.count_on_this_thread();
         let shape = satdoku::Shape::new(4, 4).unwrap();
-        let report = satdoku::DfsBackend::new()
-            .solve(
-                &satdoku::Units::standard(shape),
-                &satdoku::Grid::empty(shape),
-                &satdoku::Limits::count_to(5_000),
-            )
-            .unwrap();
+        let report = satdoku::Backend::solve(
+            &satdoku::DfsBackend::new(),
+            &satdoku::Units::standard(shape),
+            &satdoku::Grid::empty(shape),
+            &satdoku::Limits::count_to(5_000),
+        )
+        .unwrap();
         satdoku::WorkCounters::stop_counting_on_this_thread();
         let nodes = i.counters.work.nodes();
         // Counted every 256 nodes on a 16x16 grid: all but the last few.

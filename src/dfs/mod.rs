@@ -1,5 +1,6 @@
-//! The native backend: bitmask candidates, naked and hidden singles, locked candidates, branching on
-//! a cell or on a digit's places in a unit, backtracking by an undo log.
+//! The native backend: bitmask candidates, naked and hidden singles, locked candidates, naked and
+//! hidden pairs, failed-literal probing at the root of large grids, MRV branching, backtracking by
+//! copies (small grids) or an undo log (large ones).
 //!
 //! # Design
 //! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the mask of digits
@@ -7,6 +8,7 @@
 //!   candidates and the index of each peer that lost the digit; a removal: the digits removed), and
 //!   backtracking undoes the log down to the branch's mark, so memory follows the changes on the
 //!   current path, not the grid size times the depth. Nothing is logged before the first branch.
+//!   Up to 32x32 a copy of the state per guess (at most 6 KB) is cheaper than the log, and is kept.
 //! - **Masks**: the narrowest that holds N digits, chosen per puzzle: `u16` (N ≤ 16), `u32` (≤ 32),
 //!   `u64` (≤ 64), then 2, 4 or 7 words of 64 bits (≤ 128, ≤ 256, ≤ 448).
 //! - **Propagation** (the classic scheme of Norvig's "Solving Every Sudoku Puzzle", 2006, done with
@@ -15,12 +17,14 @@
 //!   "digits seen at least once" and "at least twice" masks: a digit neither placed nor seen has no place
 //!   (contradiction); a digit seen exactly once is a hidden single. When singles run out, one pass
 //!   of locked candidates (pointing and claiming) runs over every pair of units sharing two or more
-//!   cells — a row and a box, but equally a diagonal and a box — then singles again (up to 64x64;
-//!   above, a pass costs more than it saves). Dead ends are values (`Contradiction`) propagated with
-//!   `?`.
-//! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first; but when
-//!   no cell has two candidates and some unit has a digit with two places, on that digit's first
-//!   place. The child puts the digit there, the parent then removes it.
+//!   cells — a row and a box, but equally a diagonal and a box — then singles again; then one pass of
+//!   naked and hidden pairs, then singles again (both up to 64x64; above, a pass costs more than it
+//!   saves). On grids above 32x32 the root is also probed: each candidate of a two-candidate cell is
+//!   tried with the rules above, and one that fails leaves the other. Dead ends are values
+//!   (`Contradiction`) propagated with `?`. Large grids fold only the units whose cells changed.
+//!   Further rules (constraints beyond units) belong in `State::rules`, each followed by singles.
+//! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first. The
+//!   child puts the digit there, the parent then removes it.
 //! - **Tables**: the unit list is flattened once into `u32` index arrays (unit cells, peers, units of
 //!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
 //!   search reads units only through them, so other unit lists (diagonals, regions) work unchanged.

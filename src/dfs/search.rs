@@ -224,7 +224,7 @@ impl<M: Mask> Search<'_, M> {
             }
             match self.node(&mut stack[depth], pending.take()) {
                 Ok(false) => {
-                    let b = stack[depth].pick(t);
+                    let b = stack[depth].pick();
                     self.found.stats.guesses += 1;
                     if stack.len() == depth + 1 {
                         stack.push(State::new());
@@ -259,17 +259,27 @@ impl<M: Mask> Search<'_, M> {
     }
 
     /// The search in place: a branch marks the log and places the digit; backtracking undoes the
-    /// log to the mark and removes the digit instead.
+    /// log to the mark and removes the digit instead. The root is also probed
+    /// ([`State::probe`]).
     fn by_log(&mut self, state: &mut State<M>) {
         let t = self.t;
         let mut pending: Option<Branch> = None;
+        let mut root = true;
         loop {
             if self.stop() {
                 break;
             }
-            match self.node(state, pending.take()) {
+            let mut step = self.node(state, pending.take());
+            if root && matches!(step, Ok(false)) {
+                let deadline = self.bounds.deadline;
+                step = state
+                    .probe(t, self.work, &mut || past(deadline))
+                    .and_then(|()| state.full(t));
+            }
+            root = false;
+            match step {
                 Ok(false) => {
-                    let b = state.pick(t);
+                    let b = state.pick();
                     self.found.stats.guesses += 1;
                     state.start_logging();
                     self.branches.push((state.mark(), b));

@@ -429,15 +429,15 @@ impl<M: Mask> State<M> {
     /// # Errors
     /// On a cell without candidate or a digit without a place in some unit.
     pub fn propagate(&mut self, t: &Tables, work: &mut Work<M>) -> Step<bool> {
-        self.singles(t, &mut work.queue)?;
-        if self.open != 0 && !t.pairs.is_empty() && self.locked(t, work)? {
-            self.singles(t, &mut work.queue)?;
-        }
-        let np = std::env::var_os("XNP").is_some();
-        let hp = std::env::var_os("XHP").is_some();
-        if (np || hp) && t.n <= 64 && self.open != 0 && self.subsets(t, &mut work.queue, np, hp)? {
-            self.singles(t, &mut work.queue)?;
-        }
+        self.rules(t, work)?;
+        self.full(t)
+    }
+
+    /// Whether every cell holds a digit (a solution, unless a unit lacks a digit: an error).
+    ///
+    /// # Errors
+    /// A full grid with a unit that lacks a digit.
+    pub fn full(&self, t: &Tables) -> Step<bool> {
         if self.open != 0 {
             return Ok(false);
         }
@@ -449,6 +449,80 @@ impl<M: Mask> State<M> {
         } else {
             Err(Contradiction)
         }
+    }
+
+    /// Singles, then the stronger rules, each followed by singles when it removed a candidate.
+    fn rules(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
+        self.singles(t, &mut work.queue)?;
+        if self.open != 0 && !t.pairs.is_empty() && self.locked(t, work)? {
+            self.singles(t, &mut work.queue)?;
+        }
+        if t.n <= 64 && self.open != 0 && self.pairs(t, &mut work.queue)? {
+            self.singles(t, &mut work.queue)?;
+        }
+        Ok(())
+    }
+
+    /// Failed-literal probing (Lynce & Marques-Silva 2003, on the Sudoku encoding; "nishio" to
+    /// Sudoku players) on the cells with two candidates: each candidate is placed and propagated
+    /// ([`State::rules`]) and undone; one that fails leaves the cell the other. Passes repeat while
+    /// they settle cells, until `stop` says the time is up (checked every 64 probes). For large
+    /// grids, at the root of the search: the 144x144 rkkautsar puzzle with `0` blanks is settled so
+    /// without a guess.
+    ///
+    /// # Errors
+    /// When both candidates of a cell fail, or what a settled cell implies does.
+    pub fn probe(
+        &mut self,
+        t: &Tables,
+        work: &mut Work<M>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Step<()> {
+        let mut probes = 0u64;
+        while self.open != 0 && self.probe_pass(t, work, &mut probes, stop)? {}
+        Ok(())
+    }
+
+    /// One pass of [`State::probe`]; whether it settled a cell.
+    fn probe_pass(
+        &mut self,
+        t: &Tables,
+        work: &mut Work<M>,
+        probes: &mut u64,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Step<bool> {
+        let was = self.logging;
+        let mut changed = false;
+        for c in 0..t.cells {
+            let m = self.cand[c];
+            if m.count() != 2 {
+                continue;
+            }
+            *probes += 1;
+            if probes.is_multiple_of(64) && stop() {
+                return Ok(false);
+            }
+            for d in [m.lowest(), m.without_lowest().lowest()] {
+                self.logging = true;
+                let mark = self.log.len();
+                let failed = self
+                    .place(t, &mut work.queue, c, d)
+                    .and_then(|()| self.rules(t, work))
+                    .is_err();
+                work.queue.clear();
+                self.undo(t, mark);
+                self.clean();
+                self.logging = was;
+                if failed {
+                    changed = true;
+                    self.remove(t, c, d);
+                    work.queue.push(c as u32);
+                    self.rules(t, work)?;
+                    break;
+                }
+            }
+        }
+        Ok(changed)
     }
 
     /// Applies naked singles (the queued cells) and hidden singles (a digit with one place in a unit)
@@ -545,21 +619,16 @@ impl<M: Mask> State<M> {
     /// One pass of naked pairs (two cells of a unit with the same two candidates: no other cell of
     /// the unit has them) and hidden pairs (two digits with the same two places in a unit: those
     /// cells have no other candidate), for N ≤ 64 (a unit's positions fit a `u64`). Returns
-    /// whether a candidate was removed.
-    fn subsets(
-        &mut self,
-        t: &Tables,
-        queue: &mut Vec<u32>,
-        naked: bool,
-        hidden: bool,
-    ) -> Step<bool> {
+    /// whether a candidate was removed. The pair rules of every Sudoku player's book (e.g. Andrew
+    /// Stuart, "The Logic of Sudoku", 2007).
+    fn pairs(&mut self, t: &Tables, queue: &mut Vec<u32>) -> Step<bool> {
         let mut changed = false;
         // Per digit: the positions (in the unit) of its places, for the digits with two.
         let mut pos = [0u64; 64];
         let mut pairs: [(M, u64); 64] = [(M::ZERO, 0); 64];
         for u in 0..t.units {
             let cells = t.unit(u);
-            if naked {
+            {
                 let mut seen = 0;
                 for (i, &c) in cells.iter().enumerate() {
                     let m = self.cand[c as usize];
@@ -590,7 +659,7 @@ impl<M: Mask> State<M> {
                     }
                 }
             }
-            if hidden {
+            {
                 let (mut once, mut twice, mut more) = (M::ZERO, M::ZERO, M::ZERO);
                 for &c in cells {
                     let m = self.cand[c as usize];
@@ -717,11 +786,13 @@ impl<M: Mask> State<M> {
     }
 
     /// What to branch on, on a propagated state that is not full: the open cell with the fewest
-    /// candidates (first such in cell order, MRV) and its smallest digit; but when that cell has more
-    /// than two candidates and some unit has a digit with only two places, that digit in the first of
-    /// them (a place in a unit is a choice between two as much as a cell with two candidates is; the
-    /// ordering that exact cover gets for free, Knuth's "Dancing Links", 2000).
-    pub fn pick(&self, t: &Tables) -> Branch {
+    /// candidates (first such in cell order, MRV) and its smallest digit.
+    ///
+    /// Branching on a digit's places in a unit when no cell has two candidates (a digit with two
+    /// places is as much a choice between two) was measured and dropped: with the pair rules it
+    /// changed nothing on hard 25x25 puzzles and took 1.06x to 2.4x the time on the 16x16
+    /// sudoku_acs set and 15x on the empty 64x64 grid (BENCHMARKS.md).
+    pub fn pick(&self) -> Branch {
         let mut best = 0;
         let mut best_count = u32::MAX;
         for (c, &m) in self.cand.iter().enumerate() {
@@ -736,46 +807,10 @@ impl<M: Mask> State<M> {
             }
         }
         debug_assert!(best_count < 1 << 16, "pick on a full grid");
-        let mode = std::env::var("XPAIR").unwrap_or_default();
-        if best_count > 2
-            && !mode.is_empty()
-            && let Some(b) = self.pair_place(t, if mode == "local" { Some(best) } else { None })
-        {
-            return b;
-        }
         Branch {
             cell: best,
             digit: self.cand[best].lowest(),
         }
-    }
-
-    /// The first digit with exactly two places in some unit (units in order), at its first place.
-    fn pair_place(&self, t: &Tables, near: Option<usize>) -> Option<Branch> {
-        let list: Vec<usize> = match near {
-            Some(c) => t.units_of(c).iter().map(|&u| u as usize).collect(),
-            None => (0..t.units).collect(),
-        };
-        for u in list {
-            let cells = t.unit(u);
-            let (mut once, mut twice, mut more) = (M::ZERO, M::ZERO, M::ZERO);
-            for &c in cells {
-                let m = self.cand[c as usize];
-                more |= twice & m;
-                twice |= once & m;
-                once |= m;
-            }
-            let two = twice & !more;
-            if two != M::ZERO {
-                let digit = two.lowest();
-                let b = M::bit(digit);
-                let cell = cells
-                    .iter()
-                    .find(|&&c| self.cand[c as usize] & b != M::ZERO)
-                    .map(|&c| c as usize)?;
-                return Some(Branch { cell, digit });
-            }
-        }
-        None
     }
 }
 
@@ -906,19 +941,31 @@ mod tests {
         s.place(&t, &mut q.queue, 0, 0).unwrap();
         s.place(&t, &mut q.queue, 15, 1).unwrap();
         // r1c4 sees 1 (row) and 2 (column 4): two candidates, the first such cell.
-        assert_eq!(s.pick(&t), Branch { cell: 3, digit: 2 });
+        assert_eq!(s.pick(), Branch { cell: 3, digit: 2 });
     }
 
     #[test]
-    fn a_digit_with_two_places_beats_a_cell_with_three() {
-        // 4x4, 1 in r1c1: the open cells of row 1, column 1 and box 1 keep three candidates, the
-        // others four, and 1 has two places in row 2 (r2c3, r2c4): the branch is 1 in r2c3.
-        let (t, mut s, mut q) = setup4();
-        s.place(&t, &mut q.queue, 0, 0).unwrap();
-        assert_eq!(s.cand(1).count(), 3);
-        assert_eq!(s.pick(&t), Branch { cell: 6, digit: 0 });
-        // With a cell of two candidates, the cell comes first: r1c2 without 2 holds 3 and 4.
-        s.remove(&t, 1, 1);
-        assert_eq!(s.pick(&t), Branch { cell: 1, digit: 2 });
+    fn pairs_remove_candidates() {
+        // 4x4, by hand: r1c1 and r1c2 keep only 1 and 2 (a naked pair of row 1 and box 1), so
+        // r1c3, r1c4 (row 1) and r2c1, r2c2 (box 1) lose them.
+        let (t, mut s, mut w) = setup4();
+        s.take(&t, 0, 0b1100);
+        s.take(&t, 1, 0b1100);
+        assert_eq!(s.pairs(&t, &mut w.queue), Ok(true));
+        assert_eq!((s.cand(2), s.cand(3)), (0b1100, 0b1100));
+        assert_eq!((s.cand(4), s.cand(5)), (0b1100, 0b1100));
+        assert_eq!((s.cand(0), s.cand(8)), (0b0011, 0b1111));
+        // Hidden pair: in column 1 of a fresh grid, 1 and 2 may go only in r1c1 and r2c1 (not in
+        // r3c1, r4c1), which hold 3 and 4 too: those go.
+        let (t, mut s, mut w) = setup4();
+        for c in [8, 12] {
+            s.take(&t, c, 0b0011);
+        }
+        assert_eq!(s.pairs(&t, &mut w.queue), Ok(true));
+        assert_eq!((s.cand(0), s.cand(4)), (0b0011, 0b0011));
+        assert_eq!(s.cand(8), 0b1100);
+        // The same pass then finds r1c1, r2c1 a naked pair of box 1: r1c2 loses 1 and 2; r1c3 keeps
+        // them (row 1 has them in three cells).
+        assert_eq!((s.cand(1), s.cand(2)), (0b1100, 0b1111));
     }
 }
