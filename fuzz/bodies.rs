@@ -257,7 +257,7 @@ pub fn grid_from(data: &[u8]) -> Option<Grid> {
     let (r, c) = GRID_SHAPES[usize::from(b) % GRID_SHAPES.len()];
     let shape = Shape::new(r, c).ok()?;
     let (n, cells) = (shape.n(), shape.cells());
-    let mut values = vec![0u8; cells];
+    let mut values = vec![0u16; cells];
     let (mut rows, mut cols, mut boxes) = (vec![0u64; n], vec![0u64; n], vec![0u64; n]);
     let step = if cells > 256 { 3 } else { 2 };
     for group in rest.chunks_exact(step) {
@@ -273,7 +273,7 @@ pub fn grid_from(data: &[u8]) -> Option<Grid> {
         if values[cell] != 0 || (rows[row] | cols[col] | boxes[bx]) & bit != 0 {
             continue;
         }
-        values[cell] = d as u8 + 1;
+        values[cell] = d as u16 + 1;
         rows[row] |= bit;
         cols[col] |= bit;
         boxes[bx] |= bit;
@@ -480,16 +480,16 @@ pub fn noisy_round_trip(data: &[u8]) {
 
 /// Every solution of the empty 4x4 grid (288), by plain backtracking: an oracle that shares no code with
 /// the backends.
-fn all_4x4() -> &'static [[u8; 16]] {
-    static ALL: OnceLock<Vec<[u8; 16]>> = OnceLock::new();
+fn all_4x4() -> &'static [[u16; 16]] {
+    static ALL: OnceLock<Vec<[u16; 16]>> = OnceLock::new();
     ALL.get_or_init(|| {
-        fn fill(g: &mut [u8; 16], i: usize, out: &mut Vec<[u8; 16]>) {
+        fn fill(g: &mut [u16; 16], i: usize, out: &mut Vec<[u16; 16]>) {
             if i == 16 {
                 out.push(*g);
                 return;
             }
             let (r, c) = (i / 4, i % 4);
-            for v in 1..=4u8 {
+            for v in 1..=4u16 {
                 let clash = (0..16).any(|j| {
                     j < i && g[j] == v && {
                         let (r2, c2) = (j / 4, j % 4);
@@ -534,10 +534,10 @@ pub fn solve_check(data: &[u8]) {
     let keep_clashes = b & 4 != 0;
     let max = [1, 2, 3, 300][usize::from(b >> 3 & 3)];
     let units = Units::standard(shape);
-    let mut values = vec![0u8; shape.cells()];
+    let mut values = vec![0u16; shape.cells()];
     for pair in rest.chunks_exact(2) {
         let cell = usize::from(pair[0]) % shape.cells();
-        let d = pair[1] % n as u8 + 1;
+        let d = u16::from(pair[1] % n as u8) + 1;
         let clashes = || {
             units
                 .peers(satdoku::Cell::new(cell))
@@ -577,7 +577,7 @@ pub fn solve_check(data: &[u8]) {
         assert_eq!(outcome, &Outcome::NoSolution, "clashing givens solved");
     }
     if n == 4 {
-        let matching: Vec<&[u8; 16]> = all_4x4()
+        let matching: Vec<&[u16; 16]> = all_4x4()
             .iter()
             .filter(|s| {
                 puzzle

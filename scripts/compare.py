@@ -8,7 +8,13 @@ crate, and varisat on the plain extended CNF with a fresh solver per puzzle).
 Rounds are interleaved (every program on one file, then the next file, then the next round) and the
 median over rounds is reported, because the machine is shared and noisy.
 
-usage: scripts/compare.py [--shared DIR] [--rounds R] [--work DIR] [--only dfs|sat|batch|large]
+usage: scripts/compare.py [--shared DIR] [--rounds R] [--work DIR]
+                          [--only dfs|sat|batch|large|big|certify]
+
+`big`: the rkkautsar grids from 81x81 up and hard 25x25 puzzles, our SAT backend on varisat and on
+CaDiCaL in-process beside the Debian `cadical` binary on our own DIMACS (whole-process CPU time each;
+for the binary, counting to two is a second run with the first model's blocking clause added).
+`certify`: certified `--unique` against plain `--unique` on the 9x9, 16x16 and 25x25 sets.
 """
 
 import argparse
@@ -133,11 +139,16 @@ def main():
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--work", default="/tmp/satdoku-compare")
-    ap.add_argument("--only", choices=["dfs", "sat", "batch", "large"])
+    ap.add_argument("--only", choices=["dfs", "sat", "batch", "large", "big", "certify"])
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
-    sh(["cargo", "build", "--release", "--quiet"], cwd=ROOT)
+    features = ["--features", "cadical"] if args.only in ("big", "certify") else []
+    sh(["cargo", "build", "--release", "--quiet", *features], cwd=ROOT)
     ours = os.path.join(ROOT, "target", "release", "satdoku")
+    if args.only == "big":
+        return big(ours, args.shared, args.work, args.rounds)
+    if args.only == "certify":
+        return certify(ours, args.shared, args.work, args.rounds)
     peers = build_peers(args.shared, args.work)
     files = inputs(args.shared, args.work)
     n = {k: count_puzzles(v) for k, v in files.items()}
@@ -239,6 +250,136 @@ def large(ours, shared, work):
         ).stdout
         print(f"\n### {title}\n")
         print(out.split("\n\n", 2)[-1].strip())
+
+
+def cadical_run(cnf):
+    """CPU seconds of the Debian `cadical` binary on `cnf`, and its model (None if UNSAT)."""
+    p = subprocess.Popen(["cadical", "-q", cnf], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    out = p.stdout.read().decode()
+    _, status, usage = os.wait4(p.pid, 0)
+    model = None
+    if "s SATISFIABLE" in out:
+        model = [int(x) for line in out.splitlines() if line.startswith("v ") for x in line[2:].split()]
+    return usage.ru_utime + usage.ru_stime, model
+
+
+def cell_vars_of(cnf):
+    """The number of cell variables a CNF of ours declares (comment line `... 1..C`)."""
+    with open(cnf) as f:
+        for line in f:
+            if line.startswith("c cell variable"):
+                return int(line.rsplit("..", 1)[1])
+            if line.startswith("p "):
+                break
+    sys.exit(f"{cnf}: no cell variable line")
+
+
+def cadical_unique(cnf, work):
+    """The binary counting to two: a first run, then the CNF with that model's blocking clause."""
+    first, model = cadical_run(cnf)
+    if model is None:
+        return first, first
+    cells = cell_vars_of(cnf)
+    block = [-x for x in model if 0 < x <= cells]
+    with open(cnf) as f:
+        text = f.read()
+    head, body = text.split("\np cnf ", 1)
+    counts, rest = body.split("\n", 1)
+    v, c = counts.split()
+    second = os.path.join(work, "blocked.cnf")
+    with open(second, "w") as f:
+        f.write(f"{head}\np cnf {v} {int(c) + 1}\n{rest}{' '.join(map(str, block))} 0\n")
+    again, _ = cadical_run(second)
+    return first, first + again
+
+
+def hard_25x25(work):
+    """40 unique 25x25 puzzles 45-65 % filled (examples/plant, seed 7), made once per work dir."""
+    path = os.path.join(work, "hard-25x25.txt")
+    if not os.path.exists(path):
+        with open(path, "w") as out:
+            sh(["cargo", "run", "--release", "--quiet", "--features", "cadical", "--example", "plant",
+                "--", "5", "40", "45", "65", "7"], cwd=ROOT, stdout=out)
+    return path
+
+
+def big(ours, shared, work, rounds):
+    data = os.path.join(shared, "datasets")
+    files = [os.path.join(data, f"{n}-rkkautsar-{i}.txt")
+             for n, i in [("81x81", 1), ("100x100", 1), ("144x144", 1), ("144x144", 2), ("225x225", 2),
+                          ("400x400", 1), ("64x64", 2)]]
+    files.append(hard_25x25(work))
+    rows = []
+    for path in files:
+        name = os.path.basename(path)
+        cnf_dir = os.path.join(work, "cnf-" + name)
+        shutil.rmtree(cnf_dir, ignore_errors=True)
+        sh([ours, "encode", "-q", "--out-dir", cnf_dir, path])
+        cnfs = sorted(os.path.join(cnf_dir, f) for f in os.listdir(cnf_dir))
+        times = {}
+        for _ in range(rounds):
+            for solver in ["varisat", "cadical"]:
+                for mode in MODES:
+                    cmd = [ours, "solve", "-q", "--jobs", "1", "--backend", "sat", "--sat-solver", solver,
+                           *unique(mode), path]
+                    times.setdefault((solver, mode), []).append(cpu_of(cmd))
+            first = unique_ = 0.0
+            for cnf in cnfs:
+                f, u = cadical_unique(cnf, work)
+                first += f
+                unique_ += u
+            times.setdefault(("binary", "first"), []).append(first)
+            times.setdefault(("binary", "count2"), []).append(unique_)
+        med = {k: statistics.median(v) for k, v in times.items()}
+        cells = [f"{med[(s, m)]:.2f}" for m in MODES for s in ["varisat", "cadical", "binary"]]
+        ratio = [f"{med[('binary', m)] / med[('cadical', m)]:.2f}x" for m in MODES]
+        rows.append([name, str(len(cnfs)), *cells, *ratio])
+    table(
+        "Large grids: SAT backend in-process vs the cadical binary on our DIMACS (CPU seconds per file,"
+        " whole process)",
+        ["file", "puzzles", "first: varisat", "first: cadical", "first: cadical binary",
+         "unique: varisat", "unique: cadical", "unique: cadical binary",
+         "binary / in-process (first)", "binary / in-process (unique)"],
+        rows,
+    )
+
+
+def certify(ours, shared, work, rounds):
+    data = os.path.join(shared, "datasets")
+    sets = [("17-clue (first 5,000)", inputs(shared, work)["17-clue-5000"]),
+            ("top1465", os.path.join(data, "top1465.txt")),
+            ("forum-hardest-1106", os.path.join(data, "forum-hardest-1106.txt")),
+            ("16x16-sudoku-acs (every 10th)", None),
+            ("hard 25x25", hard_25x25(work))]
+    acs16 = os.path.join(work, "16x16-acs-200.txt")
+    with open(os.path.join(data, "16x16-sudoku-acs-general.txt")) as f, open(acs16, "w") as out:
+        blocks = f.read().split("# file:")
+        out.write("".join("# file:" + b for b in blocks[1::10]))
+    sets[3] = (sets[3][0], acs16)
+    rows = []
+    for label, path in sets:
+        times = {}
+        for _ in range(rounds):
+            for solver in ["varisat", "cadical"]:
+                for backend in ["auto", "sat"]:
+                    cmd = [ours, "solve", "-q", "--jobs", "1", "--unique", "--backend", backend,
+                           "--sat-solver", solver, path]
+                    times.setdefault((solver, backend), []).append(cpu_of(cmd))
+                certs = os.path.join(work, "certs")
+                shutil.rmtree(certs, ignore_errors=True)
+                cmd = [ours, "solve", "-q", "--jobs", "1", "--unique", "--backend", "sat",
+                       "--sat-solver", solver, "--certify", certs, path]
+                times.setdefault((solver, "certified"), []).append(cpu_of(cmd))
+        med = {k: statistics.median(v) for k, v in times.items()}
+        for solver in ["varisat", "cadical"]:
+            a, s_, c = med[(solver, "auto")], med[(solver, "sat")], med[(solver, "certified")]
+            rows.append([label, solver, f"{a:.2f}", f"{s_:.2f}", f"{c:.2f}", f"{c / s_:.2f}x", f"{c / a:.1f}x"])
+    table(
+        "Certified --unique vs plain --unique (CPU seconds per file, whole process)",
+        ["set", "SAT solver", "plain (default backend)", "plain (--backend sat)", "certified (--backend sat)",
+         "certified / plain sat", "certified / plain default"],
+        rows,
+    )
 
 
 if __name__ == "__main__":

@@ -38,7 +38,7 @@ pub enum Violation {
         /// The cell, `rXcY`.
         cell: String,
         /// The value.
-        value: u8,
+        value: u16,
         /// N.
         n: usize,
     },
@@ -48,9 +48,9 @@ pub enum Violation {
         /// The cell, `rXcY`.
         cell: String,
         /// The puzzle's digit.
-        given: u8,
+        given: u16,
         /// The candidate's digit.
-        found: u8,
+        found: u16,
     },
     /// A digit twice in one unit.
     #[error("{unit} holds {digit} twice, at {first} and {second}")]
@@ -58,7 +58,7 @@ pub enum Violation {
         /// The unit.
         unit: UnitName,
         /// The repeated digit.
-        digit: u8,
+        digit: u16,
         /// First cell, `rXcY`.
         first: String,
         /// Second cell, `rXcY`.
@@ -75,9 +75,9 @@ pub enum Violation {
         /// Second cell, `rXcY`.
         second: String,
         /// The first cell's digit.
-        a: u8,
+        a: u16,
         /// The second cell's digit.
-        b: u8,
+        b: u16,
     },
     /// A digit twice in one killer cage.
     #[error("cage at {anchor} (sum {sum}) holds {digit} twice, at {first} and {second}")]
@@ -87,7 +87,7 @@ pub enum Violation {
         /// Its sum.
         sum: u32,
         /// The repeated digit.
-        digit: u8,
+        digit: u16,
         /// First cell, `rXcY`.
         first: String,
         /// Second cell, `rXcY`.
@@ -107,7 +107,7 @@ pub enum Violation {
 
 /// `knight-move cells r2c3 and r4c4 both hold 7`, `orthogonal neighbours r1c1 and r1c2 hold 3 and 4
 /// (consecutive)`.
-fn relation_message(kind: RelationKind, first: &str, second: &str, a: u8, b: u8) -> String {
+fn relation_message(kind: RelationKind, first: &str, second: &str, a: u16, b: u16) -> String {
     let what = kind.describe();
     if a == b {
         format!("{what} {first} and {second} both hold {a}")
@@ -209,7 +209,7 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
 }
 
 /// Whether every relation and cage of `units` holds in `values` (a full grid of digits in range).
-fn extras_hold(units: &Units, values: &[u8]) -> bool {
+fn extras_hold(units: &Units, values: &[u16]) -> bool {
     units
         .relations()
         .iter()
@@ -267,7 +267,7 @@ fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
 /// in any range) holds every digit: one pass over the cells. `K` is N when known at compile time,
 /// else 0; `CAP` (at least N, at most 64) sizes the masks.
 fn standard_units_full<const K: usize, const CAP: usize>(
-    values: &[u8],
+    values: &[u16],
     br: usize,
     bc: usize,
 ) -> bool {
@@ -668,6 +668,40 @@ mod tests {
     use super::*;
 
     /// A published 4x4 grid, checked by hand: rows 1234 / 3412 / 2143 / 4321.
+    #[test]
+    fn grids_above_64() {
+        // The pattern solution (value(r, c) = (C·(r mod R) + ⌊r / R⌋ + c) mod N + 1) of 9x9 and 2x40
+        // boxes: valid; with a given changed, or two cells of a row swapped, not.
+        for (br, bc) in [(9, 9), (2, 40), (20, 20)] {
+            let shape = Shape::new(br, bc).unwrap();
+            let n = shape.n();
+            let values: Vec<u16> = (0..n * n)
+                .map(|i| ((bc * (i / n % br) + i / n / br + i % n) % n + 1) as u16)
+                .collect();
+            let solution = Grid::from_values(shape, values.clone()).unwrap();
+            let units = Units::standard(shape);
+            let mut puzzle = Grid::empty(shape);
+            puzzle.set(Cell::new(n + 1), solution.get(Cell::new(n + 1)));
+            assert_eq!(verify(&units, &puzzle, &solution), Ok(()), "{shape}");
+            let mut changed = values.clone();
+            changed[n + 1] = changed[n + 2];
+            changed[n + 2] = values[n + 1];
+            let changed = Grid::from_values(shape, changed).unwrap();
+            assert!(
+                matches!(
+                    verify(&units, &puzzle, &changed),
+                    Err(Violation::GivenChanged { .. })
+                ),
+                "{shape}"
+            );
+            let e = verify(&units, &Grid::empty(shape), &changed).unwrap_err();
+            assert!(
+                matches!(e, Violation::Repeated { unit, .. } if unit.kind == crate::units::UnitKind::Col),
+                "{shape}: {e}"
+            );
+        }
+    }
+
     fn solved4() -> Grid {
         let v = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
         Grid::from_values(Shape::new(2, 2).unwrap(), v.to_vec()).unwrap()
@@ -685,7 +719,7 @@ mod tests {
         let mut puzzle = s.clone();
         puzzle.set(Cell::new(3), None);
         for cell in 0..16 {
-            for v in 0..=4u8 {
+            for v in 0..=4u16 {
                 let mut g = s.clone();
                 g.set(Cell::new(cell), crate::grid::Digit::new(v));
                 for units in [&standard, &by_hand] {
@@ -866,7 +900,7 @@ mod tests {
     /// (a relabelling keeps a grid valid).
     fn two_solutions() -> (Grid, Grid, Grid) {
         let a = solved4();
-        let swapped: Vec<u8> = a
+        let swapped: Vec<u16> = a
             .values()
             .iter()
             .map(|&v| match v {

@@ -4,8 +4,11 @@ use std::fmt;
 
 use thiserror::Error;
 
-/// The largest grid side supported: 64 (8x8 boxes), so that a candidate set fits a `u64`.
-pub const MAX_N: usize = 64;
+/// The largest grid side supported: 400 (20x20 boxes; any box shape R×C with R·C ≤ 400).
+pub const MAX_N: usize = 400;
+
+/// The 64-bit words a [`DigitSet`] holds: enough for [`MAX_N`] digits.
+const DIGIT_WORDS: usize = MAX_N.div_ceil(64);
 
 /// A box shape of `box_rows` × `box_cols`; the grid is N×N with N = `box_rows` · `box_cols`.
 ///
@@ -13,8 +16,8 @@ pub const MAX_N: usize = 64;
 /// two rows and three columns.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Shape {
-    box_rows: u8,
-    box_cols: u8,
+    box_rows: u16,
+    box_cols: u16,
 }
 
 /// Why a box shape cannot be used.
@@ -76,16 +79,18 @@ impl Shape {
         if n > MAX_N {
             return Err(ShapeError::TooLarge { rows, cols, n });
         }
+        // Both sides are at most MAX_N / 2 here.
         Ok(Shape {
-            box_rows: rows as u8,
-            box_cols: cols as u8,
+            box_rows: rows as u16,
+            box_cols: cols as u16,
         })
     }
 
     /// The default box shape for a grid side: square boxes where N is a square, 2x3 for 6 and 3x4 for 12.
     ///
     /// # Errors
-    /// [`ShapeError::NoDefault`] for other sides (they need `--box`), [`ShapeError::TooLarge`] above 64.
+    /// [`ShapeError::NoDefault`] for other sides (they need `--box`), [`ShapeError::TooLarge`] above
+    /// [`MAX_N`].
     pub fn for_side(n: usize) -> Result<Shape, ShapeError> {
         if n > MAX_N {
             let r = (n as f64).sqrt() as usize;
@@ -99,7 +104,7 @@ impl Shape {
             6 => Shape::new(2, 3),
             12 => Shape::new(3, 4),
             _ => {
-                let r = (1..=8).find(|r| r * r == n);
+                let r = (1..=20).find(|r| r * r == n);
                 match r {
                     Some(r) if r >= 2 => Shape::new(r, r),
                     _ => Err(ShapeError::NoDefault { n }),
@@ -174,13 +179,13 @@ impl fmt::Display for Shape {
 
 /// A cell, by its 0-based row-major index (`row · N + col`).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Cell(u16);
+pub struct Cell(u32);
 
 impl Cell {
-    /// The cell with 0-based row-major index `index`.
+    /// The cell with 0-based row-major index `index` (below [`MAX_N`]²).
     pub fn new(index: usize) -> Cell {
         debug_assert!(index < MAX_N * MAX_N);
-        Cell(index as u16)
+        Cell(index as u32)
     }
 
     /// The cell at 0-based `row`, `col` of a grid of this shape.
@@ -211,21 +216,21 @@ impl Cell {
 
 /// A digit 1..=N. Shown to users through a symbol alphabet (see the `format` module).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
-pub struct Digit(u8);
+pub struct Digit(u16);
 
 impl Digit {
     /// The digit `value`, if it is in 1..=[`MAX_N`].
-    pub fn new(value: u8) -> Option<Digit> {
-        (1..=MAX_N as u8).contains(&value).then_some(Digit(value))
+    pub fn new(value: u16) -> Option<Digit> {
+        (1..=MAX_N as u16).contains(&value).then_some(Digit(value))
     }
 
     /// The digit `value`, if it is in 1..=N for this shape.
-    pub fn new_checked(value: u8, shape: Shape) -> Option<Digit> {
+    pub fn new_checked(value: u16, shape: Shape) -> Option<Digit> {
         (value >= 1 && (value as usize) <= shape.n()).then_some(Digit(value))
     }
 
     /// The value 1..=N.
-    pub fn get(self) -> u8 {
+    pub fn get(self) -> u16 {
         self.0
     }
 
@@ -241,69 +246,91 @@ impl fmt::Display for Digit {
     }
 }
 
-/// A set of digits, bit `d − 1` for digit `d`.
+/// A set of digits 1..=[`MAX_N`], bit `d − 1` for digit `d` (a fixed array of 64-bit words).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub struct DigitSet(u64);
+pub struct DigitSet([u64; DIGIT_WORDS]);
 
 impl DigitSet {
     /// No digits.
-    pub const EMPTY: DigitSet = DigitSet(0);
+    pub const EMPTY: DigitSet = DigitSet([0; DIGIT_WORDS]);
 
-    /// Every digit 1..=n.
+    /// Every digit 1..=n (`n` above [`MAX_N`] is taken as [`MAX_N`]).
     pub fn all(n: usize) -> DigitSet {
-        if n >= 64 {
-            DigitSet(u64::MAX)
-        } else {
-            DigitSet((1u64 << n) - 1)
+        let n = n.min(MAX_N);
+        let mut words = [0; DIGIT_WORDS];
+        for (w, word) in words.iter_mut().enumerate() {
+            let bits = n.saturating_sub(64 * w).min(64);
+            *word = if bits == 64 {
+                u64::MAX
+            } else {
+                (1 << bits) - 1
+            };
         }
+        DigitSet(words)
     }
 
-    /// The raw bits (bit `d − 1` for digit `d`).
-    pub fn bits(self) -> u64 {
-        self.0
+    /// The set of the one digit `d`.
+    pub fn single(d: Digit) -> DigitSet {
+        let mut s = DigitSet::EMPTY;
+        s.insert(d);
+        s
     }
 
-    /// The set with these raw bits.
-    pub fn from_bits(bits: u64) -> DigitSet {
-        DigitSet(bits)
+    /// The set with these raw bits (as [`DigitSet::words`]; bits past [`MAX_N`] are dropped).
+    pub fn from_words(words: &[u64]) -> DigitSet {
+        let mut s = DigitSet::EMPTY;
+        for (to, &from) in s.0.iter_mut().zip(words) {
+            *to = from;
+        }
+        s.0[DIGIT_WORDS - 1] &= DigitSet::all(MAX_N).0[DIGIT_WORDS - 1];
+        s
+    }
+
+    /// The raw bits, 64 digits per word: bit `i` of word `w` is digit `64·w + i + 1`.
+    pub fn words(&self) -> &[u64] {
+        &self.0
     }
 
     /// Whether `d` is in the set.
     pub fn contains(self, d: Digit) -> bool {
-        self.0 >> d.index() & 1 == 1
+        let i = d.index();
+        self.0[i / 64] >> (i % 64) & 1 == 1
     }
 
     /// Adds `d`.
     pub fn insert(&mut self, d: Digit) {
-        self.0 |= 1 << d.index();
+        let i = d.index();
+        self.0[i / 64] |= 1 << (i % 64);
     }
 
     /// Removes `d`.
     pub fn remove(&mut self, d: Digit) {
-        self.0 &= !(1 << d.index());
+        let i = d.index();
+        self.0[i / 64] &= !(1 << (i % 64));
     }
 
     /// The number of digits in the set.
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
     }
 
     /// Whether the set is empty.
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0.iter().all(|&w| w == 0)
     }
 
     /// The digits in increasing order.
     pub fn iter(self) -> impl Iterator<Item = Digit> {
-        let mut bits = self.0;
+        let mut w = 0;
+        let mut bits = self.0[0];
         std::iter::from_fn(move || {
-            if bits == 0 {
-                None
-            } else {
-                let i = bits.trailing_zeros() as u8;
-                bits &= bits - 1;
-                Some(Digit(i + 1))
+            while bits == 0 {
+                w += 1;
+                bits = *self.0.get(w)?;
             }
+            let i = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            Some(Digit((64 * w + i + 1) as u16))
         })
     }
 }
@@ -328,7 +355,7 @@ pub enum GridError {
         /// The cell, as `rXcY`.
         cell: String,
         /// The value.
-        value: u8,
+        value: u16,
         /// N.
         n: usize,
     },
@@ -340,7 +367,7 @@ pub enum GridError {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Grid {
     shape: Shape,
-    values: Vec<u8>,
+    values: Vec<u16>,
 }
 
 impl Grid {
@@ -356,7 +383,7 @@ impl Grid {
     ///
     /// # Errors
     /// [`GridError::Size`] if there are not N² values, [`GridError::OutOfRange`] for a value above N.
-    pub fn from_values(shape: Shape, values: Vec<u8>) -> Result<Grid, GridError> {
+    pub fn from_values(shape: Shape, values: Vec<u16>) -> Result<Grid, GridError> {
         if values.len() != shape.cells() {
             return Err(GridError::Size {
                 shape,
@@ -366,7 +393,7 @@ impl Grid {
         }
         // A max-reduction the compiler vectorises; the position is looked for only on failure. This
         // runs for every parsed puzzle and every returned solution.
-        if values.iter().fold(0u8, |m, &v| m.max(v)) as usize > shape.n() {
+        if values.iter().fold(0u16, |m, &v| m.max(v)) as usize > shape.n() {
             let i = values
                 .iter()
                 .position(|&v| v as usize > shape.n())
@@ -406,7 +433,7 @@ impl Grid {
     }
 
     /// The row-major values, `0` for an empty cell.
-    pub fn values(&self) -> &[u8] {
+    pub fn values(&self) -> &[u16] {
         &self.values
     }
 
@@ -447,9 +474,15 @@ mod tests {
             Shape::for_side(8),
             Err(ShapeError::NoDefault { n: 8 })
         ));
+        assert_eq!(Shape::for_side(100).unwrap().to_string(), "10x10");
+        assert_eq!(Shape::for_side(400).unwrap().to_string(), "20x20");
         assert!(matches!(
-            Shape::for_side(100),
-            Err(ShapeError::TooLarge { n: 100, .. })
+            Shape::for_side(441),
+            Err(ShapeError::TooLarge { n: 441, .. })
+        ));
+        assert!(matches!(
+            Shape::for_side(200),
+            Err(ShapeError::NoDefault { n: 200 })
         ));
         assert!(Shape::for_side(1).is_err());
     }
@@ -463,9 +496,15 @@ mod tests {
             Shape::parse("1x9"),
             Err(ShapeError::TooSmall { .. })
         ));
+        assert_eq!(Shape::parse("9x9").unwrap().n(), 81);
+        assert_eq!(Shape::parse("2x200").unwrap().n(), 400);
         assert!(matches!(
-            Shape::parse("9x9"),
-            Err(ShapeError::TooLarge { n: 81, .. })
+            Shape::parse("21x20"),
+            Err(ShapeError::TooLarge { n: 420, .. })
+        ));
+        assert!(matches!(
+            Shape::parse("99999999999x99999999999"),
+            Err(ShapeError::TooLarge { .. })
         ));
         let e = Shape::parse("2x3").unwrap().check_side(9).unwrap_err();
         assert_eq!(
@@ -494,6 +533,25 @@ mod tests {
         assert_eq!(s.iter().map(Digit::get).collect::<Vec<_>>(), vec![1, 64]);
         assert_eq!(DigitSet::all(64).len(), 64);
         assert_eq!(DigitSet::all(9).len(), 9);
+        // Past one word: 65, 128, 400 digits.
+        for n in [65, 128, 129, 400] {
+            let all = DigitSet::all(n);
+            assert_eq!(all.len(), n);
+            assert_eq!(all.iter().count(), n);
+            assert_eq!(all.iter().last().map(Digit::get), Some(n as u16));
+        }
+        let mut wide = DigitSet::single(Digit::new(400).unwrap());
+        wide.insert(Digit::new(65).unwrap());
+        wide.insert(Digit::new(2).unwrap());
+        assert_eq!(
+            wide.iter().map(Digit::get).collect::<Vec<_>>(),
+            vec![2, 65, 400]
+        );
+        assert!(wide.contains(Digit::new(65).unwrap()));
+        wide.remove(Digit::new(65).unwrap());
+        assert!(!wide.contains(Digit::new(65).unwrap()));
+        assert_eq!(wide.words()[6], 1 << 15);
+        assert!(Digit::new(401).is_none());
         assert!(Digit::new(0).is_none());
         assert!(Digit::new_checked(10, Shape::new(3, 3).unwrap()).is_none());
     }

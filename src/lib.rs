@@ -1,4 +1,4 @@
-//! satdoku: Sudoku-family grids of any box shape (4x4 to 64x64), solved by two independent backends — a
+//! satdoku: Sudoku-family grids of any box shape (4x4 to 400x400), solved by two independent backends — a
 //! native depth-first search and a SAT encoding solved in-process by `varisat` (or CaDiCaL, with the
 //! `cadical` feature) — that must agree.
 //!
@@ -51,5 +51,7 @@ pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError}
 pub use rules::{
     Cage, Relation, RelationKind, RulesBuilder, RulesError, UnknownVariant, Variant, sum_range,
 };
-pub use solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status};
+pub use solve::{
+    Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status, WorkCounters,
+};
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};

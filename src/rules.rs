@@ -134,7 +134,7 @@ impl RelationKind {
     }
 
     /// Whether digits `a` and `b` may stand in two cells so related.
-    pub fn allows(self, a: u8, b: u8) -> bool {
+    pub fn allows(self, a: u16, b: u16) -> bool {
         match self {
             RelationKind::Knight | RelationKind::King => a != b,
             RelationKind::NonConsecutive => a.abs_diff(b) != 1,

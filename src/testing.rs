@@ -9,7 +9,7 @@ pub(crate) fn grid(shape: Shape, rows: &str) -> Grid {
     let values = rows
         .chars()
         .filter(|c| !c.is_whitespace())
-        .map(|c| c.to_digit(10).unwrap_or(0) as u8)
+        .map(|c| c.to_digit(10).unwrap_or(0) as u16)
         .collect();
     Grid::from_values(shape, values).unwrap()
 }

@@ -6,6 +6,7 @@
 //! way.
 
 use std::fmt;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::grid::{Cell, Digit, Grid, Shape};
@@ -90,8 +91,10 @@ pub struct Units {
     units: Vec<Unit>,
     /// For each cell, the indices (into `units`) of the units that contain it.
     units_of: Vec<Vec<u32>>,
-    /// For each cell, every other cell sharing a unit with it, ascending, without repeats.
-    peers: Vec<Vec<Cell>>,
+    /// For each cell, every other cell sharing a unit with it, ascending, without repeats: built on
+    /// the first call of [`Units::peers`] (about 1,160 cells per cell at 400x400, 740 MB in all, which
+    /// code for large grids avoids by walking the units).
+    peers: OnceLock<Vec<Vec<Cell>>>,
     /// Built by [`Units::standard`]: rows, columns and boxes in that order, nothing else.
     standard: bool,
     /// For each cell its three units, when every cell has three (the standard rules) and their
@@ -164,22 +167,6 @@ impl Units {
                 units_of[cell.index()].push(u as u32);
             }
         }
-        let mut mark = vec![usize::MAX; cells];
-        let peers = (0..cells)
-            .map(|i| {
-                let mut p = Vec::new();
-                for &u in &units_of[i] {
-                    for &c in &units[u as usize].cells {
-                        if c.index() != i && mark[c.index()] != i {
-                            mark[c.index()] = i;
-                            p.push(c);
-                        }
-                    }
-                }
-                p.sort_unstable();
-                p
-            })
-            .collect();
         static NEXT_ID: AtomicU64 = AtomicU64::new(1);
         let three = units_of
             .iter()
@@ -198,7 +185,7 @@ impl Units {
             shape,
             units,
             units_of,
-            peers,
+            peers: OnceLock::new(),
             standard: false,
             three,
             variants: Vec::new(),
@@ -299,8 +286,32 @@ impl Units {
     }
 
     /// The cells sharing at least one unit with `cell` (not `cell` itself), ascending.
+    ///
+    /// The first call builds the lists of every cell: cheap up to 64x64, but about 740 MB at 400x400,
+    /// where walking [`Units::units_of`] and each unit's cells does without them.
     pub fn peers(&self, cell: Cell) -> &[Cell] {
-        &self.peers[cell.index()]
+        &self.peers.get_or_init(|| self.build_peers())[cell.index()]
+    }
+
+    /// Every cell's peers (see [`Units::peers`]).
+    fn build_peers(&self) -> Vec<Vec<Cell>> {
+        let cells = self.units_of.len();
+        let mut mark = vec![usize::MAX; cells];
+        (0..cells)
+            .map(|i| {
+                let mut p = Vec::new();
+                for &u in &self.units_of[i] {
+                    for &c in &self.units[u as usize].cells {
+                        if c.index() != i && mark[c.index()] != i {
+                            mark[c.index()] = i;
+                            p.push(c);
+                        }
+                    }
+                }
+                p.sort_unstable();
+                p
+            })
+            .collect()
     }
 
     /// The first pair of equal givens in one unit, in unit order then reading order, if any: the one
@@ -309,7 +320,7 @@ impl Units {
     ///
     /// A first pass runs over the givens only, one bit mask per unit, so a clash-free puzzle costs a
     /// few operations per given; only a grid with a clash is scanned again in unit order to name the
-    /// first pair. Values outside 1..=64 are not digits and are ignored.
+    /// first pair. Values outside 1..=N are not digits and are ignored.
     pub fn find_clash(&self, grid: &Grid) -> Option<Clash> {
         if grid.shape() != self.shape || !self.has_clash(grid.values()) {
             return None;
@@ -339,8 +350,11 @@ impl Units {
         None
     }
 
-    /// Whether some unit holds a value of 1..=64 twice: the givens in reading order, one mask per unit.
-    fn has_clash(&self, values: &[u8]) -> bool {
+    /// Whether some unit holds a value of 1..=N twice: the givens in reading order, one mask per unit.
+    fn has_clash(&self, values: &[u16]) -> bool {
+        if self.shape.n() > 64 {
+            return self.has_clash_wide(values);
+        }
         // The masks live on the stack, no larger than needed (27 units for 9x9, 192 for 64x64).
         match self.units.len() {
             0..=32 => self.has_clash_in::<32>(values),
@@ -349,8 +363,8 @@ impl Units {
         }
     }
 
-    /// [`Units::has_clash`] with `K` masks on the stack (`K` = 0: on the heap).
-    fn has_clash_in<const K: usize>(&self, values: &[u8]) -> bool {
+    /// [`Units::has_clash`] with `K` masks on the stack (`K` = 0: on the heap), for N ≤ 64.
+    fn has_clash_in<const K: usize>(&self, values: &[u16]) -> bool {
         let mut stack = [0u64; K];
         let mut heap = Vec::new();
         let seen: &mut [u64] = if K == 0 {
@@ -390,6 +404,28 @@ impl Units {
             }
         }
         dup != 0
+    }
+
+    /// [`Units::has_clash`] for N > 64: ⌈N/64⌉ words of mask per unit, on the heap.
+    fn has_clash_wide(&self, values: &[u16]) -> bool {
+        let n = self.shape.n();
+        let words = n.div_ceil(64);
+        let mut seen = vec![0u64; self.units.len() * words];
+        for (cell, &v) in values.iter().enumerate() {
+            if v == 0 || usize::from(v) > n {
+                continue;
+            }
+            let (w, bit) = (usize::from(v - 1) / 64, 1u64 << ((v - 1) % 64));
+            for &u in self.units_of.get(cell).map_or(&[][..], Vec::as_slice) {
+                if let Some(mask) = seen.get_mut(u as usize * words + w) {
+                    if *mask & bit != 0 {
+                        return true;
+                    }
+                    *mask |= bit;
+                }
+            }
+        }
+        false
     }
 }
 
@@ -465,6 +501,35 @@ mod tests {
         assert_eq!(clash.second.name(s), "r2c2");
         g.set(Cell::at(s, 1, 1), Digit::new(4));
         assert!(u.find_clash(&g).is_none());
+    }
+
+    #[test]
+    fn clash_check_above_64() {
+        // 100x100 (10x10 boxes): digit 99 twice in box 1 (not in one row or column), digit 65 once in
+        // each of two rows, a value 1..=64 in another word of the mask.
+        let s = Shape::new(10, 10).unwrap();
+        let u = Units::standard(s);
+        let mut g = Grid::empty(s);
+        g.set(Cell::at(s, 0, 0), Digit::new(65));
+        g.set(Cell::at(s, 1, 0), Digit::new(1));
+        g.set(Cell::at(s, 5, 50), Digit::new(65));
+        assert!(u.find_clash(&g).is_none());
+        g.set(Cell::at(s, 2, 3), Digit::new(99));
+        g.set(Cell::at(s, 7, 8), Digit::new(99));
+        let clash = u.find_clash(&g).unwrap();
+        assert_eq!(clash.unit.to_string(), "box 1");
+        assert_eq!(clash.digit.get(), 99);
+        assert_eq!(
+            (clash.first.name(s), clash.second.name(s)),
+            ("r3c4".into(), "r8c9".into())
+        );
+        // 2x200 boxes: 400 digits, 400 units of each kind.
+        let s = Shape::new(2, 200).unwrap();
+        let u = Units::standard(s);
+        let mut g = Grid::empty(s);
+        g.set(Cell::at(s, 399, 0), Digit::new(400));
+        g.set(Cell::at(s, 0, 0), Digit::new(400));
+        assert_eq!(u.find_clash(&g).unwrap().unit.to_string(), "column 1");
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub struct StudyArgs {
     pub encodings: Vec<EncodingArg>,
 
     /// At-most-one encodings to measure with the SAT backend.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AmoArg::Pairwise])]
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [AmoArg::Auto])]
     pub amo: Vec<AmoArg>,
 
     /// SAT solvers to measure the SAT backend on (cadical needs the `cadical` feature).
@@ -287,9 +287,28 @@ pub struct SatArgs {
     pub cage_encoding: CageEncodingArg,
 
     /// The SAT solver the SAT backend runs in-process (cadical needs a build with `--features
-    /// cadical`).
-    #[arg(long, value_enum, default_value_t)]
-    pub sat_solver: SolverArg,
+    /// cadical`). Default: varisat; for the auto backend of `solve`, cadical when this build has it.
+    #[arg(long, value_enum)]
+    pub sat_solver: Option<SolverArg>,
+}
+
+impl SatArgs {
+    /// The SAT solver asked for, else varisat.
+    pub fn solver(&self) -> satdoku::sat::SatSolver {
+        self.sat_solver.unwrap_or_default().get()
+    }
+
+    /// The SAT solver of the auto backend: the one asked for, else CaDiCaL when this build has it
+    /// (much faster on the hard grids that reach the SAT phase), else varisat.
+    pub fn solver_for_auto(&self) -> satdoku::sat::SatSolver {
+        match self.sat_solver {
+            Some(s) => s.get(),
+            None if satdoku::sat::SatSolver::Cadical.is_available() => {
+                satdoku::sat::SatSolver::Cadical
+            }
+            None => satdoku::sat::SatSolver::Varisat,
+        }
+    }
 }
 
 /// The in-process SAT solvers.
@@ -359,12 +378,19 @@ impl CageEncodingArg {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
 pub enum AmoArg {
     /// Every pair of literals: n(n-1)/2 binary clauses.
-    #[default]
     Pairwise,
     /// Sinz 2005 sequential counter: 3n-4 clauses, n-1 auxiliary variables.
     Sequential,
     /// Chen 2010 2-product: about 2n + 4√n clauses.
     Product,
+    /// Klieber & Kwon 2007 commander (groups of 3): about 3n clauses, n/2 auxiliary variables.
+    Commander,
+    /// Nguyen & Mai 2015 bimander (groups of 2): about n·log2(n/2) clauses, log2(n/2) auxiliary
+    /// variables.
+    Bimander,
+    /// Chosen per constraint: pairwise up to 16 literals, commander above (the default).
+    #[default]
+    Auto,
 }
 
 /// Clause-level simplification before varisat.
@@ -400,6 +426,9 @@ impl AmoArg {
             AmoArg::Pairwise => Amo::Pairwise,
             AmoArg::Sequential => Amo::Sequential,
             AmoArg::Product => Amo::Product,
+            AmoArg::Commander => Amo::Commander,
+            AmoArg::Bimander => Amo::Bimander,
+            AmoArg::Auto => Amo::Auto,
         }
     }
 }
@@ -418,9 +447,11 @@ impl SimplifyArg {
 
 const ENCODE_HELP: &str = concat!(
     "\
-Variables: x(r, c, d) = r*N*N + c*N + d for 0-based row r and column c and digit d in 1..N, the same
-for every encoding, so a model decodes with the puzzle alone; auxiliary variables come after N^3. The
-comment lines name the tool, encoding, shape, and the puzzle's file, line and index.
+Variables: the plain encodings number x(r, c, d) = r*N*N + c*N + d for 0-based row r and column c and
+digit d in 1..N; pruned numbers only the open candidates, in row-major cell order and digit order
+within a cell. A model decodes with the puzzle and the encoding alone (`decode --cnf` reads both from
+the comment lines); auxiliary variables come after the cell variables. The comment lines name the
+tool, encoding, shape, and the puzzle's file, line and index.
 
 Examples:
   satdoku encode --out-dir cnf fixtures/top95.txt     one DIMACS file per puzzle: cnf/puzzle-000000.cnf, ...
@@ -484,6 +515,11 @@ pub struct DecodeArgs {
     /// Which puzzle (0-based, across the --puzzle files), as numbered by `encode --out-dir`.
     #[arg(long, value_name = "N", default_value_t = 0)]
     pub index: usize,
+
+    /// The encoding the CNF was written in, which decides the variable numbering (default: the
+    /// CNF's own `c encoding` line with --cnf, else pruned, as `encode` writes by default).
+    #[arg(long, value_enum)]
+    pub encoding: Option<EncodingArg>,
 
     /// The solver's output: SAT-competition `s`/`v` lines, or MiniSat's result file; `-` for standard
     /// input.
@@ -689,8 +725,8 @@ pub struct SolveArgs {
 impl LimitArgs {
     /// Says on standard error that `--budget` does not bound the SAT backend, when it is given to a
     /// run that uses that backend (it still bounds the native one).
-    pub fn warn_if_budget_misses_sat(&self, sat: &SatArgs) {
-        if self.budget.is_some() && !sat.sat_solver.get().has_conflict_limit() {
+    pub fn warn_if_budget_misses_sat(&self, solver: satdoku::sat::SatSolver) {
+        if self.budget.is_some() && !solver.has_conflict_limit() {
             super::pipeline::note(
                 "note: --budget counts the native backend's search nodes; the SAT backend \
                  (varisat, which counts no conflicts it would show) is bounded by --timeout only",

@@ -12,7 +12,7 @@ use satdoku::sat::{
 };
 use satdoku::verify;
 
-use super::args::{DecodeArgs, EncodeArgs, OutputArg, RunArgs};
+use super::args::{DecodeArgs, EncodeArgs, EncodingArg, OutputArg, RunArgs};
 use super::exit::Exit;
 use super::input::{Item, Items, Loaded, display_name, open_path};
 use super::pipeline::{Diagnostic, Output, Record, Run, note};
@@ -193,8 +193,12 @@ fn stats(
     exit
 }
 
-/// The largest solver output `decode` reads: a 64x64 model with auxiliary variables is a few MB.
-const MAX_MODEL_BYTES: u64 = 64 << 20;
+/// The largest solver output `decode` reads for a grid of side `n`: 64 MiB, or 12 bytes per cell
+/// variable (`-64000000 ` is 10) for grids whose model can be longer (a 400x400 model of all N³ cell
+/// variables is about 700 MB).
+fn max_model_bytes(n: usize) -> u64 {
+    (64 << 20).max(12 * satdoku::sat::cell_var_count(n) as u64 + (1 << 20))
+}
 
 /// Runs `satdoku decode`.
 ///
@@ -213,9 +217,13 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
         anyhow::bail!("only one of --puzzle, --cnf and MODEL can be standard input (-)");
     }
     let options = args.read.read_options(args.column.as_deref())?;
+    let mut from_cnf_encoding = None;
     let from_cnf = match &args.cnf {
         Some(path) => match puzzle_of_cnf(path) {
-            Ok(p) => Some(p),
+            Ok((grid, source, units, encoding)) => {
+                from_cnf_encoding = encoding;
+                Some((grid, source, units))
+            }
             Err(e) => {
                 note(format_args!("{}: {e:#}", display_name(path)));
                 return Ok(Exit::BadInput);
@@ -268,7 +276,7 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
         }
     };
     let model_name = display_name(&args.model);
-    let text = match read_bounded(&args.model) {
+    let text = match read_bounded(&args.model, max_model_bytes(puzzle.n())) {
         Ok(text) => text,
         Err(e) => {
             note(format_args!("{model_name}: {e}"));
@@ -298,9 +306,19 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
             return Ok(Exit::BadInput);
         }
     };
+    let encoding = match (args.encoding.map(EncodingArg::get), from_cnf_encoding) {
+        (Some(given), Some(written)) if given != written => {
+            note(format_args!(
+                "--encoding {given}: the CNF says it was written in the {written} encoding"
+            ));
+            return Ok(Exit::BadInput);
+        }
+        (Some(e), _) | (None, Some(e)) => e,
+        (None, None) => Encoding::default(),
+    };
     let (units, puzzle) = (&*units, &puzzle);
     let hint = "(is the model of another puzzle? check --puzzle and --index)";
-    let grid = match decode_model(units, puzzle, &model) {
+    let grid = match decode_model(units, puzzle, encoding, &model) {
         Ok(g) => g,
         Err(e) => {
             note(format_args!("{model_name}: {e} {hint}"));
@@ -322,12 +340,17 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
 }
 
 /// The puzzle a CNF of ours was encoded from, read from its comment lines (`c shape RxC boxes, …` and
-/// `c puzzle GIVENS`), where it came from (`c source FILE line L index I`, if present), and its rules
-/// (`c variant …`, `c regions …`, `c cage …` lines, see `satdoku::sat::write_dimacs_with`).
-fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, satdoku::Units)> {
+/// `c puzzle GIVENS`), where it came from (`c source FILE line L index I`, if present), its rules
+/// (`c variant …`, `c regions …`, `c cage …` lines, see `satdoku::sat::write_dimacs_with`) and its
+/// encoding (`c encoding NAME, amo …`, if present).
+/// A puzzle read back from a CNF's comments: the grid, its source, its rules, its encoding.
+type CnfPuzzle = (satdoku::Grid, String, satdoku::Units, Option<Encoding>);
+
+fn puzzle_of_cnf(path: &Path) -> Result<CnfPuzzle> {
     let mut reader = open_path(path).context("cannot read")?;
     let (mut shape, mut givens, mut source) = (None, None, String::from("source unknown"));
     let mut rules: Vec<String> = Vec::new();
+    let mut encoding = None;
     let mut line = Vec::new();
     // The comments come before the `p cnf` line; a header longer than this is not ours.
     for _ in 0..64 {
@@ -357,6 +380,12 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, satdoku::Units)>
             .any(|p| text.starts_with(p))
         {
             rules.push(text[2..].to_string());
+        } else if let Some(rest) = text.strip_prefix("c encoding ") {
+            let name = rest.split(',').next().unwrap_or("");
+            encoding = Some(
+                name.parse::<Encoding>()
+                    .with_context(|| format!("`{text}`"))?,
+            );
         }
     }
     let (Some(shape), Some(givens)) = (shape, givens) else {
@@ -366,7 +395,7 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, satdoku::Units)>
         );
     };
     let n = shape.n();
-    let values: Vec<u8> = if givens.contains(' ') {
+    let values: Vec<u16> = if givens.contains(' ') {
         givens
             .split_whitespace()
             .map(|t| if t == "." { Some(0) } else { t.parse().ok() })
@@ -377,7 +406,7 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, satdoku::Units)>
             .chars()
             .map(|c| match c {
                 '.' => Some(0),
-                c => c.to_digit(36).filter(|&d| d >= 1).map(|d| d as u8),
+                c => c.to_digit(36).filter(|&d| d >= 1).map(|d| d as u16),
             })
             .collect::<Option<_>>()
             .context("the `c puzzle` line holds an unexpected symbol")?
@@ -391,7 +420,7 @@ fn puzzle_of_cnf(path: &Path) -> Result<(satdoku::Grid, String, satdoku::Units)>
     }
     let grid = satdoku::Grid::from_values(shape, values).context("the `c puzzle` line")?;
     let units = rules_of_cnf(shape, &rules)?;
-    Ok((grid, source, units))
+    Ok((grid, source, units, encoding))
 }
 
 /// The rules written in a CNF's comment lines: `variant NAMES`, `regions MAP` (a symbol `1`-`9`,
@@ -446,18 +475,18 @@ fn rules_of_cnf(shape: satdoku::Shape, lines: &[String]) -> Result<satdoku::Unit
     b.build().context("the rules in the comment lines")
 }
 
-/// The text of `path` (`-` for standard input), at most [`MAX_MODEL_BYTES`].
-fn read_bounded(path: &Path) -> Result<String> {
+/// The text of `path` (`-` for standard input), at most `limit` bytes.
+fn read_bounded(path: &Path, limit: u64) -> Result<String> {
     let reader = open_path(path).context("cannot read")?;
     let mut bytes = Vec::new();
     reader
-        .take(MAX_MODEL_BYTES + 1)
+        .take(limit + 1)
         .read_to_end(&mut bytes)
         .context("read error")?;
-    if bytes.len() as u64 > MAX_MODEL_BYTES {
+    if bytes.len() as u64 > limit {
         anyhow::bail!(
-            "too large: over {} MiB, more than any model of a grid up to 64x64",
-            MAX_MODEL_BYTES >> 20
+            "too large: over {} MiB, more than any model of this grid",
+            limit >> 20
         );
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())

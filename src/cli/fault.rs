@@ -54,7 +54,7 @@ struct Faulty {
 fn corrupt(grid: &Grid) -> Grid {
     let mut g = grid.clone();
     let first = Cell::new(0);
-    let v = g.get(first).map_or(1, |d| d.get() % g.n() as u8 + 1);
+    let v = g.get(first).map_or(1, |d| d.get() % g.n() as u16 + 1);
     g.set(first, Digit::new(v));
     g
 }

@@ -73,7 +73,7 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
         false => None,
     };
     if args.unique && !args.run.quiet {
-        args.limits.warn_if_budget_misses_sat(&args.sat);
+        args.limits.warn_if_budget_misses_sat(args.sat.solver());
     }
     let limits = args.limits.apply(Limits::unique());
     if args.certify.certify.is_some() && !args.unique {
@@ -158,8 +158,8 @@ struct JsonLines {
     line: usize,
 }
 
-/// The longest JSON line read (a 64x64 record with two solutions is about 25 KB).
-const MAX_JSON_LINE: u64 = 1 << 20;
+/// The longest JSON line read (a 400x400 record with two solutions is about 1.3 MB).
+const MAX_JSON_LINE: u64 = 8 << 20;
 
 impl Iterator for JsonLines {
     type Item = Given;

@@ -500,7 +500,8 @@ impl Search {
                 Ok(true) => {
                     let grid = || {
                         let shape = Shape::new(3, 3).expect("3x3 is a valid box shape");
-                        Grid::from_values(shape, board.values().to_vec()).expect("values are 1..=9")
+                        let values = board.values().iter().map(|&v| u16::from(v)).collect();
+                        Grid::from_values(shape, values).expect("values are 1..=9")
                     };
                     return self.found.solutions.add_with(grid);
                 }

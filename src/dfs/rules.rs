@@ -39,7 +39,7 @@ const MAX_COMBOS: u64 = 4096;
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Rules {
     /// Non-consecutive pairs of cells.
-    pairs: Box<[(u16, u16)]>,
+    pairs: Box<[(u32, u32)]>,
     cages: Box<[CageTable]>,
     /// Linear equations the rule of 45 derives over regions of several units.
     sums: Box<[SumTable]>,
@@ -51,7 +51,7 @@ const MAX_SUM_CELLS: usize = 6;
 /// A linear equation Σ ± x = `total` over a few cells (no distinctness), derived by the rule of 45.
 #[derive(Debug, PartialEq, Eq)]
 struct SumTable {
-    cells: Box<[u16]>,
+    cells: Box<[u32]>,
     /// Bit i: the coefficient of `cells[i]` is −1 (else +1).
     negative: u64,
     total: i32,
@@ -60,18 +60,18 @@ struct SumTable {
 /// One cage, as the search reads it.
 #[derive(Debug, PartialEq, Eq)]
 struct CageTable {
-    cells: Box<[u16]>,
+    cells: Box<[u32]>,
     sum: u32,
     /// Every set of `cells.len()` distinct digits adding up to `sum` (bit `d − 1` for digit `d`), when
     /// there are at most [`MAX_COMBOS`]; `None`: pruned by bounds.
     combos: Option<Box<[u64]>>,
     /// The units that meet the cage in two cells or more: which cage cells they hold (bit i for
     /// `cells[i]`) and their cells outside the cage.
-    seen_by: Box<[(u64, Box<[u16]>)]>,
+    seen_by: Box<[(u64, Box<[u32]>)]>,
 }
 
 impl CageTable {
-    fn new(units: &Units, cells: Vec<u16>, sum: u32) -> CageTable {
+    fn new(units: &Units, cells: Vec<u32>, sum: u32) -> CageTable {
         let n = units.shape().n();
         let mut seen_by = Vec::new();
         for unit in units.units() {
@@ -80,10 +80,10 @@ impl CageTable {
                 m | u64::from(inside) << i
             });
             if mask.count_ones() >= 2 && cells.len() <= 64 {
-                let outside: Box<[u16]> = unit
+                let outside: Box<[u32]> = unit
                     .cells
                     .iter()
-                    .map(|x| x.index() as u16)
+                    .map(|x| x.index() as u32)
                     .filter(|x| !cells.contains(x))
                     .collect();
                 seen_by.push((mask, outside));
@@ -108,7 +108,7 @@ impl Rules {
             .relations()
             .iter()
             .filter(|r| r.kind == RelationKind::NonConsecutive)
-            .map(|r| (r.a.index() as u16, r.b.index() as u16))
+            .map(|r| (r.a.index() as u32, r.b.index() as u32))
             .collect();
         let mut cages: Vec<CageTable> = units
             .cages()
@@ -116,7 +116,7 @@ impl Rules {
             .map(|c| {
                 CageTable::new(
                     units,
-                    c.cells.iter().map(|c| c.index() as u16).collect(),
+                    c.cells.iter().map(|c| c.index() as u32).collect(),
                     c.sum,
                 )
             })
@@ -143,17 +143,17 @@ impl Rules {
 
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"
     /// relations (knight, king) and its cage mates. Ascending, without repeats.
-    pub(crate) fn extra_peers(units: &Units) -> Vec<Vec<u16>> {
+    pub(crate) fn extra_peers(units: &Units) -> Vec<Vec<u32>> {
         let mut extra = vec![Vec::new(); units.shape().cells()];
         for r in units.relations().iter().filter(|r| r.kind.is_differ()) {
-            extra[r.a.index()].push(r.b.index() as u16);
-            extra[r.b.index()].push(r.a.index() as u16);
+            extra[r.a.index()].push(r.b.index() as u32);
+            extra[r.b.index()].push(r.a.index() as u32);
         }
         for cage in units.cages() {
             for &a in &cage.cells {
                 for &b in &cage.cells {
                     if a != b {
-                        extra[a.index()].push(b.index() as u16);
+                        extra[a.index()].push(b.index() as u32);
                     }
                 }
             }
@@ -176,18 +176,18 @@ impl Rules {
         &self,
         n: usize,
         cand: &mut [M],
-        vals: &[u8],
-        queue: &mut Vec<u16>,
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let mut changed = false;
         for &(a, b) in self.pairs.iter() {
-            changed |= pair(n, a as usize, b as usize, cand, vals, queue)?;
+            changed |= pair(n, a as usize, b as usize, cand, vals, out)?;
         }
         for cage in self.cages.iter() {
-            changed |= cage.prune(n, cand, vals, queue)?;
+            changed |= cage.prune(n, cand, vals, out)?;
         }
         for sum in self.sums.iter() {
-            changed |= sum.prune(n, cand, vals, queue)?;
+            changed |= sum.prune(n, cand, vals, out)?;
         }
         Ok(changed)
     }
@@ -200,8 +200,8 @@ impl SumTable {
         &self,
         n: usize,
         cand: &mut [M],
-        vals: &[u8],
-        queue: &mut Vec<u16>,
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let k = self.cells.len();
         // Sums range over −kN..=kN: bit t + off stands for t.
@@ -248,7 +248,7 @@ impl SumTable {
                 }
             }
             if vals[c] == 0 {
-                changed |= narrow(cand, queue, c, keep)?;
+                changed |= narrow(cand, out, c, keep)?;
             } else if keep == 0 {
                 return Err(Contradiction);
             }
@@ -261,7 +261,7 @@ impl SumTable {
 /// The linear equations the rule of 45 gives over regions of several units (see the module docs):
 /// cells, the mask of those subtracted, and the total. Only those of at most [`MAX_SUM_CELLS`] cells
 /// whose partial sums fit 128 bits; none when cages overlap.
-fn derived_sums(units: &Units) -> Vec<(Vec<u16>, u64, i32)> {
+fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     use crate::units::UnitKind;
     let shape = units.shape();
     let (n, cells) = (shape.n(), shape.cells());
@@ -303,7 +303,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u16>, u64, i32)> {
             regions.push(vec![boxes[b], boxes[b + across]]);
         }
     }
-    let mut out: Vec<(Vec<u16>, u64, i32)> = Vec::new();
+    let mut out: Vec<(Vec<u32>, u64, i32)> = Vec::new();
     let mut in_region = vec![false; cells];
     for region in regions {
         let members: Vec<usize> = region
@@ -327,25 +327,25 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u16>, u64, i32)> {
             .map(|&k| units.cages()[k].sum as i32)
             .sum();
         // Innies: the region's cells outside its inner cages.
-        let innies: Vec<u16> = members
+        let innies: Vec<u32> = members
             .iter()
             .filter(|&&c| !cage_of[c].is_some_and(inside))
-            .map(|&c| c as u16)
+            .map(|&c| c as u32)
             .collect();
         // Cells in no cage, and the crossing cages' cells outside the region.
-        let free: Vec<u16> = members
+        let free: Vec<u32> = members
             .iter()
             .filter(|&&c| cage_of[c].is_none())
-            .map(|&c| c as u16)
+            .map(|&c| c as u32)
             .collect();
-        let outies: Vec<u16> = meeting
+        let outies: Vec<u32> = meeting
             .iter()
             .filter(|&&k| !inside(k))
             .flat_map(|&k| units.cages()[k].cells.iter())
             .filter(|c| !in_region[c.index()])
-            .map(|c| c.index() as u16)
+            .map(|c| c.index() as u32)
             .collect();
-        let mut add = |mut plus: Vec<u16>, minus: Vec<u16>, t: i32| {
+        let mut add = |mut plus: Vec<u32>, minus: Vec<u32>, t: i32| {
             let k = plus.len() + minus.len();
             if k == 0 || k > MAX_SUM_CELLS || 2 * k * n >= 127 {
                 return;
@@ -368,7 +368,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u16>, u64, i32)> {
 
 /// The cages the rule of 45 derives from the units (see the module docs): cells ascending, and sums.
 /// None when cages overlap (a cell in two cages).
-fn derived(units: &Units) -> Vec<(Vec<u16>, u32)> {
+fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
     let cells = units.shape().cells();
     let n = units.shape().n() as u32;
     let total = n * (n + 1) / 2;
@@ -380,7 +380,7 @@ fn derived(units: &Units) -> Vec<(Vec<u16>, u32)> {
             }
         }
     }
-    let in_one_unit = |set: &[u16]| {
+    let in_one_unit = |set: &[u32]| {
         set.first().is_some_and(|&first| {
             units
                 .units_of(crate::grid::Cell::new(first as usize))
@@ -411,11 +411,11 @@ fn derived(units: &Units) -> Vec<(Vec<u16>, u32)> {
             .filter(|&&k| inside(k))
             .map(|&k| units.cages()[k].sum)
             .sum();
-        let rest: Vec<u16> = unit
+        let rest: Vec<u32> = unit
             .cells
             .iter()
             .filter(|c| !cage_of[c.index()].is_some_and(inside))
-            .map(|c| c.index() as u16)
+            .map(|c| c.index() as u32)
             .collect();
         if !rest.is_empty() && rest.len() < unit.cells.len() && inner < total {
             let mut rest = rest;
@@ -426,11 +426,11 @@ fn derived(units: &Units) -> Vec<(Vec<u16>, u32)> {
         let covered = unit.cells.iter().all(|c| cage_of[c.index()].is_some());
         if covered {
             let sum: u32 = meeting.iter().map(|&k| units.cages()[k].sum).sum();
-            let mut outside: Vec<u16> = meeting
+            let mut outside: Vec<u32> = meeting
                 .iter()
                 .flat_map(|&k| units.cages()[k].cells.iter())
                 .filter(|c| !in_unit[c.index()])
-                .map(|c| c.index() as u16)
+                .map(|c| c.index() as u32)
                 .collect();
             outside.sort_unstable();
             if !outside.is_empty() && sum > total && in_one_unit(&outside) {
@@ -444,7 +444,7 @@ fn derived(units: &Units) -> Vec<(Vec<u16>, u32)> {
 
 /// Whether the open cells of `cells` (candidates `cand`) can take the digits `missing` one each:
 /// a perfect matching by augmenting paths (Kuhn's algorithm) over bit masks.
-fn matches<M: Mask>(cells: &[u16], cand: &[M], vals: &[u8], missing: u64) -> bool {
+fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bool {
     let open: Vec<u64> = cells
         .iter()
         .filter(|&&c| vals[c as usize] == 0)
@@ -500,8 +500,22 @@ fn supported(n: usize, other: u64) -> u64 {
     ok
 }
 
+/// Where a pass of [`Rules::prune`] reports: the cells left with one candidate (to be placed) and
+/// every removal (cell, digits), which the state logs for its undo.
+pub(crate) struct Narrowed<'a, M> {
+    /// Cells left with a single candidate.
+    pub queue: &'a mut Vec<u32>,
+    /// Cells and the digits removed from them.
+    pub removed: &'a mut Vec<(u32, M)>,
+}
+
 /// Narrows `cell` to `keep`; queues it when one candidate is left.
-fn narrow<M: Mask>(cand: &mut [M], queue: &mut Vec<u16>, cell: usize, keep: u64) -> Step<bool> {
+fn narrow<M: Mask>(
+    cand: &mut [M],
+    out: &mut Narrowed<'_, M>,
+    cell: usize,
+    keep: u64,
+) -> Step<bool> {
     let m = cand[cell];
     let left = m & M::from_low_bits(keep);
     if left == m {
@@ -511,8 +525,9 @@ fn narrow<M: Mask>(cand: &mut [M], queue: &mut Vec<u16>, cell: usize, keep: u64)
         return Err(Contradiction);
     }
     cand[cell] = left;
+    out.removed.push((cell as u32, m & !left));
     if left.at_most_one() {
-        queue.push(cell as u16);
+        out.queue.push(cell as u32);
     }
     Ok(true)
 }
@@ -523,20 +538,20 @@ fn pair<M: Mask>(
     a: usize,
     b: usize,
     cand: &mut [M],
-    vals: &[u8],
-    queue: &mut Vec<u16>,
+    vals: &[u16],
+    out: &mut Narrowed<'_, M>,
 ) -> Step<bool> {
     let (va, vb) = (vals[a], vals[b]);
     match (va, vb) {
         (0, 0) => {
             let ka = supported(n, cand[b].low_bits());
             let kb = supported(n, cand[a].low_bits());
-            Ok(narrow(cand, queue, a, ka)? | narrow(cand, queue, b, kb)?)
+            Ok(narrow(cand, out, a, ka)? | narrow(cand, out, b, kb)?)
         }
         (0, v) | (v, 0) => {
             let open = if va == 0 { a } else { b };
             let bit = 1u64 << (v - 1);
-            narrow(cand, queue, open, !neighbours(bit))
+            narrow(cand, out, open, !neighbours(bit))
         }
         _ if va.abs_diff(vb) == 1 => Err(Contradiction),
         _ => Ok(false),
@@ -548,8 +563,8 @@ impl CageTable {
         &self,
         n: usize,
         cand: &mut [M],
-        vals: &[u8],
-        queue: &mut Vec<u16>,
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let (mut placed, mut placed_sum, mut open, mut union) = (0u64, 0u32, 0usize, 0u64);
         for &c in self.cells.iter() {
@@ -573,8 +588,8 @@ impl CageTable {
         }
         let rest = self.sum.checked_sub(placed_sum).ok_or(Contradiction)?;
         match &self.combos {
-            Some(combos) => self.by_combos(combos, placed, union, cand, vals, queue),
-            None => self.by_bounds(n, rest, open, union, cand, vals, queue),
+            Some(combos) => self.by_combos(combos, placed, union, cand, vals, out),
+            None => self.by_bounds(n, rest, open, union, cand, vals, out),
         }
     }
 
@@ -586,8 +601,8 @@ impl CageTable {
         placed: u64,
         union: u64,
         cand: &mut [M],
-        vals: &[u8],
-        queue: &mut Vec<u16>,
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let (mut allowed, mut needed) = (0u64, u64::MAX);
         for &combo in combos {
@@ -615,7 +630,7 @@ impl CageTable {
         let mut changed = false;
         for &c in self.cells.iter() {
             if vals[c as usize] == 0 {
-                changed |= narrow(cand, queue, c as usize, allowed)?;
+                changed |= narrow(cand, out, c as usize, allowed)?;
             }
         }
         // A needed digit with one place left goes there; one whose places all lie in a unit leaves
@@ -633,13 +648,13 @@ impl CageTable {
             }
             if places.count_ones() == 1 {
                 let c = self.cells[places.trailing_zeros() as usize];
-                changed |= narrow(cand, queue, c as usize, bit)?;
+                changed |= narrow(cand, out, c as usize, bit)?;
             }
             for (mask, outside) in self.seen_by.iter() {
                 if places & !mask == 0 {
                     for &c in outside.iter() {
                         if vals[c as usize] == 0 {
-                            changed |= narrow(cand, queue, c as usize, !bit)?;
+                            changed |= narrow(cand, out, c as usize, !bit)?;
                         }
                     }
                 }
@@ -658,8 +673,8 @@ impl CageTable {
         open: usize,
         union: u64,
         cand: &mut [M],
-        vals: &[u8],
-        queue: &mut Vec<u16>,
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let digits: Vec<u32> = (0..n as u32).filter(|&d| union >> d & 1 == 1).collect();
         if digits.len() < open {
@@ -684,7 +699,7 @@ impl CageTable {
                     keep |= 1 << d;
                 }
             }
-            changed |= narrow(cand, queue, c as usize, keep)?;
+            changed |= narrow(cand, out, c as usize, keep)?;
         }
         Ok(changed)
     }
@@ -786,8 +801,12 @@ mod tests {
             .unwrap();
         let rules = Rules::build(&units).unwrap();
         let mut cand = vec![0b1111u16; 16];
-        let vals = vec![0u8; 16];
-        let mut queue = Vec::new();
+        let vals = vec![0u16; 16];
+        let (mut queue, mut removed) = (Vec::new(), Vec::new());
+        let mut queue = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+        };
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
         assert_eq!((cand[0], cand[5]), (0b11, 0b11));
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(false));
@@ -796,7 +815,7 @@ mod tests {
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
         assert_eq!(cand[5], 0b01);
         // Placed 2 and 2 cannot be: the sum is wrong once both are placed.
-        let mut vals = vec![0u8; 16];
+        let mut vals = vec![0u16; 16];
         vals[0] = 1;
         vals[5] = 1;
         assert_eq!(
@@ -858,7 +877,11 @@ mod tests {
             seen_by: Box::new([]),
         };
         let mut cand = vec![0b1_1111_1111u16; 3];
-        let mut queue = Vec::new();
+        let (mut queue, mut removed) = (Vec::new(), Vec::new());
+        let mut queue = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+        };
         assert_eq!(table.prune(9, &mut cand, &[0, 0, 0], &mut queue), Ok(true));
         assert!(cand.iter().all(|&m| m == 0b111));
     }

@@ -4,7 +4,9 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::grid::MAX_N;
+/// The most symbols an alphabet can have: every printable ASCII character that is not a blank, a range
+/// dash or a separator of some format (86). Wider grids are read and written as ints.
+pub const MAX_SYMBOLS: usize = 86;
 
 /// The default sequence: `1-9`, then `A-Z`, then `a-z`, then `@ $ %` (64 symbols).
 const DEFAULT_SEQ: &[u8; 64] = b"123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz@$%";
@@ -71,8 +73,10 @@ pub enum AlphabetError {
         /// Last character.
         to: char,
     },
-    /// More than 64 symbols.
-    #[error("{count} symbols: at most {MAX_N} are supported")]
+    /// More than [`MAX_SYMBOLS`] symbols.
+    #[error(
+        "{count} symbols: at most {MAX_SYMBOLS} are supported (printable ASCII); write larger grids as integers (the ints format)"
+    )]
     TooMany {
         /// How many symbols the spec lists.
         count: usize,
@@ -96,7 +100,7 @@ impl Alphabet {
     ///
     /// # Errors
     /// [`AlphabetError`] for an empty spec, a character that cannot be a symbol, a repeated symbol, a
-    /// backwards range, or more than 64 symbols.
+    /// backwards range, or more than [`MAX_SYMBOLS`] symbols.
     ///
     /// # Examples
     /// ```
@@ -129,7 +133,7 @@ impl Alphabet {
                         return Err(AlphabetError::BadSymbol { symbol: x, reason });
                     }
                     symbols.push(x as u8);
-                    if symbols.len() > MAX_N {
+                    if symbols.len() > MAX_SYMBOLS {
                         break;
                     }
                 }
@@ -141,7 +145,7 @@ impl Alphabet {
                 symbols.push(c as u8);
                 i += 1;
             }
-            if symbols.len() > MAX_N {
+            if symbols.len() > MAX_SYMBOLS {
                 // Count the rest cheaply for the message.
                 return Err(AlphabetError::TooMany {
                     count: symbols.len() + chars.len().saturating_sub(i),
@@ -162,10 +166,10 @@ impl Alphabet {
     }
 
     /// The alphabet of `symbols` in the order given, if they are distinct characters that can be
-    /// symbols, at most 64.
+    /// symbols, at most [`MAX_SYMBOLS`].
     pub(crate) fn from_symbols(symbols: &[u8]) -> Option<Alphabet> {
         let ok = !symbols.is_empty()
-            && symbols.len() <= MAX_N
+            && symbols.len() <= MAX_SYMBOLS
             && symbols.iter().all(|&b| reject(b as char).is_none())
             && (1..symbols.len()).all(|i| !symbols[..i].contains(&symbols[i]));
         ok.then(|| Alphabet::from_ascii(symbols.to_vec()))
@@ -197,12 +201,20 @@ impl Alphabet {
     }
 
     /// The first `n` symbols of a family sequence.
+    /// Beyond 64 it goes on with the other characters that can be symbols, in code order, up to
+    /// [`MAX_SYMBOLS`].
     fn prefix(seq: &[u8; 64], n: usize) -> Alphabet {
-        Alphabet::from_ascii(seq[..n.min(MAX_N)].to_vec())
+        let mut symbols = seq[..n.min(64)].to_vec();
+        if n > 64 {
+            let rest = (33..127u8).filter(|&b| Alphabet::can_be_symbol(b) && !seq.contains(&b));
+            symbols.extend(rest.take(n - 64));
+        }
+        Alphabet::from_ascii(symbols)
     }
 
     /// The default alphabet for an N×N grid: `1-9`, then `A`, `B`, `C`, … (`1-9A-G` for 16x16). Beyond 35
-    /// symbols it goes on with `a-z`, then `@`, `$`, `%`. `n` above 64 is taken as 64.
+    /// symbols it goes on with `a-z`, then `@`, `$`, `%`; beyond 64, `0` and the other punctuation that
+    /// can be a symbol, in code order. `n` above [`MAX_SYMBOLS`] is taken as [`MAX_SYMBOLS`].
     ///
     /// # Examples
     /// ```
@@ -241,7 +253,7 @@ impl Alphabet {
     }
 
     /// The symbol of `digit` (1..=N). A digit outside 1..=N is shown as `?`.
-    pub fn symbol(&self, digit: u8) -> char {
+    pub fn symbol(&self, digit: u16) -> char {
         match digit
             .checked_sub(1)
             .and_then(|i| self.symbols.get(i as usize))
@@ -252,11 +264,11 @@ impl Alphabet {
     }
 
     /// The digit (1..=N) of a symbol, matching letters in either case unless both cases are symbols.
-    pub fn digit(&self, ch: char) -> Option<u8> {
+    pub fn digit(&self, ch: char) -> Option<u16> {
         if ch.is_ascii() {
             match self.lookup[ch as usize] {
                 0 => None,
-                d => Some(d),
+                d => Some(u16::from(d)),
             }
         } else {
             None
@@ -358,7 +370,7 @@ mod tests {
             let a = Alphabet::parse(spec).unwrap();
             assert_eq!(a.len(), len, "{spec}");
             assert_eq!(a.symbol(1), first);
-            assert_eq!(a.symbol(len as u8), last);
+            assert_eq!(a.symbol(len as u16), last);
             assert_eq!(a.to_string(), spec);
         }
         let uio = Alphabet::parse("1-9?A-Z").unwrap();
@@ -399,10 +411,19 @@ mod tests {
             Alphabet::parse("!-~"),
             Err(AlphabetError::BadSymbol { .. })
         ));
+        // 66 symbols are fine now; more than every usable character needs a repeat.
+        assert_eq!(Alphabet::parse("0-9A-Za-z@$%&").unwrap().len(), 66);
         assert!(matches!(
-            Alphabet::parse("0-9A-Za-z@$%&"),
+            Alphabet::parse("0-9A-Za-z0-9A-Za-z"),
             Err(AlphabetError::TooMany { .. })
         ));
+        let widest = Alphabet::default_for(MAX_SYMBOLS + 10);
+        assert_eq!(widest.len(), MAX_SYMBOLS);
+        assert_eq!(Alphabet::parse(&widest.to_string()).unwrap(), widest);
+        assert_eq!(widest.symbol(64), '%');
+        assert_eq!(widest.symbol(65), '!');
+        assert_eq!(widest.digit('~'), Some(MAX_SYMBOLS as u16));
+        assert_eq!(Alphabet::zero_first(70, false).len(), 70);
         assert!(matches!(
             Alphabet::parse("-A"),
             Err(AlphabetError::BadSymbol { symbol: '-', .. })

@@ -21,7 +21,7 @@ struct Block {
     expected: usize,
     /// Rows read.
     seen: usize,
-    values: Vec<u8>,
+    values: Vec<u16>,
     /// The first error found; the block is still read to its end.
     err: Option<ParseError>,
     layout: Option<Arc<Layout>>,
@@ -168,7 +168,7 @@ impl BlockParser {
         line: &Line<'_>,
         n: usize,
         row: usize,
-        values: &mut Vec<u8>,
+        values: &mut Vec<u16>,
     ) -> Result<(), ParseError> {
         let text = line.text;
         let Some(syms) = &ctx.syms else {
@@ -190,7 +190,7 @@ impl BlockParser {
             if t & 0x80 != 0 && bad.is_none() {
                 bad = Some(i);
             }
-            values.push(t);
+            values.push(u16::from(t));
             self.positions.push((line.number, i + 1));
         }
         if count != n {

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::alphabet::Alphabet;
+use super::alphabet::MAX_SYMBOLS;
 use super::detect::{Note, Plan, choose_alphabet, shape_hint};
 use super::error::{ParseError, ParseErrorKind};
 use super::layout::Layout;
@@ -217,6 +218,9 @@ impl Context {
         if n > MAX_N {
             return Err(ParseErrorKind::TooLarge { n });
         }
+        if n > MAX_SYMBOLS && self.format != Format::Ints {
+            return Err(ParseErrorKind::TooManySymbols { n });
+        }
         if self.format != Format::Ints
             && let Some(a) = &self.options.symbols
             && a.len() != n
@@ -260,7 +264,7 @@ impl Context {
     pub(crate) fn finish(
         &mut self,
         layout: Arc<Layout>,
-        values: Vec<u8>,
+        values: Vec<u16>,
         locate: impl Fn(usize) -> (usize, usize),
         line: usize,
     ) -> Result<Puzzle, ParseError> {

@@ -309,7 +309,7 @@ pub(crate) fn choose_alphabet(n: usize, counts: &[usize; 256], options: &ReadOpt
 /// blank), each seen at most N times per grid of the look-ahead (a digit is in each row once): those
 /// symbols in the order of their character codes (`1-9?A-Z` for the uio 36x36 files).
 fn in_code_order(n: usize, counts: &[usize; 256], symbols: &[u8]) -> Option<Alphabet> {
-    if !(4..=crate::grid::MAX_N).contains(&n) {
+    if !(4..=super::alphabet::MAX_SYMBOLS).contains(&n) {
         return None;
     }
     // `0` beside N other symbols is a blank only if it is as common as a blank is (the commonest).
@@ -438,7 +438,13 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     let Some(first) = content.first() else {
         return Ok(plan);
     };
-    if let Some((offset, byte, utf8)) = first_non_text(&first.text) {
+    // A note after a one-line grid is free text (as on every later line): only the grid part can make
+    // the input binary.
+    let checked = match note_split(&first.text) {
+        Some((_, _, note)) => &first.text[..note],
+        None => &first.text[..],
+    };
+    if let Some((offset, byte, utf8)) = first_non_text(checked) {
         let kind = if utf8 {
             ParseErrorKind::InvalidUtf8 { byte }
         } else {

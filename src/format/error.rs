@@ -143,9 +143,18 @@ pub enum ParseErrorKind {
     /// No box shape for this grid side, or a `--box` that does not fit it.
     #[error("bad box shape: {0}")]
     Shape(ShapeError),
-    /// A grid side above 64.
-    #[error("grid too large: {n}x{n} has N above 64 (the largest supported is 64x64)")]
+    /// A grid side above [`MAX_N`](crate::MAX_N).
+    #[error("grid too large: {n}x{n} has N above {max} (the largest supported is {max}x{max})", max = crate::MAX_N)]
     TooLarge {
+        /// The grid side.
+        n: usize,
+    },
+    /// A grid written with one symbol per cell whose side is above the longest alphabet.
+    #[error(
+        "grid too large for symbols: {n}x{n} needs {n} symbols, but at most {max} characters can be symbols; write it as integers (the ints format)",
+        max = super::alphabet::MAX_SYMBOLS
+    )]
+    TooManySymbols {
         /// The grid side.
         n: usize,
     },

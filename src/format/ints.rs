@@ -7,7 +7,7 @@ use super::error::{ParseError, ParseErrorKind};
 use super::lines::{Kind, Line, classify, column, first_non_text};
 
 /// One ints token: a value 1..=n, 0 for a blank (`0`, `-1`, `.`, `-`, `_`).
-fn int_token(tok: &[u8], n: usize) -> Result<u8, ParseErrorKind> {
+fn int_token(tok: &[u8], n: usize) -> Result<u16, ParseErrorKind> {
     match tok {
         b"." | b"-" | b"_" | b"-1" => Ok(0),
         _ if tok.iter().all(u8::is_ascii_digit) => {
@@ -15,7 +15,8 @@ fn int_token(tok: &[u8], n: usize) -> Result<u8, ParseErrorKind> {
                 (a * 10 + usize::from(b - b'0')).min(1 << 20)
             });
             if v <= n {
-                Ok(v as u8)
+                // n is at most MAX_N, so v fits.
+                Ok(v as u16)
             } else {
                 Err(ParseErrorKind::ValueOutOfRange {
                     text: snippet(tok),
@@ -52,7 +53,7 @@ pub(crate) fn cells(
     text: &[u8],
     line: usize,
     (n, row): (usize, Option<usize>),
-    values: &mut Vec<u8>,
+    values: &mut Vec<u16>,
     positions: &mut Vec<(usize, usize)>,
 ) -> Result<(), ParseError> {
     let expect = if row.is_some() { n } else { n * n };

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::Format;
-use super::alphabet::Alphabet;
+use super::alphabet::{Alphabet, MAX_SYMBOLS};
 use crate::grid::{Grid, Shape};
 
 /// How a grid was written, so a solution can be written the same way.
@@ -23,7 +23,8 @@ pub struct Layout {
     /// Block: `|` between boxes and a rule line between bands.
     bars: bool,
     /// Value -> symbol byte (0: the blank; past N: `?`), 128 entries so that `v & 127` needs no
-    /// bounds check (values are <= 64): a line is written by one lookup per cell.
+    /// bounds check (a layout with symbols has N ≤ [`MAX_SYMBOLS`] < 128; wider grids are written as
+    /// ints): a line is written by one lookup per cell.
     bytes: [u8; 128],
     /// When the symbols are consecutive bytes (`1`…`9`, `A`…`P`): the byte before the first, so that
     /// value v is written `offset + v`, which the compiler turns into vector code.
@@ -53,9 +54,15 @@ fn byte_table(alphabet: &Alphabet, blank: u8) -> [u8; 128] {
 
 impl Layout {
     /// A plain layout of `format` for `shape`: the default alphabet (`A`… for letters), `.` blank (`-` for
-    /// letters, `0` for ints), no separators; ints in rows.
+    /// letters, `0` for ints), no separators; ints in rows. Grids wider than any alphabet (N above
+    /// [`MAX_SYMBOLS`]) are written as ints whatever the format asked for.
     pub fn new(format: Format, shape: Shape) -> Layout {
         let n = shape.n();
+        let format = if n > MAX_SYMBOLS {
+            Format::Ints
+        } else {
+            format
+        };
         let (alphabet, blank) = match format {
             Format::Letters => (Alphabet::letters(n), b'-'),
             Format::Ints => (Alphabet::default_for(n), b'0'),
@@ -213,17 +220,22 @@ impl Layout {
     }
 
     /// A one-line layout's symbols for `values`, then `'\n'` (symbols are ASCII).
-    fn write_line(&self, values: &[u8], out: &mut Vec<u8>) {
+    fn write_line(&self, values: &[u16], out: &mut Vec<u8>) {
         let start = out.len();
         out.resize(start + values.len(), 0);
         let line = &mut out[start..];
-        let n = self.shape.n() as u8;
+        let n = self.shape.n() as u16;
         match self.offset {
             // Values past N (never in a grid of this shape) would need the table's `?`: checked first.
             Some(base) if values.iter().fold(0, |m, &v| m.max(v)) <= n => {
                 let blank = self.blank;
                 for (o, &v) in line.iter_mut().zip(values) {
-                    *o = if v == 0 { blank } else { base.wrapping_add(v) };
+                    // v ≤ N ≤ MAX_SYMBOLS here, so the cast keeps it.
+                    *o = if v == 0 {
+                        blank
+                    } else {
+                        base.wrapping_add(v as u8)
+                    };
                 }
             }
             _ => {
@@ -253,11 +265,11 @@ impl Layout {
         }
     }
 
-    fn sym(&self, v: u8) -> char {
+    fn sym(&self, v: u16) -> char {
         self.sym_byte(v) as char
     }
 
-    fn sym_byte(&self, v: u8) -> u8 {
+    fn sym_byte(&self, v: u16) -> u8 {
         if v == 0 {
             self.blank
         } else {

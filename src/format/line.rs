@@ -127,8 +127,8 @@ pub(crate) fn parse_flat(
     };
     let mut values = Vec::with_capacity(n2);
     let bad = if plain {
-        values.extend(field.iter().map(|&b| syms.lut[b as usize]));
-        if values.iter().fold(0u8, |a, &v| a | v) & 0x80 != 0 {
+        values.extend(field.iter().map(|&b| u16::from(syms.lut[b as usize])));
+        if values.iter().fold(0u16, |a, &v| a | v) & 0x80 != 0 {
             values.iter().position(|&v| v & 0x80 != 0)
         } else {
             None
@@ -144,7 +144,7 @@ pub(crate) fn parse_flat(
                 bad = Some(i);
                 break;
             }
-            values.push(t);
+            values.push(u16::from(t));
         }
         bad
     };

@@ -32,13 +32,16 @@
 //!   block when the rows around it hold more than √w distinct symbols (or header lines or `--box` /
 //!   `--symbols` say N = w), else a line. A 16x16 block of letters `A`-`P` is the letters format.
 //! - **N**: the width of that typical line (its square root for one-line grids). A later grid of
-//!   another size is a "mixed sizes" error; N above 64 is an error for each grid.
+//!   another size is a "mixed sizes" error; N above 400 ([`MAX_N`](crate::MAX_N)) is an error for each
+//!   grid, and so is N above 86 ([`MAX_SYMBOLS`], the characters that can be symbols) in any format but
+//!   ints.
 //! - **Box shape**: `--box`, else two header integers (rows and columns, or `n` and `1`), else
 //!   [`Shape::for_side`] (square, or 2x3 for 6, 3x4 for 12); otherwise each grid is an error asking for
 //!   `--box`.
 //! - **Alphabet** (not for ints): `--symbols`; else, when `.` is a blank and `0` occurs, `0` is a value
 //!   above 9x9 (`0-9a-f` for 16x16) and a blank up to 9x9; else a 16x16 file whose givens are letters
-//!   only is `A-P`; else `1-9` then `A`, `B`, … (`a`, `b`, … if the file writes lower case). A `0` that
+//!   only is `A-P`; else `1-9` then `A`, `B`, … (`a`, `b`, … if the file writes lower case; beyond 64
+//!   symbols the other punctuation, in code order). A `0` that
 //!   is the only blank candidate but no more frequent than other symbols (a full `0-9a-f` grid) is tried
 //!   as a value first. Above 9x9, a file of exactly N symbols that none of these covers is read in
 //!   character order (`1-9?A-Z`). CSV files count every grid column (puzzles and solutions) for this.
@@ -80,7 +83,7 @@ mod variant;
 use std::fmt;
 use std::str::FromStr;
 
-pub use alphabet::{Alphabet, AlphabetError};
+pub use alphabet::{Alphabet, AlphabetError, MAX_SYMBOLS};
 pub use detect::Note;
 pub use error::{ParseError, ParseErrorKind};
 pub use layout::Layout;

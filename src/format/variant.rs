@@ -797,7 +797,7 @@ fn solution(ctx: &Context, map: &Map, shape: Shape) -> Result<Grid, ParseError> 
     for (i, (label, &(l, c))) in map.labels.iter().zip(&map.at).enumerate().take(n * n) {
         let value = if ctx.format == Format::Ints {
             match label.parse::<usize>() {
-                Ok(v) if v <= n => v as u8,
+                Ok(v) if v <= n => v as u16,
                 _ => {
                     let kind = ParseErrorKind::ValueOutOfRange {
                         text: snippet(label.as_bytes()),
@@ -819,7 +819,7 @@ fn solution(ctx: &Context, map: &Map, shape: Shape) -> Result<Grid, ParseError> 
             if t & 0x80 != 0 && t != SKIP {
                 return Err(ctx.error(l, c, syms.error_at(b, 0)));
             }
-            t
+            u16::from(t)
         };
         if value == 0 {
             let cell = crate::grid::Cell::new(i).name(shape);

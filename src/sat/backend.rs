@@ -9,15 +9,15 @@ use std::time::Instant;
 use crate::grid::{Cell, Digit, Grid};
 #[cfg(test)]
 use crate::sat::encode::encode;
-use crate::sat::encode::{Amo, CageEncoding, EncodeError, Encoding, UnknownName, encode_with};
+use crate::sat::encode::{
+    Amo, CageEncoding, EncodeError, Encoding, UnknownName, encode_numbered, encode_with,
+};
 use crate::sat::lit::Lit;
 use crate::sat::proof::Proof;
 use crate::sat::simplify::{Simplifier, TRUE, Verdict};
 use crate::sat::sink::{Formula, FormulaStats};
 use crate::sat::solver::{Answer, Engine, SatSolver, SolverUnavailable, Varisat};
-use crate::sat::vars::{
-    Compact, cell_lit_at, cell_of_var, cell_var_count, cell_vars, digit_index_of_var, var_cell,
-};
+use crate::sat::vars::{CellVars, Compact, cell_lit_at};
 use crate::solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats};
 use crate::units::Units;
 
@@ -223,7 +223,7 @@ impl SatBackend {
             n,
             clauses,
             budget: CLAUSE_BUDGET,
-            hint: "try --amo sequential or --amo product (linear in N), or the dfs backend".into(),
+            hint: "try --amo auto, commander or bimander (linear in N), or the dfs backend".into(),
         })
     }
 }
@@ -253,6 +253,8 @@ struct Scratch {
     base_units: Option<u64>,
     /// A puzzle's givens as unit literals, for the loaded base.
     givens: Vec<Lit>,
+    /// The numbering of the cell variables of `formula` (and so of `rest`).
+    vars: CellVars,
 }
 
 thread_local! {
@@ -288,7 +290,7 @@ impl SatBackend {
     fn uses_base(&self, units: &Units) -> bool {
         self.base
             && self.encoding == Encoding::Pruned
-            && self.amo == Amo::Pairwise
+            && self.amo.resolve(units.shape().n()) == Amo::Pairwise
             && self.simplify != Simplify::None
             && Encoding::Extended
                 .predicted_size(units, Amo::Pairwise, 0)
@@ -298,14 +300,16 @@ impl SatBackend {
     /// Whether varisat is spared the units' at-least-one clauses longer than
     /// [`UNIT_ALO_KEPT_UPTO`] (see [`varisat_order`]): in the default configuration, whose formula
     /// has every open cell's at-least-one and at-most-one clauses and every unit's at-most-one
-    /// clauses, which imply them. Not under variant rules: a cage's clauses, simplified, may look the
-    /// same (a digit somewhere in the cage) without being implied; and on jigsaw regions and extra
-    /// units the solver needs those clauses (varisat took over 20 s instead of 0.03 s to refute empty
-    /// jigsaw layouts of the shared collection without them).
+    /// clauses, which imply them, on grids up to [`DROP_LONG_UNIT_ALO_UPTO`]. Not under variant
+    /// rules: a cage's clauses, simplified, may look the same (a digit somewhere in the cage) without
+    /// being implied; and on jigsaw regions and extra units the solver needs those clauses (varisat
+    /// took over 20 s instead of 0.03 s to refute empty jigsaw layouts of the shared collection
+    /// without them).
     fn drops_long_unit_alo(&self, units: &Units) -> bool {
         self.encoding == Encoding::Pruned
-            && self.amo == Amo::Pairwise
+            && matches!(self.amo, Amo::Pairwise | Amo::Auto)
             && self.simplify != Simplify::None
+            && units.shape().n() <= DROP_LONG_UNIT_ALO_UPTO
             && units.cages().is_empty()
             && units.relations().is_empty()
             && units.variants().is_empty()
@@ -331,15 +335,13 @@ impl SatBackend {
             base,
             base_units,
             givens,
+            vars,
         } = scratch;
-        let probe = match self.simplify {
-            Simplify::Probe => cell_var_count(n),
-            _ => 0,
-        };
 
         // What simplification fixed goes into `grid`; `rest` is what is left for the solver.
         let mut grid = puzzle.clone();
         let (verdict, values, proof): (Verdict, &[i8], Option<Proof>) = if self.uses_base(units) {
+            *vars = CellVars::fixed(n);
             if *base_units != Some(units.id()) {
                 formula.clear();
                 // The shapes were checked by the caller, so encoding cannot fail.
@@ -365,7 +367,7 @@ impl SatBackend {
                     .map(|(i, &v)| cell_lit_at(n, i, v as usize - 1)),
             );
             base.record_lemmas(lemmas);
-            let verdict = base.run_with_units(givens, probe, rest);
+            let verdict = base.run_with_units(givens, self.probe_vars(vars), rest);
             let proof = base.take_lemmas();
             base.record_lemmas(false);
             stats.variables = base.distinct_vars - base.assigned() as u64;
@@ -374,15 +376,24 @@ impl SatBackend {
         } else {
             formula.clear();
             // The shapes were checked by the caller, so encoding cannot fail.
-            let _ = encode_with(units, puzzle, self.encoding, self.amo, self.cages, formula);
+            let _ = encode_numbered(
+                units,
+                puzzle,
+                self.encoding,
+                self.amo,
+                self.cages,
+                vars,
+                formula,
+            );
             stats.clauses = formula.len() as u64;
             if self.simplify == Simplify::None {
                 stats.variables = distinct_vars(formula);
                 (Verdict::Unchanged, &[], lemmas.then(Proof::new))
             } else {
                 simplifier.record_lemmas(lemmas);
-                let verdict = simplifier.run(formula, probe, rest);
-                let proof = simplifier.take_lemmas();
+                let verdict = simplifier.run(formula, self.probe_vars(vars), rest);
+                // Probing's lemmas, over the formula's numbering, in the certificate's (fixed) one.
+                let proof = simplifier.take_lemmas().map(|p| to_fixed(&p, vars));
                 simplifier.record_lemmas(false);
                 stats.variables = simplifier.distinct_vars;
                 (verdict, &simplifier.values, proof)
@@ -392,18 +403,28 @@ impl SatBackend {
             Verdict::Conflict => return (Simplified::NoSolution, proof),
             Verdict::Unchanged => formula,
             Verdict::Simplified => {
-                // Cell variables are the first N³: a true one puts its digit in its cell.
-                let cell_vars = cell_var_count(n).min(values.len());
+                // Cell variables come first: a true one puts its digit in its cell.
+                let cell_vars = vars.count().min(values.len());
                 for (i, &v) in values[..cell_vars].iter().enumerate() {
-                    if v == TRUE {
-                        let d = digit_index_of_var(n, i) + 1;
-                        grid.set(Cell::new(cell_of_var(n, i)), Digit::new(d as u8));
+                    if v == TRUE
+                        && let Some((cell, d)) = vars.cell_digit(i)
+                    {
+                        grid.set(Cell::new(cell), Digit::new((d + 1) as _));
                     }
                 }
                 rest
             }
         };
-        (Simplified::Rest(grid, rest), proof)
+        (Simplified::Rest(grid, rest, vars), proof)
+    }
+
+    /// How many variables probing tries: the cell variables (they come first), with
+    /// [`Simplify::Probe`].
+    fn probe_vars(&self, vars: &CellVars) -> usize {
+        match self.simplify {
+            Simplify::Probe => vars.count(),
+            _ => 0,
+        }
     }
 
     fn solve_with(
@@ -415,14 +436,15 @@ impl SatBackend {
         scratch: &mut Scratch,
     ) -> Report {
         let mut stats = Stats::default();
-        let (grid, rest) = match self.simplified(units, puzzle, scratch, &mut stats, false).0 {
+        let (grid, rest, vars) = match self.simplified(units, puzzle, scratch, &mut stats, false).0
+        {
             Simplified::NoSolution => {
                 return Report {
                     outcome: Outcome::NoSolution,
                     stats,
                 };
             }
-            Simplified::Rest(grid, rest) => (grid, rest),
+            Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
         };
         let mut solutions = Solutions::new(limits);
         let mut gave_up = false;
@@ -431,10 +453,10 @@ impl SatBackend {
             // over the cell variables, and blocking it leaves an empty clause).
             solutions.add(grid);
         } else {
-            let order = varisat_order(units, rest, self.drops_long_unit_alo(units));
+            let order = varisat_order(units, rest, vars, self.drops_long_unit_alo(units));
             stats.clauses = order.len() as u64;
             let run = Search {
-                units,
+                vars,
                 rest,
                 order: &order,
                 base: &grid,
@@ -496,12 +518,12 @@ impl SatBackend {
         let (simplified, lemmas) =
             self.simplified(job.units, job.puzzle, scratch, &mut stats, true);
         let mut proof = lemmas.unwrap_or_default();
-        let (grid, rest) = match simplified {
+        let (grid, rest, vars) = match simplified {
             Simplified::NoSolution => {
                 proof.add(&[]);
                 return Proved::Refutation(proof);
             }
-            Simplified::Rest(grid, rest) => (grid, rest),
+            Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
         };
         if rest.is_empty() {
             // Every cell assigned by propagation: the only solution. If it is the excluded one,
@@ -514,11 +536,13 @@ impl SatBackend {
                 _ => Proved::Solution(Box::new(grid)),
             };
         }
-        let order = varisat_order(job.units, rest, self.drops_long_unit_alo(job.units));
+        let order = varisat_order(job.units, rest, vars, self.drops_long_unit_alo(job.units));
         match self.solver {
             #[cfg(feature = "cadical")]
-            SatSolver::Cadical => job.run::<crate::sat::solver::Cadical>(rest, &order, grid, proof),
-            _ => job.run::<Varisat>(rest, &order, grid, proof),
+            SatSolver::Cadical => {
+                job.run::<crate::sat::solver::Cadical>(rest, vars, &order, grid, proof)
+            }
+            _ => job.run::<Varisat>(rest, vars, &order, grid, proof),
         }
     }
 }
@@ -527,8 +551,32 @@ impl SatBackend {
 enum Simplified<'s> {
     /// A conflict: no solution.
     NoSolution,
-    /// The puzzle with what was fixed filled in, and the clauses left (none: solved).
-    Rest(Grid, &'s Formula),
+    /// The puzzle with what was fixed filled in, the clauses left (none: solved), and the numbering
+    /// of their cell variables.
+    Rest(Grid, &'s Formula, &'s CellVars),
+}
+
+/// The lemmas of `proof` (over the variables of `vars`) in the fixed numbering, deletions left out
+/// (which keeps a DRAT proof valid). A lemma over an auxiliary variable, which the certificate's
+/// plain CNF does not have, is left out too: a later step that needs it then fails the check (the
+/// certifier uses pairwise at-most-one, which has none).
+fn to_fixed(proof: &Proof, vars: &CellVars) -> Proof {
+    let mut out = Proof::new();
+    let mut buf = Vec::new();
+    'steps: for (deletion, clause) in proof.steps() {
+        if deletion {
+            continue;
+        }
+        buf.clear();
+        for &l in clause {
+            match vars.to_fixed(l) {
+                Some(x) => buf.push(x),
+                None => continue 'steps,
+            }
+        }
+        out.add(&buf);
+    }
+    out
 }
 
 /// What [`SatBackend::prove`] found.
@@ -557,13 +605,13 @@ impl Prove<'_> {
     fn run<E: Engine>(
         &self,
         rest: &Formula,
+        vars: &CellVars,
         order: &[usize],
         base: Grid,
         mut proof: Proof,
     ) -> Proved {
-        let n = self.units.shape().n();
         let mut compact = if E::FLIP_CELLS {
-            Compact::flipping_cells(rest.max_var(), cell_var_count(n))
+            Compact::flipping_cells(rest.max_var(), vars.count())
         } else {
             Compact::new(rest.max_var())
         };
@@ -575,11 +623,12 @@ impl Prove<'_> {
             // Its digits in the cells still open; the others are true already.
             let mut clause = Vec::new();
             for (i, &v) in excluded.values().iter().enumerate() {
-                if v != 0 && self.puzzle.values()[i] == 0 {
-                    let x = cell_lit_at(n, i, v as usize - 1);
-                    if let Some(c) = compact.lookup(!x) {
-                        clause.push(c);
-                    }
+                if v != 0
+                    && self.puzzle.values()[i] == 0
+                    && let Some(x) = vars.lit(i, v as usize - 1)
+                    && let Some(c) = compact.lookup(!x)
+                {
+                    clause.push(c);
                 }
             }
             solver.add_clause(&clause);
@@ -590,11 +639,11 @@ impl Prove<'_> {
                 solver.model(&mut model);
                 let mut grid = base;
                 for &l in &model {
-                    let fixed = compact.unmap(l);
-                    if fixed.is_positive()
-                        && let Some((cell, d)) = var_cell(n, fixed.var())
+                    let x = compact.unmap(l);
+                    if x.is_positive()
+                        && let Some((cell, d)) = vars.cell_digit(x.var().index())
                     {
-                        grid.set(cell, Some(d));
+                        grid.set(Cell::new(cell), Digit::new((d + 1) as _));
                     }
                 }
                 Proved::Solution(Box::new(grid))
@@ -605,16 +654,23 @@ impl Prove<'_> {
                 };
                 let mut buf = Vec::new();
                 for (deletion, clause) in steps.steps() {
-                    if deletion {
-                        continue;
-                    }
                     buf.clear();
-                    buf.extend(
-                        clause
-                            .iter()
-                            .map(|&l| compact.unmap_or_fresh(l, self.first_fresh)),
-                    );
-                    proof.add(&buf);
+                    for &l in clause {
+                        // Variables of the formula to the fixed numbering; the solver's own fresh.
+                        let fixed = match compact.try_unmap(l) {
+                            Some(x) => vars.to_fixed(x),
+                            None => Some(compact.fresh(l, self.first_fresh)),
+                        };
+                        let Some(fixed) = fixed else {
+                            return Proved::Unknown;
+                        };
+                        buf.push(fixed);
+                    }
+                    if deletion {
+                        proof.delete(&buf);
+                    } else {
+                        proof.add(&buf);
+                    }
                 }
                 if !proof.ends_with_empty_clause() {
                     proof.add(&[]);
@@ -634,6 +690,13 @@ impl Prove<'_> {
 /// more 1-4%; leaving out those of 4 as well nearly doubles it. top1465, 17-clue and 16x16 stay
 /// within noise.
 const UNIT_ALO_KEPT_UPTO: usize = 4;
+
+/// The largest grid side on which the long unit at-least-one clauses are left out
+/// ([`UNIT_ALO_KEPT_UPTO`]). They are implied, but not by unit propagation: without them a solver
+/// finds no hidden single by propagation and must learn each. At 9x9 leaving them out saves time
+/// (above); on hard 25x25 puzzles it made the search 4.5x slower on varisat and 3.3x on CaDiCaL,
+/// on 64x64-rkkautsar-2 8x and 4x (BENCHMARKS.md).
+const DROP_LONG_UNIT_ALO_UPTO: usize = 9;
 
 /// The order in which `rest`'s clauses go to varisat, as clause indices: first the cells'
 /// at-least-one clauses (positive literals of one cell's variables), then every other clause in
@@ -655,9 +718,14 @@ const UNIT_ALO_KEPT_UPTO: usize = 4;
 /// hardest set, as published and with every puzzle randomly relabelled, permuted and transposed:
 /// 10-15% less varisat time than row-major order, the same in either orientation (ordering cells
 /// alone by candidates gained 3-5%).
-fn varisat_order(units: &Units, rest: &Formula, drop_long_unit_alo: bool) -> Vec<usize> {
+fn varisat_order(
+    units: &Units,
+    rest: &Formula,
+    vars: &CellVars,
+    drop_long_unit_alo: bool,
+) -> Vec<usize> {
     let n = units.shape().n();
-    let cell_var_end = cell_var_count(n);
+    let cell_var_end = vars.count();
     // Per cell: its at-least-one clause and that clause's length (0: none).
     let mut alo = vec![(0usize, 0usize); n * n];
     let mut dropped = vec![false; rest.len()];
@@ -669,9 +737,11 @@ fn varisat_order(units: &Units, rest: &Formula, drop_long_unit_alo: bool) -> Vec
         {
             continue;
         }
-        let cell = cell_of_var(n, c[0].index());
-        let vars = cell_vars(n, cell);
-        if c.iter().all(|l| vars.contains(&l.index())) {
+        let Some((cell, _)) = vars.cell_digit(c[0].index()) else {
+            continue;
+        };
+        let range = vars.cell_range(cell);
+        if c.iter().all(|l| range.contains(&l.index())) {
             alo[cell] = (c.len(), i);
         } else if drop_long_unit_alo && c.len() > UNIT_ALO_KEPT_UPTO {
             dropped[i] = true;
@@ -709,7 +779,8 @@ fn varisat_order(units: &Units, rest: &Formula, drop_long_unit_alo: bool) -> Vec
 
 /// One solver run over what simplification left: the clauses `order` of `rest`, in that order.
 struct Search<'a> {
-    units: &'a Units,
+    /// The numbering of the cell variables of `rest`.
+    vars: &'a CellVars,
     rest: &'a Formula,
     order: &'a [usize],
     /// The puzzle with what simplification fixed filled in.
@@ -724,9 +795,9 @@ impl Search<'_> {
     /// until unsatisfiable or the limits are reached. Returns whether it gave up (deadline, budget
     /// or solver error).
     fn run<E: Engine>(&self, solutions: &mut Solutions, stats: &mut Stats) -> bool {
-        let n = self.units.shape().n();
+        let vars = self.vars;
         let mut compact = if E::FLIP_CELLS {
-            Compact::flipping_cells(self.rest.max_var(), cell_var_count(n))
+            Compact::flipping_cells(self.rest.max_var(), vars.count())
         } else {
             Compact::new(self.rest.max_var())
         };
@@ -737,7 +808,7 @@ impl Search<'_> {
         }
         let mut model: Vec<Lit> = Vec::new();
         let gave_up = loop {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if crate::solve::past(self.deadline) {
                 break true;
             }
             let conflicts = match self.budget {
@@ -748,7 +819,13 @@ impl Search<'_> {
                 None => None,
             };
             stats.nodes += 1;
-            match solver.solve(conflicts) {
+            let answer = solver.solve(conflicts);
+            if let Some(c) = solver.conflicts() {
+                // For progress displays (WorkCounters): the conflicts of this call.
+                crate::solve::add_conflicts(c.saturating_sub(stats.conflicts));
+                stats.conflicts = c;
+            }
+            match answer {
                 Answer::Sat => {}
                 Answer::Unsat => break false,
                 Answer::Unknown => break true,
@@ -762,15 +839,15 @@ impl Search<'_> {
             buf.clear();
             for &l in &model {
                 let fixed = compact.unmap(l);
-                if fixed.is_positive() && fixed.index() < cell_var_count(n) {
+                if fixed.is_positive() && fixed.index() < vars.count() {
                     buf.push(!l);
                 }
             }
             let full = solutions.add_with(|| {
                 let mut grid = self.base.clone();
                 for &l in &buf {
-                    if let Some((cell, d)) = var_cell(n, compact.unmap(!l).var()) {
-                        grid.set(cell, Some(d));
+                    if let Some((cell, d)) = vars.cell_digit(compact.unmap(!l).var().index()) {
+                        grid.set(Cell::new(cell), Digit::new((d + 1) as _));
                     }
                 }
                 grid
@@ -947,7 +1024,7 @@ mod tests {
             matches!(e, SolveError::FormulaTooLarge { n: 64, .. }),
             "{e}"
         );
-        assert!(e.to_string().contains("sequential"));
+        assert!(e.to_string().contains("--amo auto"));
     }
 
     /// The default configuration (extended formula kept loaded, givens as units) and the pruned
@@ -970,7 +1047,13 @@ mod tests {
             let v = line
                 .bytes()
                 .take(81)
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+                .map(|b| {
+                    if b.is_ascii_digit() {
+                        u16::from(b - b'0')
+                    } else {
+                        0
+                    }
+                })
                 .collect();
             let puzzle = Grid::from_values(s, v).unwrap();
             for simplify in [Simplify::Propagate, Simplify::Probe] {
@@ -1008,8 +1091,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f.len(), 11988);
-        let all = varisat_order(&units, &f, false);
-        let kept = varisat_order(&units, &f, true);
+        let all = varisat_order(&units, &f, &CellVars::fixed(9), false);
+        let kept = varisat_order(&units, &f, &CellVars::fixed(9), true);
         assert_eq!(all.len(), 11988);
         assert_eq!(kept.len(), 11988 - 243);
         let mut sorted = all.clone();
@@ -1038,10 +1121,16 @@ mod tests {
             .filter(|l| !l.starts_with('#') && l.trim().len() >= 81);
         let mut several = 0;
         for (i, line) in lines.take(6).enumerate() {
-            let mut v: Vec<u8> = line
+            let mut v: Vec<u16> = line
                 .bytes()
                 .take(81)
-                .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+                .map(|b| {
+                    if b.is_ascii_digit() {
+                        u16::from(b - b'0')
+                    } else {
+                        0
+                    }
+                })
                 .collect();
             // Blank the first given.
             if let Some(cell) = (0..81).find(|&c| v[c] != 0) {
@@ -1143,7 +1232,13 @@ mod tests {
         let v = rows
             .concat()
             .bytes()
-            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+            .map(|b| {
+                if b.is_ascii_digit() {
+                    u16::from(b - b'0')
+                } else {
+                    0
+                }
+            })
             .collect();
         let puzzle = Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap();
         let units = Units::standard(puzzle.shape());

@@ -1,12 +1,12 @@
-//! Model → grid: [`decode_model`] reads a solver's model in the fixed numbering with the puzzle alone,
-//! whichever encoding produced the formula, and reports malformed or contradictory models as errors.
+//! Model → grid: [`decode_model`] reads a solver's model with the puzzle alone (in the numbering of the
+//! encoding that produced the formula), and reports malformed or contradictory models as errors.
 
 use thiserror::Error;
 
 use crate::grid::{Cell, Digit, Grid, Shape};
-use crate::sat::encode::candidates;
+use crate::sat::encode::{Encoding, candidates, number_candidates};
 use crate::sat::model::Model;
-use crate::sat::vars::max_dimacs_var;
+use crate::sat::vars::{CellVars, max_var_after};
 use crate::units::Units;
 
 /// Why a model does not describe a grid. Cells are named `rXcY` (1-based).
@@ -41,9 +41,9 @@ pub enum DecodeError {
         /// The cell.
         cell: String,
         /// The smaller digit.
-        first: u8,
+        first: u16,
         /// The larger digit.
-        second: u8,
+        second: u16,
     },
     /// No digit true in an open cell, all its candidates false.
     #[error("cell {cell} holds no digit")]
@@ -58,26 +58,35 @@ pub enum DecodeError {
         /// The cell.
         cell: String,
         /// The digit.
-        digit: u8,
+        digit: u16,
         /// Its variable.
         variable: u64,
     },
 }
 
-/// Decodes `model` into the solution grid of `puzzle` under `units`, using the fixed numbering
-/// x(r, c, d) = r·N² + c·N + d.
+/// Decodes `model`, a model of the formula of `puzzle` under `units` in `encoding` (any at-most-one
+/// scheme), into the solution grid: the fixed numbering x(r, c, d) = r·N² + c·N + d for the plain
+/// encodings; for the pruned one the candidate numbering, the open candidates (pairs of an open
+/// cell and a digit no peer holds as a given) numbered 1, 2, … in row-major cell order and
+/// increasing digit order within a cell. Both depend on the puzzle alone.
 ///
 /// Given cells keep their givens and their variables are not read; for an open cell only the digits
-/// no peer holds as a given are read. The pruned encoding has no clause on those variables, and
-/// solvers give such free variables any value (MiniSat false, CaDiCaL true). Exactly one of an open
-/// cell's candidates must be true. Auxiliary variables are ignored. The grid is not checked
-/// against the rules here: pass it to [`crate::verify`].
+/// no peer holds as a given are read. The pruned encoding has no variable for the others, and in the
+/// fixed numbering they occur in no clause that propagation leaves open: solvers give such
+/// variables any value (MiniSat false, CaDiCaL true). Exactly one of an open cell's candidates must
+/// be true. Auxiliary variables are ignored. The grid is not checked against the rules here: pass
+/// it to [`crate::verify`].
 ///
 /// # Errors
 /// A [`DecodeError`] for a literal out of range, a variable both true and false, an open cell with
 /// two digits, with none, or with none and a candidate the model leaves out, or a shape mismatch.
 /// Never panics.
-pub fn decode_model(units: &Units, puzzle: &Grid, model: &Model) -> Result<Grid, DecodeError> {
+pub fn decode_model(
+    units: &Units,
+    puzzle: &Grid,
+    encoding: Encoding,
+    model: &Model,
+) -> Result<Grid, DecodeError> {
     let shape = units.shape();
     if puzzle.shape() != shape {
         return Err(DecodeError::ShapeMismatch {
@@ -85,9 +94,12 @@ pub fn decode_model(units: &Units, puzzle: &Grid, model: &Model) -> Result<Grid,
             units: shape,
         });
     }
-    let n = shape.n();
-    let cell_vars = (n * n * n) as u64;
-    let max = max_dimacs_var(units);
+    let vars = match encoding {
+        Encoding::Pruned => number_candidates(units, puzzle),
+        _ => CellVars::fixed(shape.n()),
+    };
+    let cell_vars = vars.count() as u64;
+    let max = max_var_after(units, cell_vars);
     // Values of the cell variables: 0 unknown, 1 true, -1 false.
     let mut value = vec![0i8; cell_vars as usize + 1];
     for &lit in model.literals() {
@@ -105,18 +117,22 @@ pub fn decode_model(units: &Units, puzzle: &Grid, model: &Model) -> Result<Grid,
         }
         *slot = v;
     }
-    let var_of = |cell: usize, d: u8| (cell * n) as u64 + d as u64;
     let cand = candidates(units, puzzle);
     let mut grid = puzzle.clone();
-    for i in 0..shape.cells() {
+    for (i, cands) in cand.iter().enumerate() {
         let cell = Cell::new(i);
         if puzzle.get(cell).is_some() {
             continue;
         }
         let mut found: Option<Digit> = None;
-        let mut missing: Option<Digit> = None;
-        for d in cand[i].iter() {
-            match value[var_of(i, d.get()) as usize] {
+        let mut missing: Option<(Digit, u64)> = None;
+        for d in cands.iter() {
+            // Every candidate has a variable in either numbering.
+            let Some(var) = vars.var(i, d.index()) else {
+                continue;
+            };
+            let var = var.to_dimacs() as u64;
+            match value[var as usize] {
                 1 => {
                     if let Some(first) = found {
                         return Err(DecodeError::TwoDigits {
@@ -127,17 +143,17 @@ pub fn decode_model(units: &Units, puzzle: &Grid, model: &Model) -> Result<Grid,
                     }
                     found = Some(d);
                 }
-                0 => missing = missing.or(Some(d)),
+                0 => missing = missing.or(Some((d, var))),
                 _ => {}
             }
         }
         match (found, missing) {
             (Some(d), _) => grid.set(cell, Some(d)),
-            (None, Some(d)) => {
+            (None, Some((d, variable))) => {
                 return Err(DecodeError::Missing {
                     cell: cell.name(shape),
                     digit: d.get(),
-                    variable: var_of(i, d.get()),
+                    variable,
                 });
             }
             (None, None) => {
@@ -181,7 +197,7 @@ mod tests {
             puzzle.set(Cell::new(i), None);
         }
         let m = Model::from_literals(model_of(&s));
-        let g = decode_model(&units, &puzzle, &m).unwrap();
+        let g = decode_model(&units, &puzzle, Encoding::Extended, &m).unwrap();
         assert_eq!(g, s);
         verify(&units, &puzzle, &g).unwrap();
         // Auxiliary variables are ignored.
@@ -189,7 +205,13 @@ mod tests {
         lits.push(65);
         lits.push(-70);
         assert_eq!(
-            decode_model(&units, &puzzle, &Model::from_literals(lits)).unwrap(),
+            decode_model(
+                &units,
+                &puzzle,
+                Encoding::Extended,
+                &Model::from_literals(lits)
+            )
+            .unwrap(),
             s
         );
     }
@@ -204,11 +226,22 @@ mod tests {
         puzzle.set(Cell::new(0), None); // r1c1 = 1; its peers hold 2, 3, 4 as givens
         let mut lits: Vec<i64> = (1..=64).collect();
         // r1c1's only candidate is 1 (variable 1): true. Everything else true too.
-        let g = decode_model(&units, &puzzle, &Model::from_literals(lits.clone())).unwrap();
+        let g = decode_model(
+            &units,
+            &puzzle,
+            Encoding::Extended,
+            &Model::from_literals(lits.clone()),
+        )
+        .unwrap();
         assert_eq!(g, s);
         lits[0] = -1;
         assert_eq!(
-            decode_model(&units, &puzzle, &Model::from_literals(lits)),
+            decode_model(
+                &units,
+                &puzzle,
+                Encoding::Extended,
+                &Model::from_literals(lits)
+            ),
             Err(DecodeError::NoDigit {
                 cell: "r1c1".into()
             })
@@ -221,7 +254,14 @@ mod tests {
         let units = Units::standard(s.shape());
         let empty = Grid::empty(s.shape());
         let full = model_of(&s);
-        let dec = |lits: Vec<i64>| decode_model(&units, &empty, &Model::from_literals(lits));
+        let dec = |lits: Vec<i64>| {
+            decode_model(
+                &units,
+                &empty,
+                Encoding::Extended,
+                &Model::from_literals(lits),
+            )
+        };
 
         // Two digits in r1c1: 1 and 2.
         let mut two = full.clone();
@@ -275,14 +315,61 @@ mod tests {
         let mut lits = full.clone();
         lits[0] = -1;
         assert_eq!(
-            decode_model(&units, &puzzle, &Model::from_literals(lits)),
+            decode_model(
+                &units,
+                &puzzle,
+                Encoding::Extended,
+                &Model::from_literals(lits)
+            ),
             Ok(s.clone())
         );
         // Shape mismatch.
         let other = Grid::empty(Shape::new(2, 3).unwrap());
         assert!(matches!(
-            decode_model(&units, &other, &Model::default()),
+            decode_model(&units, &other, Encoding::Pruned, &Model::default()),
             Err(DecodeError::ShapeMismatch { .. })
+        ));
+    }
+
+    /// The candidate numbering, worked by hand on a 4x4: the solution 1234 / 3412 / 2143 / 4321
+    /// with r1c1, r1c2, r1c3, r2c1 and r3c1 open. r1c1 sees only 4 as a given (row, column and
+    /// box): candidates 1, 2, 3 (variables 1-3). r1c2 sees 4, 1, 3: 2 (variable 4). r1c3 sees 4,
+    /// 1, 2: 3 (5). r2c1 sees 4, 1, 2: 3 (6). r3c1 sees 1, 4, 3: 2 (7).
+    #[test]
+    fn decodes_the_candidate_numbering() {
+        let s = solved4();
+        let units = Units::standard(s.shape());
+        let mut puzzle = s.clone();
+        for i in [0, 1, 2, 4, 8] {
+            puzzle.set(Cell::new(i), None);
+        }
+        let m = Model::from_literals(vec![1, -2, -3, 4, 5, 6, 7]);
+        assert_eq!(
+            decode_model(&units, &puzzle, Encoding::Pruned, &m),
+            Ok(s.clone())
+        );
+        // Read in the fixed numbering instead, the same literals leave r1c3 (variables 9-12) open.
+        assert!(decode_model(&units, &puzzle, Encoding::Extended, &m).is_err());
+        // Two digits in r1c1; variables 8 and up are auxiliary, and out of range far above.
+        let two = Model::from_literals(vec![1, 2, -3, 4, 5, 6, 7]);
+        assert!(matches!(
+            decode_model(&units, &puzzle, Encoding::Pruned, &two),
+            Err(DecodeError::TwoDigits {
+                first: 1,
+                second: 2,
+                ..
+            })
+        ));
+        let aux = Model::from_literals(vec![1, -2, -3, 4, 5, 6, 7, 8, -9]);
+        assert_eq!(decode_model(&units, &puzzle, Encoding::Pruned, &aux), Ok(s));
+        assert!(matches!(
+            decode_model(
+                &units,
+                &puzzle,
+                Encoding::Pruned,
+                &Model::from_literals(vec![1000])
+            ),
+            Err(DecodeError::VariableOutOfRange { .. })
         ));
     }
 }

@@ -11,7 +11,6 @@ use crate::sat::encode::encode;
 use crate::sat::encode::{Amo, CageEncoding, EncodeError, Encoding, encode_with};
 use crate::sat::lit::Lit;
 use crate::sat::sink::{ClauseSink, FormulaStats};
-use crate::sat::vars::cell_var_count;
 use crate::units::Units;
 
 /// Why a DIMACS file could not be written.
@@ -120,7 +119,8 @@ pub fn givens_string(puzzle: &Grid) -> String {
 /// The header comments name the tool and version, the encoding, the shape and the puzzle (see
 /// [`givens_string`]) and the variable numbering; the `p cnf` line declares the largest variable
 /// mentioned (MiniSat warns about any other count), then one clause per line. The pruned encoding
-/// leaves gaps in the numbering; a model then decodes all the same ([`crate::sat::decode_model`]).
+/// numbers only the open candidates; a model decodes with the puzzle and the encoding
+/// ([`crate::sat::decode_model`]).
 /// The formula is encoded twice (once to count for the header, once to write), so nothing is held in
 /// memory.
 ///
@@ -168,17 +168,25 @@ pub fn write_dimacs_with<W: Write>(
     )?;
     writeln!(w, "c puzzle {}", givens_string(puzzle))?;
     w.write_all(rules_comments(units, cages).as_bytes())?;
-    writeln!(
-        w,
-        "c cell variable x(r,c,d) = r*{} + c*{n} + d for 0-based row r, column c and digit d in 1..{n}: 1..{}",
-        n * n,
-        cell_var_count(n)
-    )?;
+    if encoding == Encoding::Pruned {
+        writeln!(
+            w,
+            "c cell variables: the open candidates, numbered in row-major cell order and increasing digit order within a cell: 1..{}",
+            enc.cell_vars
+        )?;
+    } else {
+        writeln!(
+            w,
+            "c cell variable x(r,c,d) = r*{} + c*{n} + d for 0-based row r, column c and digit d in 1..{n}: 1..{}",
+            n * n,
+            enc.cell_vars
+        )?;
+    }
     writeln!(
         w,
         "c auxiliary variables: {} (from {})",
         enc.aux_vars,
-        cell_var_count(n) + 1
+        enc.cell_vars + 1
     )?;
     writeln!(
         w,
@@ -278,7 +286,7 @@ mod tests {
     }
 
     #[test]
-    fn header_declares_auxiliary_variables_and_pruned_gaps() {
+    fn header_declares_auxiliary_variables_and_pruned_candidates() {
         let s = Shape::new(3, 3).unwrap();
         let units = Units::standard(s);
         let g = Grid::empty(s);
@@ -299,6 +307,18 @@ mod tests {
         write_dimacs(&mut out, &units4, &full, Encoding::Pruned, Amo::Pairwise).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.ends_with("p cnf 0 0\n"));
+        // Pruned, 4x4 with r1c1 = 1 and r4c4 = 2: 42 candidates and 206 clauses (worked by hand in
+        // pruned.rs), numbered 1..42 with nothing above.
+        let mut g = Grid::empty(units4.shape());
+        g.set(Cell::new(0), Digit::new(1));
+        g.set(Cell::new(15), Digit::new(2));
+        let mut out = Vec::new();
+        write_dimacs(&mut out, &units4, &g, Encoding::Pruned, Amo::Pairwise).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("c cell variables: the open candidates"));
+        assert!(text.contains(": 1..42\n"));
+        assert!(text.contains("c auxiliary variables: 0 (from 43)\n"));
+        assert!(text.contains("\np cnf 42 206\n"), "{text}");
     }
 
     #[test]

@@ -65,7 +65,6 @@ impl Proof {
     }
 
     /// Appends the deletion of the clause `lits`.
-    #[cfg(test)]
     pub(crate) fn delete(&mut self, lits: &[Lit]) {
         self.push(lits, true);
     }

@@ -1,20 +1,27 @@
-//! All SAT variable numbering in one place: fixed DIMACS cell variables, auxiliaries after N³, and
-//! the compact numbering handed to varisat.
+//! All SAT variable numbering in one place: the fixed DIMACS cell variables of the plain encodings,
+//! the candidate numbering of the pruned encoding, auxiliaries after the cell variables, and the
+//! compact numbering handed to a solver.
 //!
-//! # The fixed numbering (every encoding, every DIMACS file)
+//! # The fixed numbering (the plain encodings and certificates)
 //! Cell variable x(r, c, d) = "the cell at 0-based row r and column c holds digit d (1..=N)" is
 //! DIMACS variable `r·N² + c·N + d`, i.e. `cell.index()·N + d`, so cell variables are exactly 1..=N³.
-//! Auxiliary variables are numbered N³ + 1, N³ + 2, … in the order the encoder creates them: first
-//! those of the killer cages (cage by cage in the rules' order: one selector per digit set in the
-//! combinations encoding, one variable per partial sum in the sequential one; all of them whatever the
-//! givens), then those of the at-most-one constraints (sequential counter, product encoding). Every
-//! encoding of one set of rules thus numbers the cages' variables alike, and a model decodes with the
-//! puzzle alone.
+//! Auxiliary variables are numbered after the cell variables (N³ + 1, N³ + 2, … here) in the order
+//! the encoder creates them: first those of the killer cages (cage by cage in the rules' order: one
+//! selector per digit set in the combinations encoding, one variable per partial sum in the
+//! sequential one; all of them whatever the givens), then those of the at-most-one constraints
+//! (sequential counter, product encoding). Every encoding of one set of rules thus numbers the cages'
+//! variables alike after its cell variables, and a model decodes with the puzzle alone.
+//!
+//! # The candidate numbering (the pruned encoding)
+//! Only the open candidates of the puzzle — (cell, digit) pairs of open cells whose digit no peer
+//! holds as a given — have variables, numbered 1, 2, … in row-major cell order and increasing digit
+//! order within a cell; auxiliaries follow (the cages' first, as above). It too depends on the puzzle
+//! alone, and it keeps the formula of a large grid small: 485,081 cell variables for the 400x400
+//! rkkautsar puzzle instead of N³ = 64,000,000 (which an external solver would allocate for).
 //!
 //! # The compact numbering
-//! The pruned encoding leaves gaps (no variable for a pair ruled out by a given), and our own unit
-//! propagation fixes many variables before varisat sees the formula. `Compact` renumbers the
-//! variables varisat actually sees densely from 0 and maps them back to the fixed numbering.
+//! Our own unit propagation fixes many variables before the solver sees the formula. `Compact`
+//! renumbers the variables the solver actually sees densely from 0 and maps them back.
 
 use std::ops::Range;
 
@@ -75,7 +82,7 @@ pub fn var_cell(n: usize, var: Var) -> Option<(Cell, Digit)> {
     if i >= cell_var_count(n) {
         return None;
     }
-    let digit = Digit::new((digit_index_of_var(n, i) + 1) as u8)?;
+    let digit = Digit::new((digit_index_of_var(n, i) + 1) as u16)?;
     Some((Cell::new(cell_of_var(n, i)), digit))
 }
 
@@ -95,6 +102,13 @@ pub fn dimacs_cell(shape: Shape, var: u64) -> Option<(Cell, Digit)> {
 /// auxiliary scheme).
 pub fn max_dimacs_var(units: &Units) -> u64 {
     let n = units.shape().n() as u64;
+    max_var_after(units, n * n * n)
+}
+
+/// The same bound after `cell_vars` cell variables (of either numbering): the cages' auxiliaries,
+/// then the at-most-one constraints'.
+pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
+    let n = units.shape().n() as u64;
     let amo_constraints = n * n + units.units().len() as u64 * n;
     let cages: u64 = units
         .cages()
@@ -104,10 +118,138 @@ pub fn max_dimacs_var(units: &Units) -> u64 {
             MAX_COMBINATIONS.max(k * (k * n + 1))
         })
         .sum();
-    n * n * n + cages + amo_constraints * (n - 1)
+    cell_vars + cages + amo_constraints * (n - 1)
 }
 
-/// Hands out auxiliary variables N³ + 1, N³ + 2, … in order.
+/// The cell variables of one formula: the fixed numbering (every (cell, digit) pair), or the
+/// candidate numbering of the pruned encoding (see the module docs). Variable indices are 0-based;
+/// digits are 0-based digit indices (digit − 1).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct CellVars {
+    n: usize,
+    /// Empty for the fixed numbering. Otherwise, per cell, the index of its first variable, and one
+    /// more entry: the number of cell variables.
+    first: Vec<u32>,
+    /// Candidate numbering: per variable, its cell and its digit index.
+    cell: Vec<u32>,
+    digit: Vec<u16>,
+}
+
+impl CellVars {
+    /// The fixed numbering of a grid of side `n`.
+    pub(crate) fn fixed(n: usize) -> CellVars {
+        CellVars {
+            n,
+            ..CellVars::default()
+        }
+    }
+
+    /// Starts a candidate numbering of a grid of side `n` (reusing the allocations): add the
+    /// candidates with [`CellVars::push`], cell by cell in order, then [`CellVars::finish`].
+    pub(crate) fn start_candidates(&mut self, n: usize) {
+        self.n = n;
+        self.first.clear();
+        self.cell.clear();
+        self.digit.clear();
+        self.first.reserve(n * n + 1);
+        self.first.push(0);
+    }
+
+    /// Adds the next candidate: `digit` (0-based) of `cell`, which is the last cell pushed or a later
+    /// one. Returns its variable.
+    pub(crate) fn push(&mut self, cell: usize, digit: usize) -> Var {
+        let v = self.cell.len() as u32;
+        while self.first.len() <= cell {
+            self.first.push(v);
+        }
+        self.cell.push(cell as u32);
+        self.digit.push(digit as u16);
+        Var::from_index(v as usize)
+    }
+
+    /// Closes a candidate numbering: the cells after the last pushed have no variables.
+    pub(crate) fn finish(&mut self) {
+        let v = self.cell.len() as u32;
+        while self.first.len() <= self.n * self.n {
+            self.first.push(v);
+        }
+    }
+
+    /// A candidate numbering of the pairs `(cell, digit index)`, in cell order (a test helper).
+    #[cfg(test)]
+    pub(crate) fn from_pairs(n: usize, pairs: &[(usize, usize)]) -> CellVars {
+        let mut c = CellVars::default();
+        c.start_candidates(n);
+        for &(cell, d) in pairs {
+            c.push(cell, d);
+        }
+        c.finish();
+        c
+    }
+
+    /// Whether this is the fixed numbering.
+    pub(crate) fn is_fixed(&self) -> bool {
+        self.first.is_empty()
+    }
+
+    /// The number of cell variables (they are the indices `0..count`).
+    pub(crate) fn count(&self) -> usize {
+        if self.is_fixed() {
+            cell_var_count(self.n)
+        } else {
+            self.cell.len()
+        }
+    }
+
+    /// The indices of the variables of `cell` (in digit order).
+    pub(crate) fn cell_range(&self, cell: usize) -> Range<usize> {
+        if self.is_fixed() {
+            cell_vars(self.n, cell)
+        } else {
+            self.first[cell] as usize..self.first[cell + 1] as usize
+        }
+    }
+
+    /// The variable of digit index `digit` in `cell`, if it has one.
+    pub(crate) fn var(&self, cell: usize, digit: usize) -> Option<Var> {
+        if self.is_fixed() {
+            return (digit < self.n && cell < self.n * self.n)
+                .then(|| Var::from_index(cell_var_index(self.n, cell, digit)));
+        }
+        let range = self.cell_range(cell);
+        let digits = &self.digit[range.clone()];
+        digits
+            .binary_search(&(digit as u16))
+            .ok()
+            .map(|k| Var::from_index(range.start + k))
+    }
+
+    /// The positive literal of [`CellVars::var`].
+    pub(crate) fn lit(&self, cell: usize, digit: usize) -> Option<Lit> {
+        self.var(cell, digit).map(Var::positive)
+    }
+
+    /// The cell and digit index of cell variable `var`, `None` for an auxiliary variable.
+    #[inline]
+    pub(crate) fn cell_digit(&self, var: usize) -> Option<(usize, usize)> {
+        if self.is_fixed() {
+            (var < cell_var_count(self.n))
+                .then(|| (cell_of_var(self.n, var), digit_index_of_var(self.n, var)))
+        } else {
+            Some((*self.cell.get(var)? as usize, self.digit[var] as usize))
+        }
+    }
+
+    /// The literal of the fixed numbering with the same meaning as `lit`, `None` for an auxiliary
+    /// variable.
+    pub(crate) fn to_fixed(&self, lit: Lit) -> Option<Lit> {
+        let (cell, digit) = self.cell_digit(lit.var().index())?;
+        Some(Var::from_index(cell_var_index(self.n, cell, digit)).lit(lit.is_positive()))
+    }
+}
+
+/// Hands out auxiliary variables after the cell variables (N³ + 1, N³ + 2, … in the fixed numbering),
+/// in order.
 #[derive(Clone, Debug)]
 pub struct AuxVars {
     first: usize,
@@ -115,9 +257,15 @@ pub struct AuxVars {
 }
 
 impl AuxVars {
-    /// Auxiliary variables for a grid of side `n`, starting at DIMACS N³ + 1.
+    /// Auxiliary variables for a grid of side `n` in the fixed numbering, starting at DIMACS
+    /// N³ + 1.
     pub fn new(n: usize) -> AuxVars {
-        let first = cell_var_count(n) + 1;
+        AuxVars::after(cell_var_count(n))
+    }
+
+    /// Auxiliary variables after `cell_vars` cell variables: DIMACS `cell_vars + 1` on.
+    pub(crate) fn after(cell_vars: usize) -> AuxVars {
+        let first = cell_vars + 1;
         AuxVars { first, next: first }
     }
 
@@ -207,13 +355,16 @@ impl Compact {
         Some(v.lit(lit.is_positive() != self.flipped(lit.var())))
     }
 
-    /// [`Compact::unmap`], except that a compact variable never mapped (one a solver introduced)
-    /// becomes a fresh fixed variable: DIMACS `first_fresh` for the first such, and so on.
-    pub(crate) fn unmap_or_fresh(&self, lit: Lit, first_fresh: usize) -> Lit {
-        match lit.index().checked_sub(self.to_fixed.len()) {
-            None => self.unmap(lit),
-            Some(k) => Lit::from_index(first_fresh - 1 + k, lit.is_positive()),
-        }
+    /// [`Compact::unmap`], or `None` for a compact variable never mapped (one a solver introduced).
+    pub(crate) fn try_unmap(&self, lit: Lit) -> Option<Lit> {
+        (lit.var().index() < self.to_fixed.len()).then(|| self.unmap(lit))
+    }
+
+    /// A variable a solver introduced (compact index at or past [`Compact::len`]) as a fresh variable
+    /// of its own: DIMACS `first_fresh` for the first such, and so on.
+    pub(crate) fn fresh(&self, lit: Lit, first_fresh: usize) -> Lit {
+        let k = lit.var().index() - self.to_fixed.len();
+        Lit::from_index(first_fresh - 1 + k, lit.is_positive())
     }
 
     /// How many variables are mapped.
@@ -291,5 +442,39 @@ mod tests {
         let z = c.map(Var::from_index(20).positive());
         assert_eq!(c.unmap(z), Var::from_index(20).positive());
         assert_eq!(c.len(), 3);
+    }
+
+    #[test]
+    fn candidate_numbering() {
+        // 4x4: cell 0 has digits 1 and 3 (indices 0, 2), cell 1 none, cell 2 digit 4, others none.
+        let c = CellVars::from_pairs(4, &[(0, 0), (0, 2), (2, 3)]);
+        assert!(!c.is_fixed());
+        assert_eq!(c.count(), 3);
+        assert_eq!(c.cell_range(0), 0..2);
+        assert_eq!(c.cell_range(1), 2..2);
+        assert_eq!(c.cell_range(2), 2..3);
+        assert_eq!(c.cell_range(15), 3..3);
+        assert_eq!(c.var(0, 2), Some(Var::from_index(1)));
+        assert_eq!(c.var(0, 1), None);
+        assert_eq!(c.var(2, 3), Some(Var::from_index(2)));
+        assert_eq!(c.var(5, 0), None);
+        assert_eq!(c.cell_digit(1), Some((0, 2)));
+        assert_eq!(c.cell_digit(2), Some((2, 3)));
+        assert_eq!(c.cell_digit(3), None);
+        // x(r1c3, 4) in the fixed numbering: 2·4 + 4 = DIMACS 12.
+        assert_eq!(
+            c.to_fixed(Var::from_index(2).negative()),
+            Some(Var::from_dimacs(12).negative())
+        );
+        assert_eq!(c.to_fixed(Var::from_index(3).positive()), None);
+        let f = CellVars::fixed(9);
+        assert!(f.is_fixed());
+        assert_eq!(f.count(), 729);
+        assert_eq!(f.var(80, 8).map(|v| v.to_dimacs()), Some(729));
+        assert_eq!(f.cell_digit(728), Some((80, 8)));
+        assert_eq!(f.cell_digit(729), None);
+        assert_eq!(f.cell_range(1), 9..18);
+        let l = Var::from_index(100).positive();
+        assert_eq!(f.to_fixed(l), Some(l));
     }
 }

@@ -15,7 +15,9 @@ use std::time::Duration;
 use crate::check::verify;
 use crate::dfs::DfsBackend;
 use crate::grid::Grid;
-use crate::sat::{Amo, CageEncoding, Encoding, Formula, SatBackend, SatSolver, encode_with};
+use crate::sat::{
+    Amo, CLAUSE_BUDGET, CageEncoding, Encoding, Formula, SatBackend, SatSolver, encode_with,
+};
 use crate::solve::{Backend, Limits};
 use crate::units::Units;
 
@@ -112,7 +114,8 @@ pub struct Row {
     pub subject: Subject,
     /// Puzzles measured.
     pub puzzles: usize,
-    /// Mean variables, clauses and literals per puzzle (SAT only).
+    /// Mean variables, clauses and literals per puzzle (SAT only; over the puzzles whose formula
+    /// is within [`CLAUSE_BUDGET`], `None` if none is).
     pub size: Option<[f64; 3]>,
     /// Time to encode a puzzle into an in-memory formula (SAT only).
     pub encode: Option<Spread>,
@@ -172,8 +175,15 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
     let mut failures = 0usize;
     let mut formula = Formula::new();
     let sat_subject = subject.encoding().is_some();
+    let mut encoded = 0usize;
     for (puzzle, units) in puzzles {
-        if let Some((e, a)) = subject.encoding() {
+        if let Some((e, a)) = subject.encoding()
+            && e.predicted_size(units, a, puzzle.filled())
+                .is_none_or(|p| p.clauses <= CLAUSE_BUDGET)
+        {
+            // A plain formula over the backend's budget is not built here either (the backend
+            // refuses it, which counts as a failure): it could exhaust memory.
+            encoded += 1;
             formula.clear();
             let t = thread_time();
             let encoded = encode_with(units, puzzle, e, a, subject.cages(), &mut formula);
@@ -211,15 +221,21 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
             Err(_) => failures += 1,
         }
     }
-    let n = puzzles.len().max(1) as f64;
+    let n = encoded.max(1) as f64;
     let sat = subject.encoding().is_some();
     Row {
         subject,
         puzzles: puzzles.len(),
-        size: sat.then(|| sizes.map(|x| x / n)),
-        encode: sat.then(|| Spread::of(&mut encode_times)),
+        size: (sat && encoded > 0).then(|| sizes.map(|x| x / n)),
+        encode: (sat && encoded > 0).then(|| Spread::of(&mut encode_times)),
         solve: Spread::of(&mut solve_times),
-        propagation: (!puzzles.is_empty()).then(|| propagated as f64 / n),
+        // SAT subjects: the share of formulas unit propagation settles; the native backend: the
+        // share of puzzles solved without a guess.
+        propagation: if sat {
+            (encoded > 0).then(|| propagated as f64 / n)
+        } else {
+            (!puzzles.is_empty()).then(|| propagated as f64 / puzzles.len() as f64)
+        },
         failures,
     }
 }
@@ -360,7 +376,7 @@ mod tests {
             "800203009",
             "005010300",
         ];
-        let values = rows.concat().bytes().map(|b| b - b'0').collect();
+        let values = rows.concat().bytes().map(|b| u16::from(b - b'0')).collect();
         let shape = Shape::new(3, 3).unwrap();
         let puzzle = Grid::from_values(shape, values).unwrap();
         let units = Units::standard(shape);
@@ -410,5 +426,22 @@ mod tests {
                 .unwrap()
                 .starts_with("pe96.txt,sat,extended/pairwise,1,729,12020,")
         );
+    }
+
+    /// A plain formula over the budget (the extended pairwise encoding of an empty 64x64 grid,
+    /// 33 million clauses) is neither built by the study nor solved: a failure, and no size.
+    #[test]
+    fn a_formula_over_the_budget_is_a_failure_not_a_measurement() {
+        let shape = Shape::new(8, 8).unwrap();
+        let units = Units::standard(shape);
+        let puzzles = vec![(Grid::empty(shape), &units)];
+        let row = measure(
+            Subject::Sat(Encoding::Extended, Amo::Pairwise),
+            &puzzles,
+            &Limits::first(),
+        );
+        assert_eq!((row.puzzles, row.failures), (1, 1));
+        assert_eq!((row.size, row.propagation), (None, None));
+        assert!(markdown(&[row]).contains("| sat | extended/pairwise | 1 | - | - | - |"));
     }
 }

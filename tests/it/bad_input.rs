@@ -676,21 +676,29 @@ fn ten_megabyte_line() {
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
 
-/// N above 64: a clear error for the grid (one-line and ints rows alike), no panic.
+/// N above 400: a clear error for the grid (one-line and ints rows alike), no panic; a grid on one
+/// line wider than any alphabet (N above 86) is told to use ints.
 #[test]
-fn n_above_64() {
+fn n_above_400() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "441x441.txt", ".".repeat(441 * 441) + "\n");
     Case::new(
-        bad("too-large-81x81.txt"),
-        &[err(1, 1, &["grid too large", "81x81", "above 64"])],
+        &path,
+        &[err(1, 1, &["grid too large", "441x441", "above 400"])],
     )
     .all();
-    let dir = tempfile::tempdir().unwrap();
-    let row: Vec<String> = (0..81).map(|c| ((c * 7) % 81 + 1).to_string()).collect();
-    let grid = vec![row.join(" "); 81].join("\n") + "\n";
-    let path = write(dir.path(), "81x81-ints.txt", grid);
-    Case::new(&path, &[err(1, 1, &["grid too large", "81x81"])])
+    let row: Vec<String> = (0..441).map(|c| ((c * 7) % 441 + 1).to_string()).collect();
+    let grid = vec![row.join(" "); 441].join("\n") + "\n";
+    let path = write(dir.path(), "441x441-ints.txt", grid);
+    Case::new(&path, &[err(1, 1, &["grid too large", "441x441"])])
         .multiline()
         .all();
+    let path = write(dir.path(), "100x100.txt", ".".repeat(100 * 100) + "\n");
+    Case::new(
+        &path,
+        &[err(1, 1, &["too large for symbols", "100x100", "ints"])],
+    )
+    .all();
 }
 
 /// A file that does not exist is one error record; the files around it are solved.

@@ -47,7 +47,7 @@ fn without_solution(puzzle: &Grid, solution: &Grid, units: &Units) -> Option<Gri
     let cell = (0..puzzle.shape().cells())
         .map(Cell::new)
         .find(|&c| puzzle.get(c).is_none())?;
-    let n = puzzle.n() as u8;
+    let n = puzzle.n() as u16;
     let d = (1..=n).find(|&d| {
         Some(d) != solution.get(cell).map(|x| x.get())
             && units
@@ -207,7 +207,13 @@ fn platinum() -> Grid {
     let v = rows
         .concat()
         .bytes()
-        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .map(|b| {
+            if b.is_ascii_digit() {
+                u16::from(b - b'0')
+            } else {
+                0
+            }
+        })
         .collect();
     Grid::from_values(satdoku::Shape::new(3, 3).unwrap(), v).unwrap()
 }

@@ -80,7 +80,7 @@ pub fn pattern(shape: Shape) -> Grid {
     let values = (0..n * n)
         .map(|i| {
             let (r, c) = (i / n, i % n);
-            ((c_ * (r % r_) + r / r_ + c) % n + 1) as u8
+            ((c_ * (r % r_) + r / r_ + c) % n + 1) as u16
         })
         .collect();
     Grid::from_values(shape, values).unwrap()
@@ -91,7 +91,7 @@ pub fn solved(shape: Shape, rng: &mut Rng) -> Grid {
     let (br, bc, n) = (shape.box_rows(), shape.box_cols(), shape.n());
     let base = pattern(shape);
     // Digit relabelling.
-    let mut relabel: Vec<u8> = (1..=n as u8).collect();
+    let mut relabel: Vec<u16> = (1..=n as u16).collect();
     rng.shuffle(&mut relabel);
     // Rows: bands of `br` rows (there are `bc` bands); permute bands and rows inside each band.
     let mut bands: Vec<usize> = (0..bc).collect();

@@ -18,7 +18,7 @@ fn line(text: &str) -> Grid {
     let values = text
         .bytes()
         .map(|b| match b {
-            b'1'..=b'9' => b - b'0',
+            b'1'..=b'9' => u16::from(b - b'0'),
             b'.' | b'0' => 0,
             _ => panic!("bad symbol {}", b as char),
         })
@@ -156,13 +156,13 @@ fn empty_grids_count_and_stop_at_the_limit() {
 /// Solutions of a puzzle by plain enumeration, cell by cell, checking each value against the peers
 /// (no propagation), stopping at `cap`: a count that owes nothing to the backend.
 fn brute_force_count(units: &Units, puzzle: &Grid, cap: u64) -> u64 {
-    fn ok(units: &Units, values: &[u8], cell: usize) -> bool {
+    fn ok(units: &Units, values: &[u16], cell: usize) -> bool {
         units
             .peers(Cell::new(cell))
             .iter()
             .all(|p| values[p.index()] != values[cell])
     }
-    fn go(units: &Units, n: u8, values: &mut Vec<u8>, cell: usize, left: u64) -> u64 {
+    fn go(units: &Units, n: u16, values: &mut Vec<u16>, cell: usize, left: u64) -> u64 {
         if cell == values.len() {
             return 1;
         }
@@ -186,7 +186,7 @@ fn brute_force_count(units: &Units, puzzle: &Grid, cap: u64) -> u64 {
         values[cell] = 0;
         total
     }
-    let n = puzzle.n() as u8;
+    let n = puzzle.n() as u16;
     go(units, n, &mut puzzle.values().to_vec(), 0, cap)
 }
 
@@ -222,7 +222,7 @@ fn counts_match_brute_force_on_4x4() {
         // Random givens, not always consistent: covers none, unique and many.
         let mut puzzle = Grid::empty(shape);
         for _ in 0..rng.below(7) {
-            let d = satdoku::Digit::new(1 + rng.below(4) as u8);
+            let d = satdoku::Digit::new(1 + rng.below(4) as u16);
             puzzle.set(Cell::new(rng.below(16)), d);
         }
         seen.push(check_count(&units, &puzzle, 1000, &format!("#{i}")));
@@ -244,7 +244,7 @@ fn counts_match_brute_force_on_rectangular_boxes() {
             let mut puzzle = carve(&planted, keep, &mut rng);
             // Now and then a wrong given, so that some puzzles have no solution.
             if i % 4 == 3 {
-                let d = satdoku::Digit::new(1 + rng.below(6) as u8);
+                let d = satdoku::Digit::new(1 + rng.below(6) as u16);
                 puzzle.set(Cell::new(rng.below(36)), d);
             }
             seen.push(check_count(&units, &puzzle, 50, &format!("{shape} #{i}")));
@@ -362,7 +362,7 @@ fn sabuncu3_has_27_solutions() {
 fn no_solution_without_panicking() {
     // r1c1 is blank and its peers hold all nine digits: 1-8 in row 1, 9 in column 1 (r4c1). No unit
     // holds a digit twice.
-    let mut p = vec![0u8; 81];
+    let mut p = vec![0u16; 81];
     p[1..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
     p[27] = 9;
     let puzzle = Grid::from_values(Shape::new(3, 3).unwrap(), p).unwrap();
@@ -494,11 +494,11 @@ fn other_unit_lists_work_unchanged() {
     assert_eq!(outcome.status(), Status::Multiple);
     // `verify` under these units already checked the diagonals; once more by hand for the main one.
     let g = outcome.grids()[0].clone();
-    let mut main: Vec<u8> = (0..9).map(|i| g.values()[i * 10]).collect();
+    let mut main: Vec<u16> = (0..9).map(|i| g.values()[i * 10]).collect();
     main.sort_unstable();
-    assert_eq!(main, (1..=9).collect::<Vec<u8>>());
+    assert_eq!(main, (1..=9).collect::<Vec<u16>>());
     // A puzzle that is fine for standard rules but breaks a diagonal: two 1s on the main diagonal.
-    let mut p = vec![0u8; 81];
+    let mut p = vec![0u16; 81];
     p[0] = 1;
     p[80] = 1;
     let p = Grid::from_values(shape, p).unwrap();
@@ -536,7 +536,7 @@ fn diagonal_4x4_counts_match_brute_force() {
     for i in 0..300 {
         let mut puzzle = Grid::empty(shape);
         for _ in 0..rng.below(6) {
-            let d = satdoku::Digit::new(1 + rng.below(4) as u8);
+            let d = satdoku::Digit::new(1 + rng.below(4) as u16);
             puzzle.set(Cell::new(rng.below(16)), d);
         }
         seen.push(check_count(&units, &puzzle, 1000, &format!("#{i}")));
@@ -657,7 +657,7 @@ fn a_zero_solution_limit_counts_as_one() {
 /// A random symmetry of 9x9 grids (relabel digits, permute bands, rows in a band, stacks, columns in
 /// a stack, maybe transpose): it maps puzzles to puzzles with the same number of solutions.
 fn shuffle9(rng: &mut Rng) -> impl Fn(&Grid) -> Grid {
-    let mut relabel: Vec<u8> = (1..=9).collect();
+    let mut relabel: Vec<u16> = (1..=9).collect();
     rng.shuffle(&mut relabel);
     let mut lines = [[0usize; 9]; 2];
     for l in &mut lines {
@@ -707,7 +707,7 @@ fn fast_path_agrees_with_the_generic_path_on_planted_puzzles() {
             let planted = solved(s9, &mut rng);
             let mut puzzle = carve(&planted, keep, &mut rng);
             if i % 4 == 3 {
-                let d = satdoku::Digit::new(1 + rng.below(9) as u8);
+                let d = satdoku::Digit::new(1 + rng.below(9) as u16);
                 puzzle.set(Cell::new(rng.below(81)), d);
             }
             let limits = Limits::count_to([1, 2, 10, 100][(i + k) % 4]);
@@ -732,7 +732,7 @@ fn fast_path_agrees_on_unsatisfiable_and_clashing_puzzles() {
     let units = std9();
     let mut rng = Rng::new(7);
     // r1c1 blank, its row holding 1-8 and its column 9: no digit fits, yet no unit repeats a digit.
-    let mut base = vec![0u8; 81];
+    let mut base = vec![0u16; 81];
     base[1..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
     base[27] = 9;
     let base = Grid::from_values(s9, base).unwrap();
@@ -741,7 +741,7 @@ fn fast_path_agrees_on_unsatisfiable_and_clashing_puzzles() {
         // More random givens, where they clash with nothing.
         for _ in 0..rng.below(20) {
             let c = Cell::new(rng.below(81));
-            let d = satdoku::Digit::new(1 + rng.below(9) as u8);
+            let d = satdoku::Digit::new(1 + rng.below(9) as u16);
             let before = puzzle.get(c);
             puzzle.set(c, d);
             if before.is_some() || units.find_clash(&puzzle).is_some() {
@@ -764,7 +764,7 @@ fn fast_path_agrees_on_unsatisfiable_and_clashing_puzzles() {
                 break (a, b);
             }
         };
-        let d = satdoku::Digit::new(1 + rng.below(9) as u8);
+        let d = satdoku::Digit::new(1 + rng.below(9) as u16);
         puzzle.set(a, d);
         puzzle.set(b, d);
         assert!(units.find_clash(&puzzle).is_some());

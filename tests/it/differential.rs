@@ -70,9 +70,9 @@ fn forced_unique(solution: &Grid, units: &Units, rng: &mut Rng, tries: usize) ->
 
 /// `solution` carved at `keep`, then every given of two digits removed: at least two solutions.
 fn several(solution: &Grid, keep: f64, rng: &mut Rng) -> Grid {
-    let n = solution.n() as u8;
-    let a = 1 + rng.below(n as usize) as u8;
-    let b = 1 + (a as usize % n as usize) as u8;
+    let n = solution.n() as u16;
+    let a = 1 + rng.below(n as usize) as u16;
+    let b = 1 + (a as usize % n as usize) as u16;
     let mut puzzle = carve(solution, keep, rng);
     for i in 0..puzzle.shape().cells() {
         let cell = Cell::new(i);
@@ -258,13 +258,13 @@ fn generators_do_what_they_claim() {
 /// Every valid 4x4 grid, by exhaustive enumeration (independent of both backends).
 fn all_4x4(units: &Units) -> Vec<Grid> {
     let mut out = Vec::new();
-    let mut values = [0u8; 16];
-    fn fill(i: usize, values: &mut [u8; 16], units: &Units, out: &mut Vec<Grid>) {
+    let mut values = [0u16; 16];
+    fn fill(i: usize, values: &mut [u16; 16], units: &Units, out: &mut Vec<Grid>) {
         if i == 16 {
             out.push(Grid::from_values(units.shape(), values.to_vec()).unwrap());
             return;
         }
-        for d in 1..=4u8 {
+        for d in 1..=4u16 {
             if units
                 .peers(Cell::new(i))
                 .iter()
@@ -307,7 +307,7 @@ impl Backend for Liar {
         r.outcome = match (self.lie, r.outcome) {
             (Lie::WrongDigit, Outcome::Unique(mut g)) => {
                 let c = Cell::new(0);
-                let d = g.get(c).unwrap().get() % g.n() as u8 + 1;
+                let d = g.get(c).unwrap().get() % g.n() as u16 + 1;
                 g.set(c, Digit::new(d));
                 Outcome::Unique(g)
             }

@@ -83,7 +83,7 @@ fn external_solvers_round_trip_through_our_dimacs() {
     for (file, take) in cases {
         let puzzles = fixture(file);
         for encoding in ["minimal", "efficient", "extended", "pruned"] {
-            for amo in ["pairwise", "sequential", "product"] {
+            for amo in ["pairwise", "sequential", "product", "commander", "bimander"] {
                 let cnf_dir = dir.path().join(format!("{file}-{encoding}-{amo}"));
                 satdoku()
                     .args(["encode", "--encoding", encoding, "--amo", amo, "--out-dir"])
@@ -112,7 +112,8 @@ fn external_solvers_round_trip_through_our_dimacs() {
                     let answer = dir.path().join("answer.txt");
                     run_solver(solver, &cnf, &answer);
                     let decoded = satdoku()
-                        .args(["decode", "--index", &index.to_string(), "--puzzle"])
+                        .args(["decode", "--encoding", encoding])
+                        .args(["--index", &index.to_string(), "--puzzle"])
                         .arg(&puzzles)
                         .arg(&answer)
                         .output()
@@ -129,6 +130,20 @@ fn external_solvers_round_trip_through_our_dimacs() {
                         ours[index],
                         "{solver} {file}#{index} {encoding}/{amo}"
                     );
+                    // With --cnf alone the CNF's comment lines say the encoding (the grid is
+                    // printed in the default symbols: the letters file reads otherwise).
+                    let by_cnf = satdoku()
+                        .args(["decode", "--cnf"])
+                        .arg(&cnf)
+                        .arg(&answer)
+                        .output()
+                        .unwrap();
+                    let what = format!("--cnf: {solver} {file}#{index} {encoding}/{amo}");
+                    assert_eq!(by_cnf.status.code(), Some(0), "{what}");
+                    if !file.contains("poj3076") {
+                        let got = compact(&String::from_utf8(by_cnf.stdout).unwrap());
+                        assert_eq!(got, ours[index], "{what}");
+                    }
                 }
             }
         }
@@ -354,6 +369,19 @@ fn encode_and_decode_fit_together() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("pass its result file"),
+        "{out:?}"
+    );
+    // An --encoding that contradicts the CNF's own comment line is refused.
+    let out = satdoku()
+        .args(["decode", "--encoding", "extended", "--cnf"])
+        .arg(&file)
+        .arg(&model)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--encoding extended: the CNF says it was written in the pruned encoding"),
         "{out:?}"
     );
     // A CNF that is not ours cannot stand in for the puzzle.

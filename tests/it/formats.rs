@@ -965,22 +965,67 @@ fn ten_megabyte_line() {
 
 #[test]
 fn n_above_64() {
-    let name = "bad/too-large-81x81.txt";
-    let records = read_fixture(name);
-    assert_eq!(records.len(), 1);
-    assert_error(only_error(&records, 0), name, 1, 1, &["81x81", "above 64"]);
-    // As ints rows (the rkkautsar layout): one record for the whole grid.
+    // An empty 81x81 grid on one line (6,561 `.`), and as ints rows (the rkkautsar layout): one
+    // record each, 9x9 boxes.
+    let records = read_str(
+        &format!("{}\n", ".".repeat(81 * 81)),
+        "big",
+        ReadOptions::default(),
+    );
+    let g = grids("big", &records);
+    assert_eq!((g.len(), g[0].n(), g[0].filled()), (1, 81, 0));
+    assert_eq!(g[0].shape().to_string(), "9x9");
     let row = vec!["0"; 81].join(" ");
     let text = format!("{}\n", vec![row.as_str(); 81].join("\n"));
     let records = read_str(&text, "big", ReadOptions::default());
-    assert_eq!(records.len(), 1);
-    assert_error(only_error(&records, 0), "big", 1, 1, &["81x81", "above 64"]);
-    // A 100x100 ints grid (values up to 100), without a trailing newline.
-    let row: Vec<String> = (1..=100).map(|v| v.to_string()).collect();
-    let text = vec![row.join(" "); 100].join("\n");
+    let g = grids("big", &records);
+    assert_eq!((g.len(), g[0].n(), g[0].filled()), (1, 81, 0));
+    // A 400x400 ints grid with its last cell given, without a trailing newline; 400 is a value.
+    let mut rows = vec![vec!["."; 400].join(" "); 400];
+    rows[399] = format!("{} 400", vec!["."; 399].join(" "));
+    let records = read_str(&rows.join("\n"), "big", ReadOptions::default());
+    let g = grids("big", &records);
+    assert_eq!((g.len(), g[0].n(), g[0].filled()), (1, 400, 1));
+    assert_eq!(g[0].values()[400 * 400 - 1], 400);
+    let p = records[0].puzzle.as_ref().unwrap();
+    assert_eq!(p.layout.format(), Format::Ints);
+    // Written back as ints, whatever layout is asked for (no alphabet has 400 symbols).
+    let mut out = String::new();
+    p.layout.as_line().write(&g[0], &mut out);
+    assert!(out.ends_with(" 0 400\n"), "{}", &out[out.len() - 20..]);
+    // A value above N in a 100x100 ints grid, and N above 400.
+    let mut row: Vec<String> = (1..=100).map(|v| v.to_string()).collect();
+    let good = row.join(" ");
+    row[3] = "101".into();
+    let text = format!("{}\n{}", row.join(" "), vec![good.as_str(); 99].join("\n"));
     let records = read_str(&text, "big", ReadOptions::default());
-    assert_eq!(records.len(), 1);
-    assert_error(only_error(&records, 0), "big", 1, 1, &["100x100"]);
+    assert_error(only_error(&records, 0), "big", 1, 7, &["101", "100x100"]);
+    let records = read_str(&".".repeat(401 * 401), "big", ReadOptions::default());
+    assert_error(
+        only_error(&records, 0),
+        "big",
+        1,
+        1,
+        &["401x401", "above 400"],
+    );
+}
+
+#[test]
+fn rkkautsar_above_64() {
+    for (name, side, givens) in [
+        ("81x81-rkkautsar-1.txt", 81, 3958),
+        ("100x100-rkkautsar-1.txt", 100, 6585),
+    ] {
+        let records = read_fixture(name);
+        let g = grids(name, &records);
+        assert_eq!(
+            (g.len(), g[0].n(), g[0].filled()),
+            (1, side, givens),
+            "{name}"
+        );
+        let p = records[0].puzzle.as_ref().unwrap();
+        assert_eq!(p.layout.format(), Format::Ints, "{name}");
+    }
 }
 
 #[test]
@@ -1234,6 +1279,26 @@ fn trailing_notes_are_kept_and_never_titles() {
         assert_eq!(r.grid, q.puzzle.as_ref().unwrap().grid);
         assert_eq!(r.layout.shape().n(), 9);
     }
+}
+
+/// A note is free text on the first line as on any other: a control byte in it does not make the
+/// whole file "binary data" (found by fuzzing `noisy_round_trip`: three puzzles read as one error).
+#[test]
+fn a_control_byte_in_the_first_note_loses_no_puzzle() {
+    let p = top95_lines(2);
+    let text = format!("{}\tx\u{7}y\n{}\tx\u{7}y\n", p[0], p[1]);
+    let records = read_str(&text, "n", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    for (r, line) in records.iter().zip(&p) {
+        let puzzle = r.puzzle.as_ref().expect("a puzzle, not an error");
+        assert_eq!(puzzle.note.as_deref(), Some("x\u{7}y"));
+        let plain = read_str(&format!("{line}\n"), "p", ReadOptions::default());
+        assert_eq!(puzzle.grid, plain[0].puzzle.as_ref().unwrap().grid);
+    }
+    // A control byte in the grid part of the first line still means binary data.
+    let text = format!("{}\u{7}\n", &p[0][..40]);
+    let records = read_str(&text, "n", ReadOptions::default());
+    assert!(records[0].puzzle.is_err());
 }
 
 /// `0` beside `.` in a 9x9 file is a blank (top95 #1 with one `.` written `0` is top95 #1, not a grid

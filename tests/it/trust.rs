@@ -324,7 +324,8 @@ fn both_inputs_from_one_stream_is_a_usage_error_and_decode_reads_stdin() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot both be standard input"));
     // decode MODEL=-: a model read from standard input. The empty 4x4 has solutions; a model that
-    // sets one digit per cell of a known solution decodes to it.
+    // sets one digit per cell of a known solution, in the fixed numbering of the plain encodings,
+    // decodes to it.
     let solved = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
     let literals: Vec<String> = solved
         .iter()
@@ -336,7 +337,7 @@ fn both_inputs_from_one_stream_is_a_usage_error_and_decode_reads_stdin() {
     let puzzle = dir.path().join("p.txt");
     std::fs::write(&puzzle, "1...\n....\n....\n...1\n").unwrap();
     let out = satdoku()
-        .args(["decode", "--puzzle"])
+        .args(["decode", "--encoding", "extended", "--puzzle"])
         .arg(&puzzle)
         .arg("-")
         .write_stdin(model)

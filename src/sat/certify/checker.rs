@@ -4,12 +4,15 @@
 //! 2014, "DRAT-trim: Efficient checking and trimming using expressive clausal proofs"; RAT:
 //! Järvisalo, Heule & Biere 2012, "Inprocessing rules").
 //!
-//! Deletions are ignored: every clause ever added stays. RUP against more clauses is still sound
-//! (each lemma is implied by them), and a RAT lemma is checked against every clause ever added that
-//! holds the negated pivot, which keeps all of them satisfiable together whenever they were; so a
-//! proof accepted here refutes the formula (some valid proofs that rely on deletions for a RAT step
-//! could be rejected; our certificates have none). Propagation: binary clauses as implication
-//! lists, longer ones with two watched literals; top-level assignments are kept between checks.
+//! Deletions of lemmas are carried out (a solver deletes most of what it learns, and checking each
+//! lemma against every one ever learnt costs the most); deletions of the formula's own clauses and of
+//! unit clauses are ignored, as DRAT-trim does. Each step keeps satisfiability: deleting a clause
+//! does, keeping the top-level consequences of a deleted clause does (they held before), and RUP or
+//! RAT against the clauses present does; so a proof accepted here refutes the formula.
+//! Propagation: binary clauses as implication lists, longer ones with two watched literals;
+//! top-level assignments are kept between checks.
+
+use std::collections::HashMap;
 
 use crate::sat::lit::Lit;
 
@@ -54,6 +57,10 @@ pub(crate) struct Checker {
     base: Option<Base>,
     /// Literal codes whose implication list grew since the snapshot.
     touched: Vec<u32>,
+    /// Per clause: deleted (only lemmas are).
+    deleted: Vec<bool>,
+    /// The lemmas present, by their sorted literal codes: clause indices.
+    lemmas: HashMap<Vec<u32>, Vec<u32>>,
 }
 
 #[derive(Clone, Debug)]
@@ -116,6 +123,10 @@ impl Checker {
             let mut conflict = false;
             while i < list.len() {
                 let c = list[i] as usize;
+                if self.deleted.get(c) == Some(&true) {
+                    list.swap_remove(i);
+                    continue;
+                }
                 let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
                 // Keep the false watch second.
                 if self.lits[s] == falsified {
@@ -275,7 +286,7 @@ impl Checker {
         let negated = !pivot;
         for c in 0..self.start.len().saturating_sub(1) {
             let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
-            if !self.lits[s..e].contains(&negated) {
+            if self.deleted.get(c) == Some(&true) || !self.lits[s..e].contains(&negated) {
                 continue;
             }
             let mut resolvent = std::mem::take(&mut self.resolvent);
@@ -306,8 +317,50 @@ impl Checker {
         if clause.is_empty() {
             self.refuted = true;
         }
+        let id = self.start.len().saturating_sub(1) as u32;
         self.add_clause(clause);
+        if clause.len() >= 2 {
+            let key = self.key(clause);
+            self.lemmas.entry(key).or_default().push(id);
+        }
         true
+    }
+
+    /// The sorted, de-duplicated literal codes of `clause`.
+    fn key(&self, clause: &[Lit]) -> Vec<u32> {
+        let mut key: Vec<u32> = clause.iter().map(|l| l.code() as u32).collect();
+        key.sort_unstable();
+        key.dedup();
+        key
+    }
+
+    /// Deletes one copy of the lemma `clause`, if one is present (anything else is ignored: the
+    /// formula's own clauses and unit clauses stay).
+    pub(crate) fn delete_lemma(&mut self, clause: &[Lit]) {
+        let key = self.key(clause);
+        let Some(id) = self.lemmas.get_mut(&key).and_then(Vec::pop) else {
+            return;
+        };
+        let id = id as usize;
+        if self.deleted.len() <= id {
+            self.deleted.resize(id + 1, false);
+        }
+        self.deleted[id] = true;
+        let (s, e) = (self.start[id] as usize, self.start[id + 1] as usize);
+        if e - s == 2 {
+            // A binary lemma lives in the implication lists, after the base's entries.
+            let (a, b) = (self.lits[s], self.lits[s + 1]);
+            for (x, y) in [(a, b), (b, a)] {
+                let code = (!x).code();
+                let from = self
+                    .base
+                    .as_ref()
+                    .map_or(0, |base| base.imp_len[code] as usize);
+                if let Some(k) = self.imp[code][from..].iter().rposition(|&m| m == y) {
+                    self.imp[code].swap_remove(from + k);
+                }
+            }
+        }
     }
 
     /// Checks a proof's steps in order against the clauses added so far: every addition must be a
@@ -318,6 +371,7 @@ impl Checker {
     ) -> Result<(), Rejection> {
         for (i, (deletion, clause)) in steps.into_iter().enumerate() {
             if deletion {
+                self.delete_lemma(clause);
                 continue;
             }
             if !self.add_lemma(clause) {
@@ -371,7 +425,51 @@ impl Checker {
         }
         self.inconsistent = base.inconsistent;
         self.refuted = false;
+        self.deleted.clear();
+        self.lemmas.clear();
         self.base = Some(base);
+    }
+
+    /// A checker of the clauses added so far simplified by the top-level assignment: satisfied
+    /// clauses and tautologies dropped, false literals removed, the assignment kept as unit
+    /// clauses. The two formulas are equivalent, and unit propagation from any assignment reaches
+    /// the same conclusions in both, so a lemma is RUP in one exactly when it is in the other (and
+    /// RAT with respect to an equivalent formula keeps satisfiability all the same); but where the
+    /// top level settles most of a large formula (a certificate's plain CNF under its givens), each
+    /// check in the reduced one scans far fewer clauses.
+    pub(crate) fn reduced(&mut self) -> Checker {
+        let mut out = Checker::new();
+        if let Some(top) = self.values.len().checked_sub(1) {
+            out.grow(top);
+        }
+        if self.inconsistent {
+            out.add_clause(&[]);
+            return out;
+        }
+        let mut buf = Vec::new();
+        for c in 0..self.start.len().saturating_sub(1) {
+            let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
+            buf.clear();
+            let mut satisfied = false;
+            for &l in &self.lits[s..e] {
+                match self.value(l) {
+                    TRUE => {
+                        satisfied = true;
+                        break;
+                    }
+                    FALSE => {}
+                    _ => buf.push(l),
+                }
+            }
+            if satisfied || self.is_tautology(s, e) {
+                continue;
+            }
+            out.add_clause(&buf);
+        }
+        for &l in &self.trail {
+            out.add_clause(&[l]);
+        }
+        out
     }
 
     fn is_tautology(&mut self, s: usize, e: usize) -> bool {
@@ -496,5 +594,77 @@ mod tests {
         k.reset_to_base();
         k.add_clause(&c(&[1]));
         assert!(!k.add_lemma(&[]));
+    }
+
+    /// The reduced checker accepts and rejects what the full one does: a refutation of the eight
+    /// clauses over 1-3 once 4 (a unit) has settled a clause, a lemma that does not follow.
+    #[test]
+    fn the_reduced_checker_agrees() {
+        let mut clauses = all_eight();
+        clauses.push(vec![4]);
+        clauses.push(vec![-4, 5, 6]);
+        clauses.push(vec![4, 1, 2, 3]);
+        let refs: Vec<&[isize]> = clauses.iter().map(Vec::as_slice).collect();
+        let proof: Vec<Vec<Lit>> = vec![c(&[1, 2]), c(&[1]), c(&[2]), c(&[])];
+        let steps = || proof.iter().map(|l| (false, l.as_slice()));
+        let mut full = checker(&refs);
+        assert_eq!(full.check(steps()), Ok(()));
+        let mut reduced = checker(&refs).reduced();
+        assert_eq!(reduced.check(steps()), Ok(()));
+        // (¬5) is neither RUP nor RAT (the resolvent with (5 ∨ 6) is not RUP); with 4 true,
+        // (¬4 ∨ 5 ∨ 6) gives (5 ∨ 6) by RUP.
+        for mut k in [checker(&refs), checker(&refs).reduced()] {
+            assert_eq!(
+                k.check([(false, c(&[-5]).as_slice())]),
+                Err(Rejection::Lemma(0))
+            );
+        }
+        let mut reduced = checker(&refs).reduced();
+        assert_eq!(
+            reduced.check([(false, c(&[5, 6]).as_slice())]),
+            Err(Rejection::NoEmptyClause)
+        );
+        // A lemma with a literal true at the top level is RUP in both.
+        let mut reduced = checker(&refs).reduced();
+        assert_eq!(
+            reduced.check([(false, c(&[4, 7]).as_slice())]),
+            Err(Rejection::NoEmptyClause)
+        );
+    }
+
+    /// A deleted lemma no longer counts. F = (1 ∨ 2 ∨ 3), (1 ∨ 2 ∨ ¬3), (¬1 ∨ 4), (¬1 ∨ ¬4),
+    /// (¬2 ∨ 5), (¬2 ∨ ¬5). (1 ∨ 2) is RUP; with it (1) is RUP (¬1 gives 2, then 5 and ¬5), but
+    /// not from F alone, nor RAT on 1 (the resolvent (1 ∨ 4) is not RUP). The same with the long
+    /// lemma (1 ∨ 2 ∨ 6) and then (1 ∨ 6). Deleting a clause that is not a lemma changes nothing.
+    #[test]
+    fn deleted_lemmas_are_gone() {
+        let f: [&[isize]; 6] = [
+            &[1, 2, 3],
+            &[1, 2, -3],
+            &[-1, 4],
+            &[-1, -4],
+            &[-2, 5],
+            &[-2, -5],
+        ];
+        for (lemma, then) in [(vec![1, 2], vec![1]), (vec![1, 2, 6], vec![1, 6])] {
+            for delete in [false, true] {
+                let mut proof = vec![(false, c(&lemma))];
+                if delete {
+                    let mut reversed = lemma.clone();
+                    reversed.reverse();
+                    proof.push((true, c(&reversed)));
+                }
+                proof.push((true, c(&[-1, 4])));
+                proof.push((false, c(&then)));
+                let mut k = checker(&f);
+                let result = k.check(proof.iter().map(|(d, l)| (*d, l.as_slice())));
+                let expected = if delete {
+                    Err(Rejection::Lemma(proof.len() - 1))
+                } else {
+                    Err(Rejection::NoEmptyClause)
+                };
+                assert_eq!(result, expected, "{lemma:?} delete {delete}");
+            }
+        }
     }
 }

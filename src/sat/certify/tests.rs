@@ -13,7 +13,13 @@ fn grid(shape: Shape, s: &str) -> Grid {
     let v = s
         .bytes()
         .filter(|b| !b.is_ascii_whitespace())
-        .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+        .map(|b| {
+            if b.is_ascii_digit() {
+                u16::from(b - b'0')
+            } else {
+                0
+            }
+        })
         .collect();
     Grid::from_values(shape, v).unwrap()
 }
@@ -38,7 +44,7 @@ fn platinum_no_solution() -> Grid {
     let s = solve_unique(&g);
     // A digit for r1c1 that its row, column and box do not hold as givens, and not the solution's.
     let units = Units::standard(s9());
-    let peers: Vec<u8> = units
+    let peers: Vec<u16> = units
         .peers(Cell::new(0))
         .iter()
         .filter_map(|&p| g.get(p).map(|d| d.get()))

@@ -43,5 +43,11 @@ mod tests {
         assert_eq!(counts(s(4, 4), e, Amo::Sequential).1, 45312);
         assert_eq!(counts(s(4, 4), e, Amo::Product).0, 12288);
         assert_eq!(counts(s(4, 4), e, Amo::Product).1, 45312);
+        // Commander: 21 clauses / 3 variables per 9-literal constraint, 45 / 5 per 16; bimander
+        // 31 / 3 and 56 / 3 (see amo.rs).
+        assert_eq!(counts(s(3, 3), e, Amo::Commander), (1701, 6885, 14337));
+        assert_eq!(counts(s(3, 3), e, Amo::Bimander), (1701, 10125, 20817));
+        assert_eq!(counts(s(4, 4), e, Amo::Commander), (9216, 46336, 96256));
+        assert_eq!(counts(s(4, 4), e, Amo::Bimander), (7168, 57600, 118784));
     }
 }

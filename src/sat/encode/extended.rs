@@ -42,5 +42,12 @@ mod tests {
         assert_eq!(counts(s(4, 4), e, Amo::Pairwise), (4096, 123904, 262144));
         assert_eq!(counts(s(4, 4), e, Amo::Sequential).1, 46080);
         assert_eq!(counts(s(4, 4), e, Amo::Product).1, 46080);
+        // Commander: 9 literals 21 clauses / 3 variables, 16 literals 45 / 5; bimander 31 / 3 and
+        // 56 / 3 (see amo.rs); 324 (9x9) and 1024 (16x16) at-most-one constraints, and 9·324 or
+        // 16·1024 literals in the at-least-one clauses.
+        assert_eq!(counts(s(3, 3), e, Amo::Commander), (1701, 7128, 16524));
+        assert_eq!(counts(s(3, 3), e, Amo::Bimander), (1701, 10368, 23004));
+        assert_eq!(counts(s(4, 4), e, Amo::Commander), (9216, 47104, 108544));
+        assert_eq!(counts(s(4, 4), e, Amo::Bimander), (7168, 58368, 131072));
     }
 }

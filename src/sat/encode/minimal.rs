@@ -52,5 +52,11 @@ mod tests {
         assert_eq!(counts(s(4, 4), m, Amo::Sequential).1, 34048);
         assert_eq!(counts(s(4, 4), m, Amo::Product).0, 10240);
         assert_eq!(counts(s(4, 4), m, Amo::Product).1, 34048);
+        // Commander: 243 (9x9) / 768 (16x16) constraints of 21 clauses and 3 new variables / 45
+        // and 5; bimander 31 and 3 / 56 and 3 (see amo.rs).
+        assert_eq!(counts(s(3, 3), m, Amo::Commander), (1458, 5184, 10935));
+        assert_eq!(counts(s(3, 3), m, Amo::Bimander), (1458, 7614, 15795));
+        assert_eq!(counts(s(4, 4), m, Amo::Commander), (7936, 34816, 73216));
+        assert_eq!(counts(s(4, 4), m, Amo::Bimander), (6400, 43264, 90112));
     }
 }

@@ -4,8 +4,11 @@
 //!
 //! Every encoding reads the [`Units`] list, never rows/columns/boxes directly, so diagonals, windows,
 //! groups and jigsaw regions are just more units. Cell variables use the fixed numbering of
-//! [`crate::sat::vars`]; the auxiliary variables of the cages come first after them, those of the
-//! at-most-one constraints after those.
+//! [`crate::sat::vars`] in the plain encodings and its candidate numbering in the pruned one; the
+//! auxiliary variables of the cages come first after them, those of the at-most-one constraints
+//! after those. The relations and cages are encoded in the fixed numbering, then each clause is
+//! carried over into the formula's numbering (`Fixed`): a literal whose candidate has no variable
+//! is false, one of a given cell is decided by the given.
 //!
 //! # Sizes
 //! With N the grid side, |U| the number of units (3N for the standard rules) and A(k) / X(k) the
@@ -43,11 +46,14 @@ use thiserror::Error;
 pub use amo::amo_size;
 pub(crate) use amo::at_most_one;
 pub use pruned::candidates;
+pub(crate) use pruned::number_candidates;
 
 use crate::grid::{Cell, Digit, Grid, Shape};
-use crate::sat::lit::Lit;
+use crate::sat::lit::{Lit, Var};
 use crate::sat::sink::{ClauseSink, Formula};
-use crate::sat::vars::{AuxVars, cell_lit, cell_of_var, cell_var_count, digit_index_of_var};
+use crate::sat::vars::{
+    AuxVars, CellVars, cell_lit, cell_of_var, cell_var_count, digit_index_of_var,
+};
 use crate::units::Units;
 
 pub(crate) use cages::MAX_COMBINATIONS;
@@ -67,7 +73,9 @@ pub enum Encoding {
     /// After Kwon & Jain 2006, "Optimized CNF encoding for Sudoku puzzles": the extended encoding
     /// simplified by the givens while encoding — no variables for (cell, digit) pairs ruled out by a
     /// given in a peer, satisfied clauses dropped, false literals removed — so the formula shrinks
-    /// with every given. The default: the fastest measured (see the module docs of `crate::sat`).
+    /// with every given. Only the open candidates have variables, numbered 1, 2, … in row-major
+    /// cell order and increasing digit order within a cell. The default: the fastest measured (see
+    /// BENCHMARKS.md).
     #[default]
     Pruned,
 }
@@ -121,8 +129,7 @@ impl Encoding {
         Some(PredictedSize {
             variables: n * n * n + amos * x,
             clauses: alos + amos * a + relations + givens as u64,
-            // Every at-most-one clause (pairwise, sequential, product) is binary, and so is every
-            // relation clause.
+            // Every at-most-one clause (of every scheme) is binary, and so is every relation clause.
             literals: alos * n + 2 * amos * a + 2 * relations + givens as u64,
         })
     }
@@ -143,7 +150,6 @@ pub struct PredictedSize {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Amo {
     /// One binary clause per pair: k(k−1)/2 clauses, no new variables. Grows as N⁴ over the grid.
-    #[default]
     Pairwise,
     /// Sinz 2005, "Towards an optimal CNF encoding of Boolean cardinality constraints" (sequential
     /// counter): 3k − 4 clauses and k − 1 new variables (pairwise below 6 literals).
@@ -151,18 +157,41 @@ pub enum Amo {
     /// Chen 2010, "A new SAT encoding of the at-most-one constraint" (2-product): about 2k + 4√k
     /// clauses and 2√k new variables (pairwise below 7 literals).
     Product,
+    /// Klieber & Kwon 2007, "Efficient CNF encoding for selecting 1 from N objects" (commander
+    /// encoding, its at-most-one part, groups of three): about 3k clauses and k/2 new variables
+    /// (pairwise below 7 literals).
+    Commander,
+    /// Nguyen & Mai 2015, "A new method to encode the at-most-one constraint into SAT" (bimander
+    /// encoding, groups of two): ⌊k/2⌋ + k·⌈log₂(k/2)⌉ clauses and ⌈log₂(k/2)⌉ new variables
+    /// (pairwise below 7 literals).
+    Bimander,
+    /// Chosen by the constraint's size k (measured, see BENCHMARKS.md): pairwise up to 16
+    /// literals, where it is the fastest and no larger than a few dozen clauses; the commander
+    /// encoding above, which keeps large units linear. The default.
+    #[default]
+    Auto,
 }
 
 impl Amo {
     /// Every at-most-one scheme.
-    pub const ALL: [Amo; 3] = [Amo::Pairwise, Amo::Sequential, Amo::Product];
+    pub const ALL: [Amo; 6] = [
+        Amo::Pairwise,
+        Amo::Sequential,
+        Amo::Product,
+        Amo::Commander,
+        Amo::Bimander,
+        Amo::Auto,
+    ];
 
-    /// The name: `pairwise`, `sequential`, `product`.
+    /// The name: `pairwise`, `sequential`, `product`, `commander`, `bimander`, `auto`.
     pub fn name(self) -> &'static str {
         match self {
+            Amo::Auto => "auto",
             Amo::Pairwise => "pairwise",
             Amo::Sequential => "sequential",
             Amo::Product => "product",
+            Amo::Commander => "commander",
+            Amo::Bimander => "bimander",
         }
     }
 }
@@ -269,7 +298,7 @@ impl FromStr for Amo {
             .ok_or_else(|| UnknownName {
                 what: "amo",
                 given: s.to_string(),
-                expected: "pairwise, sequential, product",
+                expected: "pairwise, sequential, product, commander, bimander, auto",
             })
     }
 }
@@ -302,17 +331,21 @@ pub enum EncodeError {
 
 /// What an encoder produced besides its clauses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Encoded {
-    /// Auxiliary variables created (DIMACS N³ + 1 ..= N³ + `aux_vars`).
+    /// Cell variables (DIMACS 1 ..= `cell_vars`): N³ in the fixed numbering, the open candidates in
+    /// the pruned encoding's.
+    pub cell_vars: usize,
+    /// Auxiliary variables created (DIMACS `cell_vars` + 1 ..= `cell_vars` + `aux_vars`).
     pub aux_vars: usize,
-    /// The largest DIMACS variable number the encoding may mention: N³ + `aux_vars`.
+    /// The largest DIMACS variable number the encoding may mention: `cell_vars` + `aux_vars`.
     pub max_var: usize,
 }
 
-/// Writes the CNF of `puzzle` under `units` in `encoding` with `amo` into `sink`, in the fixed
-/// numbering, cages (if any) in the default [`CageEncoding`]. Plain encodings end with one unit
-/// clause per given; the pruned one folds the givens in (and writes an empty clause when the givens
-/// already contradict each other).
+/// Writes the CNF of `puzzle` under `units` in `encoding` with `amo` into `sink`, cages (if any) in
+/// the default [`CageEncoding`]. The plain encodings use the fixed numbering and end with one unit
+/// clause per given; the pruned one uses the candidate numbering (see [`Encoding::Pruned`]), folds
+/// the givens in, and writes an empty clause when the givens already contradict each other.
 ///
 /// # Errors
 /// [`EncodeError::ShapeMismatch`] if the puzzle is not of the unit list's shape.
@@ -327,8 +360,8 @@ pub fn encode<S: ClauseSink + ?Sized>(
 }
 
 /// [`encode`] with the cages in `cages`. The relations and cages are written after the units'
-/// clauses (and the givens); their auxiliary variables are numbered first (N³ + 1, …), all of them
-/// whatever the givens, so that every encoding of one set of rules numbers them alike.
+/// clauses (and the givens); their auxiliary variables are numbered first after the cell variables,
+/// all of them whatever the givens, so that every encoding of one set of rules numbers them alike.
 ///
 /// # Errors
 /// [`EncodeError::ShapeMismatch`] if the puzzle is not of the unit list's shape;
@@ -339,6 +372,27 @@ pub fn encode_with<S: ClauseSink + ?Sized>(
     encoding: Encoding,
     amo: Amo,
     cages: CageEncoding,
+    sink: &mut S,
+) -> Result<Encoded, EncodeError> {
+    encode_numbered(
+        units,
+        puzzle,
+        encoding,
+        amo,
+        cages,
+        &mut CellVars::default(),
+        sink,
+    )
+}
+
+/// [`encode_with`], leaving the numbering of the cell variables in `vars`.
+pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
+    units: &Units,
+    puzzle: &Grid,
+    encoding: Encoding,
+    amo: Amo,
+    cages: CageEncoding,
+    vars: &mut CellVars,
     sink: &mut S,
 ) -> Result<Encoded, EncodeError> {
     if puzzle.shape() != units.shape() {
@@ -352,34 +406,43 @@ pub fn encode_with<S: ClauseSink + ?Sized>(
         cages::check_combinations(units, all)?;
     }
     let n = units.shape().n();
-    let mut aux = AuxVars::new(n);
+    // The rules first, in the fixed numbering (their auxiliaries from N³ + 1), into a buffer: their
+    // auxiliaries come first after the cell variables, and the pruned numbering is known only once
+    // the units are encoded. Each clause is then carried over into the formula's numbering.
     let mut rules = Formula::new();
+    let mut rules_aux = AuxVars::new(n);
     if units.has_extras() {
-        // The pruned encoding has no variables for what the givens decide: the same literals are
-        // decided here.
-        let known = (encoding == Encoding::Pruned).then(|| pruned::candidates(units, puzzle));
-        let mut fixed = Fixed {
-            n,
-            givens: puzzle.values(),
-            known: known.as_deref(),
-            sink: &mut rules,
-        };
+        let mut fixed = Fixed { sink: &mut rules };
         relations::encode_relations(n, units.relations(), &mut fixed);
         match cages {
-            CageEncoding::Combinations => cages::combinations(units, all, &mut aux, &mut fixed),
-            CageEncoding::Sequential => cages::sequential(units, all, &mut aux, &mut fixed),
+            CageEncoding::Combinations => {
+                cages::combinations(units, all, &mut rules_aux, &mut fixed)
+            }
+            CageEncoding::Sequential => cages::sequential(units, all, &mut rules_aux, &mut fixed),
         }
     }
-    match encoding.parts() {
-        Some(parts) => encode_plain(units, puzzle, parts, amo, &mut aux, sink),
-        None => pruned::encode_pruned(units, puzzle, amo, &mut aux, sink),
-    }
-    for clause in rules.clauses() {
-        sink.add_clause(clause);
+    let rules_aux = rules_aux.count();
+    let aux_vars = match encoding.parts() {
+        Some(parts) => {
+            *vars = CellVars::fixed(n);
+            let mut aux = AuxVars::after(vars.count() + rules_aux);
+            encode_plain(units, puzzle, parts, amo, &mut aux, sink);
+            rules_aux + aux.count()
+        }
+        None => rules_aux + pruned::encode_pruned(units, puzzle, amo, vars, rules_aux, sink),
+    };
+    if !rules.is_empty() {
+        let mut kept = Vec::new();
+        for clause in rules.clauses() {
+            if carry_over(n, puzzle.values(), vars, clause, &mut kept) {
+                sink.add_clause(&kept);
+            }
+        }
     }
     Ok(Encoded {
-        aux_vars: aux.count(),
-        max_var: n * n * n + aux.count(),
+        cell_vars: vars.count(),
+        aux_vars,
+        max_var: vars.count() + aux_vars,
     })
 }
 
@@ -401,48 +464,59 @@ pub(crate) fn cage_aux_vars(units: &Units, cages: CageEncoding) -> u64 {
         .sum()
 }
 
-/// A sink that writes the rules' clauses simplified by what the pruned encoding decided: a literal
-/// of a given cell is true or false, one of a digit no candidate of its open cell is false; a clause
-/// with a true literal is dropped, false literals are left out. Without `known` (plain encodings),
-/// clauses pass unchanged.
+/// The sink the rules' encoders write into: clauses in the fixed numbering, auxiliaries from N³ + 1.
 pub(super) struct Fixed<'a, S: ClauseSink + ?Sized> {
-    n: usize,
-    givens: &'a [u8],
-    /// Each cell's candidates (a given cell: its digit), when simplifying.
-    known: Option<&'a [crate::grid::DigitSet]>,
     sink: &'a mut S,
 }
 
 impl<S: ClauseSink + ?Sized> Fixed<'_, S> {
-    /// Adds `lits`, simplified.
+    /// Adds `lits`.
     fn add(&mut self, lits: &[Lit]) {
-        let Some(known) = self.known else {
-            self.sink.add_clause(lits);
-            return;
-        };
-        let cell_vars = cell_var_count(self.n);
-        let mut kept: Vec<Lit> = Vec::with_capacity(lits.len());
-        for &l in lits {
-            let i = l.var().index();
-            let value = if i < cell_vars {
-                let (cell, d) = (cell_of_var(self.n, i), digit_index_of_var(self.n, i));
-                let is_candidate = known[cell].bits() >> d & 1 == 1;
-                match self.givens[cell] {
-                    0 if is_candidate => None,
-                    0 => Some(false),
-                    v => Some(usize::from(v) - 1 == d),
-                }
-            } else {
-                None
-            };
-            match value {
-                Some(v) if v == l.is_positive() => return,
-                Some(_) => {}
-                None => kept.push(l),
-            }
-        }
-        self.sink.add_clause(&kept);
+        self.sink.add_clause(lits);
     }
+}
+
+/// Carries `clause` of the rules (fixed numbering, auxiliaries from N³ + 1) over into the numbering
+/// `vars` into `kept`: in the fixed numbering unchanged; in the candidate numbering (the pruned
+/// encoding, which has no variables for what the givens decide) a literal of a given cell is true or
+/// false, one of a digit that is no candidate of its open cell is false, the others take their
+/// candidate's variable (from [`CellVars::lit`]) and auxiliaries move down to follow the cell
+/// variables. Returns false when the clause is satisfied (dropped); false literals are left out.
+fn carry_over<V: Copy + Into<usize>>(
+    n: usize,
+    givens: &[V],
+    vars: &CellVars,
+    clause: &[Lit],
+    kept: &mut Vec<Lit>,
+) -> bool {
+    kept.clear();
+    if vars.is_fixed() {
+        kept.extend_from_slice(clause);
+        return true;
+    }
+    let cell_vars = cell_var_count(n);
+    for &l in clause {
+        let i = l.var().index();
+        if i >= cell_vars {
+            kept.push(Var::from_index(i - cell_vars + vars.count()).lit(l.is_positive()));
+            continue;
+        }
+        let (cell, d) = (cell_of_var(n, i), digit_index_of_var(n, i));
+        let value = match givens[cell].into() {
+            0 => match vars.lit(cell, d) {
+                Some(lit) => {
+                    kept.push(if l.is_positive() { lit } else { !lit });
+                    continue;
+                }
+                None => false,
+            },
+            v => v - 1 == d,
+        };
+        if value == l.is_positive() {
+            return false;
+        }
+    }
+    true
 }
 
 /// Clause groups of the plain encodings. Cell at-least-one and unit at-most-one are always present.
@@ -466,7 +540,7 @@ fn encode_plain<S: ClauseSink + ?Sized>(
 ) {
     let shape = units.shape();
     let n = shape.n();
-    let digits: Vec<Digit> = (1..=n as u8).filter_map(Digit::new).collect();
+    let digits: Vec<Digit> = (1..=n as u16).filter_map(Digit::new).collect();
     let mut lits = Vec::with_capacity(n);
     for i in 0..shape.cells() {
         let cell = Cell::new(i);

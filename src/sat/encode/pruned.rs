@@ -1,5 +1,5 @@
 //! The pruned encoding (after Kwon & Jain 2006): the extended encoding simplified by the givens as it
-//! is written.
+//! is written, over the candidate numbering (see [`crate::sat::vars`]).
 //!
 //! A pair (cell, digit) gets a variable only if the cell is open and no peer holds the digit as a
 //! given; given cells get none. Clauses: for each open cell, at least one and at most one of its
@@ -12,171 +12,221 @@
 //! Givens that already contradict each other (two equal givens in a unit) make an empty clause, and so
 //! does an open cell without candidates or a missing digit without a place: the formula is then
 //! unsatisfiable at sight. The size depends on the givens: it is pinned for specific puzzles in the
-//! tests.
-
-use std::cell::RefCell;
-use std::rc::Rc;
+//! tests. Work and memory grow with the open candidates, not with N³.
 
 use super::{Amo, at_most_one};
-use crate::grid::{Cell, DigitSet, Grid};
-use crate::sat::lit::Lit;
+use crate::grid::{Cell, Digit, DigitSet, Grid};
+use crate::sat::lit::{Lit, Var};
 use crate::sat::sink::ClauseSink;
-use crate::sat::vars::{AuxVars, cell_lit_at};
+use crate::sat::vars::{AuxVars, CellVars};
 use crate::units::Units;
+
+/// Candidate digits per cell as bit words: `words` 64-bit words per cell, bit `d` (over the
+/// words) for digit index `d`.
+struct Candidates {
+    words: usize,
+    bits: Vec<u64>,
+}
+
+impl Candidates {
+    /// The words of `cell`.
+    fn of(&self, cell: usize) -> &[u64] {
+        &self.bits[cell * self.words..(cell + 1) * self.words]
+    }
+
+    /// The digit indices of `cell`, ascending.
+    fn digits(&self, cell: usize) -> impl Iterator<Item = usize> + '_ {
+        self.of(cell).iter().enumerate().flat_map(|(w, &word)| {
+            let mut b = word;
+            std::iter::from_fn(move || {
+                (b != 0).then(|| {
+                    let d = 64 * w + b.trailing_zeros() as usize;
+                    b &= b - 1;
+                    d
+                })
+            })
+        })
+    }
+}
+
+/// The candidates of the open cells (none for given cells): every digit that no unit of the cell
+/// holds as a given. One pass over the units for their given digits, one over the cells.
+fn open_candidates<V: Copy + Into<usize>>(units: &Units, values: &[V]) -> Candidates {
+    let n = units.shape().n();
+    let words = n.div_ceil(64);
+    let mut given = vec![0u64; units.units().len() * words];
+    for (u, unit) in units.units().iter().enumerate() {
+        let g = &mut given[u * words..(u + 1) * words];
+        for c in &unit.cells {
+            let v: usize = values[c.index()].into();
+            if v != 0 {
+                g[(v - 1) / 64] |= 1 << ((v - 1) % 64);
+            }
+        }
+    }
+    let all: Vec<u64> = (0..words)
+        .map(|w| match n - 64 * w {
+            k if k >= 64 => u64::MAX,
+            k => (1u64 << k) - 1,
+        })
+        .collect();
+    let mut bits = vec![0u64; values.len() * words];
+    for (i, &v) in values.iter().enumerate() {
+        if v.into() != 0 {
+            continue;
+        }
+        let cand = &mut bits[i * words..(i + 1) * words];
+        cand.copy_from_slice(&all);
+        for &u in units.units_of(Cell::new(i)) {
+            let g = &given[u as usize * words..(u as usize + 1) * words];
+            cand.iter_mut().zip(g).for_each(|(c, &g)| *c &= !g);
+        }
+    }
+    Candidates { words, bits }
+}
 
 /// The digits each cell may hold given the givens alone: a given cell its given; an open cell every
 /// digit that no peer holds as a given. Indexed by cell.
 ///
 /// These are the (cell, digit) pairs that have a variable in the pruned encoding (open cells only).
 pub fn candidates(units: &Units, puzzle: &Grid) -> Vec<DigitSet> {
-    let values = puzzle.values();
-    open_candidates(units, values)
-        .into_iter()
-        .zip(values)
-        .map(|(bits, &v)| match v {
-            0 => DigitSet::from_bits(bits),
-            v => DigitSet::from_bits(1 << (v - 1)),
+    let cand = open_candidates(units, puzzle.values());
+    (0..puzzle.shape().cells())
+        .map(|i| {
+            let mut set = DigitSet::EMPTY;
+            match puzzle.get(Cell::new(i)) {
+                Some(d) => set.insert(d),
+                None => cand
+                    .digits(i)
+                    .filter_map(|d| Digit::new((d + 1) as _))
+                    .for_each(|d| set.insert(d)),
+            }
+            set
         })
         .collect()
 }
 
-/// Candidate bits (bit d − 1 for digit d) of the open cells; 0 for given cells.
-fn open_candidates(units: &Units, values: &[u8]) -> Vec<u64> {
-    let all = DigitSet::all(units.shape().n()).bits();
-    let mut cand: Vec<u64> = values
+/// The candidate numbering of `puzzle` (see [`crate::sat::vars`]): its open candidates in cell order.
+pub(crate) fn number_candidates(units: &Units, puzzle: &Grid) -> CellVars {
+    let mut vars = CellVars::default();
+    number(
+        &open_candidates(units, puzzle.values()),
+        units.shape().n(),
+        &mut vars,
+    );
+    vars
+}
+
+/// Numbers the candidates `cand` of a grid of side `n` into `vars`.
+fn number(cand: &Candidates, n: usize, vars: &mut CellVars) {
+    vars.start_candidates(n);
+    for i in 0..n * n {
+        for d in cand.digits(i) {
+            vars.push(i, d);
+        }
+    }
+    vars.finish();
+}
+
+/// Whether cells `a` and `b` share a unit listed before unit `u` (`units_of` lists are ascending).
+#[inline]
+fn share_earlier_unit(units: &Units, a: Cell, b: Cell, u: u32) -> bool {
+    let ub = units.units_of(b);
+    units
+        .units_of(a)
         .iter()
-        .map(|&v| if v == 0 { all } else { 0 })
-        .collect();
-    for (i, &v) in values.iter().enumerate() {
-        if v != 0 {
-            let bit = !(1u64 << (v - 1));
-            for &p in units.peers(Cell::new(i)) {
-                cand[p.index()] &= bit;
-            }
-        }
-    }
-    cand
+        .take_while(|&&x| x < u)
+        .any(|x| ub.contains(x))
 }
 
-/// For unit `u` and position `i` in it, `masks[u·N + i]` has bit `j` set when the cells at positions
-/// `i` and `j` of unit `u` also share a unit listed before `u` (so their pairwise clause was already
-/// written there).
-fn earlier_pair_masks(units: &Units) -> Vec<u64> {
-    let n = units.shape().n();
-    let mut masks = vec![0u64; units.units().len() * n];
-    for (u, unit) in units.units().iter().enumerate() {
-        for (i, &a) in unit.cells.iter().enumerate() {
-            let ua = units.units_of(a);
-            for (j, &b) in unit.cells.iter().enumerate() {
-                let ub = units.units_of(b);
-                if i != j
-                    && ua
-                        .iter()
-                        .take_while(|&&x| (x as usize) < u)
-                        .any(|x| ub.contains(x))
-                {
-                    masks[u * n + i] |= 1 << j;
-                }
-            }
-        }
-    }
-    masks
-}
-
-thread_local! {
-    /// The pair masks of the last unit list seen on this thread, by [`Units::id`].
-    static PAIR_MASKS: RefCell<(u64, Rc<Vec<u64>>)> = RefCell::new((0, Rc::new(Vec::new())));
-}
-
-/// [`earlier_pair_masks`], cached per unit list.
-fn cached_pair_masks(units: &Units) -> Rc<Vec<u64>> {
-    PAIR_MASKS.with(|cell| {
-        let mut c = cell.borrow_mut();
-        if c.0 != units.id() || c.1.is_empty() {
-            *c = (units.id(), Rc::new(earlier_pair_masks(units)));
-        }
-        Rc::clone(&c.1)
-    })
-}
-
+/// Writes the pruned encoding of `puzzle` into `sink`, numbering its cell variables in `vars` (a
+/// candidate numbering, rebuilt here); its auxiliary variables follow the `taken` that come first
+/// after the cell variables (the cages'). Returns the number of its own auxiliary variables.
 pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
     units: &Units,
     puzzle: &Grid,
     amo: Amo,
-    aux: &mut AuxVars,
+    vars: &mut CellVars,
+    taken: usize,
     sink: &mut S,
-) {
+) -> usize {
     let n = units.shape().n();
-    if units.find_clash(puzzle).is_some() {
-        sink.add_clause(&[]);
-        return;
-    }
     let values = puzzle.values();
     let cand = open_candidates(units, values);
+    number(&cand, n, vars);
+    if units.find_clash(puzzle).is_some() {
+        sink.add_clause(&[]);
+        return 0;
+    }
+    let mut aux = AuxVars::after(vars.count() + taken);
     let mut lits: Vec<Lit> = Vec::with_capacity(n);
-    for (i, &bits) in cand.iter().enumerate() {
-        if values[i] != 0 {
+    for (i, &v) in values.iter().enumerate() {
+        if Into::<usize>::into(v) != 0 {
             continue;
         }
         lits.clear();
-        let mut b = bits;
-        while b != 0 {
-            lits.push(cell_lit_at(n, i, b.trailing_zeros() as usize));
-            b &= b - 1;
-        }
+        lits.extend(vars.cell_range(i).map(|v| Var::from_index(v).positive()));
         sink.add_clause(&lits);
-        at_most_one(&lits, amo, aux, sink);
+        at_most_one(&lits, amo, &mut aux, sink);
     }
-    let masks = if amo == Amo::Pairwise {
-        cached_pair_masks(units)
-    } else {
-        Rc::new(Vec::new())
-    };
-    // Per digit bit: the positions (in the current unit) of the open cells that may hold it.
-    let mut places = vec![0u64; n];
-    let mut positions: Vec<usize> = Vec::with_capacity(n);
+    // Per unit: the positions of the open cells that may hold each digit, bucketed by digit (CSR).
+    let mut given = vec![false; n];
+    let mut start = vec![0u32; n + 1];
+    let mut places: Vec<(u32, Lit)> = Vec::new();
+    let mut cells: Vec<Cell> = Vec::with_capacity(n);
     for (u, unit) in units.units().iter().enumerate() {
-        let mut given = 0u64;
-        places.iter_mut().for_each(|p| *p = 0);
-        for (pos, &c) in unit.cells.iter().enumerate() {
-            let v = values[c.index()];
+        given.iter_mut().for_each(|g| *g = false);
+        start.iter_mut().for_each(|s| *s = 0);
+        for c in &unit.cells {
+            let v: usize = values[c.index()].into();
             if v != 0 {
-                given |= 1 << (v - 1);
+                given[v - 1] = true;
             }
-            let mut b = cand[c.index()];
-            while b != 0 {
-                places[b.trailing_zeros() as usize] |= 1 << pos;
-                b &= b - 1;
+            for d in cand.digits(c.index()) {
+                start[d + 1] += 1;
             }
         }
-        for (bit, &at) in places.iter().enumerate() {
-            if given >> bit & 1 == 1 {
+        for d in 0..n {
+            start[d + 1] += start[d];
+        }
+        places.clear();
+        places.resize(start[n] as usize, (0, Lit::from_index(0, true)));
+        for (pos, c) in unit.cells.iter().enumerate() {
+            // The cell's variables were numbered in the order of its digits.
+            for (d, v) in cand.digits(c.index()).zip(vars.cell_range(c.index())) {
+                let slot = &mut start[d];
+                places[*slot as usize] = (pos as u32, Var::from_index(v).positive());
+                *slot += 1;
+            }
+        }
+        // `start[d]` is now the end of digit d's bucket, and `start[d - 1]` its start.
+        let mut begin = 0usize;
+        for d in 0..n {
+            let end = start[d] as usize;
+            let bucket = &places[begin..end];
+            begin = end;
+            if given[d] {
                 continue;
             }
             lits.clear();
-            positions.clear();
-            let mut m = at;
-            while m != 0 {
-                let pos = m.trailing_zeros() as usize;
-                lits.push(cell_lit_at(n, unit.cells[pos].index(), bit));
-                positions.push(pos);
-                m &= m - 1;
-            }
+            lits.extend(bucket.iter().map(|&(_, l)| l));
             sink.add_clause(&lits);
-            if amo == Amo::Pairwise {
-                for (a, &pa) in positions.iter().enumerate() {
-                    let earlier = masks[u * n + pa];
-                    for (b, &pb) in positions.iter().enumerate().skip(a + 1) {
-                        if earlier >> pb & 1 == 0 {
+            if amo.resolve(lits.len()) == Amo::Pairwise {
+                cells.clear();
+                cells.extend(bucket.iter().map(|&(pos, _)| unit.cells[pos as usize]));
+                for (a, &ca) in cells.iter().enumerate() {
+                    for (b, &cb) in cells.iter().enumerate().skip(a + 1) {
+                        if !share_earlier_unit(units, ca, cb, u as u32) {
                             sink.add_clause(&[!lits[a], !lits[b]]);
                         }
                     }
                 }
             } else {
-                at_most_one(&lits, amo, aux, sink);
+                at_most_one(&lits, amo, &mut aux, sink);
             }
         }
     }
+    aux.count()
 }
 
 #[cfg(test)]
@@ -197,7 +247,13 @@ mod tests {
     pub(crate) fn grid81(s: &str) -> Grid {
         let v = s
             .bytes()
-            .map(|b| if b.is_ascii_digit() { b - b'0' } else { 0 })
+            .map(|b| {
+                if b.is_ascii_digit() {
+                    u16::from(b - b'0')
+                } else {
+                    0
+                }
+            })
             .collect();
         Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
     }
@@ -209,9 +265,15 @@ mod tests {
     }
 
     /// The extended encoding with the givens' consequences applied (given true; the given cell's
-    /// other digits and the peers' copies false), satisfied clauses dropped, false literals removed:
-    /// as a set of sorted clauses. Independent of `encode_pruned`.
+    /// other digits and the peers' copies false), satisfied clauses dropped, false literals removed,
+    /// and the variables left renumbered from 1 in increasing order (cell order, then digit order:
+    /// the candidate numbering): as a set of sorted clauses. Independent of `encode_pruned`.
     fn simplified_extended(units: &Units, g: &Grid) -> BTreeSet<Vec<isize>> {
+        simplified_extended_clauses(units, g).into_iter().collect()
+    }
+
+    /// [`simplified_extended`] as a list, in encoding order, duplicates kept.
+    fn simplified_extended_clauses(units: &Units, g: &Grid) -> Vec<Vec<isize>> {
         let n = units.shape().n();
         let mut f = Formula::new();
         encode(units, g, Encoding::Extended, Amo::Pairwise, &mut f).unwrap();
@@ -226,13 +288,22 @@ mod tests {
             };
             truth.map(|t| t == l.is_positive())
         };
+        // Fixed DIMACS number -> candidate number, for the variables left open.
+        let mut renumber = vec![0isize; n * n * n + 1];
+        let mut next = 0;
+        for (x, slot) in renumber.iter_mut().enumerate().skip(1) {
+            if value(Lit::from_dimacs(x as isize)).is_none() {
+                next += 1;
+                *slot = next;
+            }
+        }
         f.clauses()
             .filter(|c| !c.iter().any(|&l| value(l) == Some(true)))
             .map(|c| {
                 let mut v: Vec<isize> = c
                     .iter()
                     .filter(|&&l| value(l).is_none())
-                    .map(|l| l.to_dimacs())
+                    .map(|l| renumber[l.var().to_dimacs() as usize] * l.to_dimacs().signum())
                     .collect();
                 v.sort_unstable();
                 v
@@ -296,6 +367,63 @@ mod tests {
     const PINNED_17_PAIRWISE: (u64, u64, u64) = (312, 2646, 6028);
     const PINNED_17_SEQUENTIAL: (u64, u64, u64) = (848, 2735, 6206);
     const PINNED_17_PRODUCT: (u64, u64, u64) = (594, 2904, 6544);
+    const PINNED_17_COMMANDER: (u64, u64, u64) = (422, 2688, 6112);
+    const PINNED_17_BIMANDER: (u64, u64, u64) = (409, 2806, 6348);
+    const PINNED_25_COMMANDER: (u64, u64, u64) = (4502, 22952, 52708);
+    const PINNED_25_BIMANDER: (u64, u64, u64) = (4218, 27266, 61336);
+
+    /// `fixtures/25x25-rkkautsar-1.txt` (ints, `0` blank).
+    fn rkkautsar25() -> Grid {
+        let v = include_str!("../../../fixtures/25x25-rkkautsar-1.txt")
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        Grid::from_values(Shape::new(5, 5).unwrap(), v).unwrap()
+    }
+
+    /// For the schemes other than pairwise (one at-most-one constraint per cell and per unit-digit,
+    /// no de-duplication), the size follows from the constraint sizes k, read off the simplified
+    /// extended encoding independently of `encode_pruned` (each constraint has exactly one
+    /// all-positive at-least-one clause, over its k literals), and [`amo_size`] (checked against
+    /// hand-computed figures in amo.rs): variables = open candidates + Σ X(k), clauses = constraints
+    /// + Σ A(k), literals = Σ k + 2 Σ A(k) (every at-most-one clause is binary).
+    #[test]
+    fn sizes_follow_from_the_constraint_sizes() {
+        use crate::sat::encode::amo_size;
+        let units9 = Units::standard(Shape::new(3, 3).unwrap());
+        let units25 = Units::standard(Shape::new(5, 5).unwrap());
+        let g25 = rkkautsar25();
+        for (units, g, (pinned_amo, pinned)) in [
+            (&units9, grid81(P17), (Amo::Commander, PINNED_17_COMMANDER)),
+            (&units9, grid81(P17), (Amo::Bimander, PINNED_17_BIMANDER)),
+            (&units25, g25.clone(), (Amo::Commander, PINNED_25_COMMANDER)),
+            (&units25, g25, (Amo::Bimander, PINNED_25_BIMANDER)),
+        ] {
+            let clauses = simplified_extended_clauses(units, &g);
+            let open = clauses.iter().flatten().map(|l| l.abs()).max().unwrap_or(0) as u64;
+            let sizes: Vec<usize> = clauses
+                .iter()
+                .filter(|c| c.iter().all(|&l| l > 0))
+                .map(Vec::len)
+                .collect();
+            for amo in [Amo::Sequential, Amo::Product, Amo::Commander, Amo::Bimander] {
+                let (mut vars, mut count, mut lits) = (open, sizes.len() as u64, 0u64);
+                for &k in &sizes {
+                    let (a, x) = amo_size(amo, k);
+                    vars += x;
+                    count += a;
+                    lits += k as u64 + 2 * a;
+                }
+                assert_eq!(
+                    stats(units, &g, Encoding::Pruned, amo),
+                    (vars, count, lits),
+                    "{amo}"
+                );
+            }
+            let amo = pinned_amo;
+            assert_eq!(stats(units, &g, Encoding::Pruned, amo), pinned, "{amo}");
+        }
+    }
 
     /// 4x4, worked by hand. Givens r1c1 = 1 and r4c4 = 2 (row-major: 1 . . . / . . . . / . . . . /
     /// . . . 2).

@@ -22,17 +22,17 @@ pub(crate) struct Cadical {
     proof: Option<Rc<RefCell<Recorder>>>,
 }
 
-/// Stops the solver once the deadline has passed.
+/// Stops the solver once the deadline has passed (or it was asked to stop).
 struct Deadline(Instant);
 
 impl Terminator for Deadline {
     fn terminated(&mut self) -> bool {
-        Instant::now() >= self.0
+        crate::solve::past(Some(self.0))
     }
 }
 
 /// Records the derived clauses as DRAT additions (a RAT clause with its witness literal first, as
-/// DRAT wants the pivot); deletions are not kept (a checker that ignores them stays sound).
+/// DRAT wants the pivot), and deletions.
 #[derive(Default)]
 struct Recorder {
     proof: Proof,
@@ -69,7 +69,12 @@ impl ProofTracer for Recorder {
         self.buf = buf;
     }
 
-    fn delete_clause(&mut self, _: i64, _: bool, _: &[i32]) {}
+    fn delete_clause(&mut self, _: i64, _: bool, clause: &[i32]) {
+        self.convert(0, clause);
+        let buf = std::mem::take(&mut self.buf);
+        self.proof.delete(&buf);
+        self.buf = buf;
+    }
 
     fn weaken_minus(&mut self, _: i64, _: &[i32]) {}
 
