@@ -200,6 +200,24 @@ pub enum RulesError {
         /// The grid's box shape.
         shape: Shape,
     },
+    /// A variant whose reasoning is implemented for grids of up to 64 digits only (non-consecutive:
+    /// both backends keep its digit sets in 64-bit words).
+    #[error("{variant} is supported on grids up to 64x64; this grid is {n}x{n}")]
+    VariantTooLarge {
+        /// The variant.
+        variant: Variant,
+        /// Grid side.
+        n: usize,
+    },
+    /// A killer cage on a grid of more than 64 digits (both backends keep a cage's digit sets in
+    /// 64-bit words).
+    #[error("killer cages are supported on grids up to 64x64; this grid is {n}x{n}")]
+    CageGridTooLarge {
+        /// 0-based cage index (the first cage).
+        cage: usize,
+        /// Grid side.
+        n: usize,
+    },
     /// A region map of the wrong length.
     #[error("region map has {found} cells, but a {n}x{n} grid has {}", n * n)]
     RegionCells {
@@ -366,6 +384,12 @@ impl RulesBuilder {
             if !v.fits(shape) {
                 return Err(RulesError::VariantShape { variant: v, shape });
             }
+            if v == Variant::NonConsecutive && n > 64 {
+                return Err(RulesError::VariantTooLarge { variant: v, n });
+            }
+        }
+        if !self.cages.is_empty() && n > 64 {
+            return Err(RulesError::CageGridTooLarge { cage: 0, n });
         }
         let cages = self.checked_cages()?;
         if self.variants.is_empty() && self.regions.is_none() && cages.is_empty() {
@@ -594,6 +618,40 @@ mod tests {
         assert!(
             e.to_string().starts_with("unknown variant \"thermo\""),
             "{e}"
+        );
+    }
+
+    #[test]
+    fn digit_set_rules_stop_at_64x64() {
+        // 64x64 (8x8 boxes) takes them; 81x81 (9x9 boxes) is refused with a named error, while
+        // the rules without digit sets (knight, king, diagonals) still build there.
+        assert!(
+            Units::rules(s(8, 8))
+                .variant(Variant::NonConsecutive)
+                .cage(3, [(0, 0), (0, 1)])
+                .build()
+                .is_ok()
+        );
+        let e = Units::rules(s(9, 9))
+            .variant(Variant::NonConsecutive)
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "non-consecutive is supported on grids up to 64x64; this grid is 81x81"
+        );
+        let e = Units::rules(s(9, 9))
+            .cage(3, [(0, 0), (0, 1)])
+            .build()
+            .unwrap_err();
+        assert_eq!(e, RulesError::CageGridTooLarge { cage: 0, n: 81 });
+        assert!(
+            Units::rules(s(9, 9))
+                .variant(Variant::AntiKnight)
+                .variant(Variant::AntiKing)
+                .variant(Variant::Diagonals)
+                .build()
+                .is_ok()
         );
     }
 

@@ -352,8 +352,9 @@ fn puzzle_of_cnf(path: &Path) -> Result<CnfPuzzle> {
     let mut rules: Vec<String> = Vec::new();
     let mut encoding = None;
     let mut line = Vec::new();
-    // The comments come before the `p cnf` line; a header longer than this is not ours.
-    for _ in 0..64 {
+    // The comments come before the `p cnf` line; a header longer than this is not ours (a killer
+    // has a `c cage` line per cage: up to 4096 on a 64x64 grid).
+    for _ in 0..8192 {
         line.clear();
         if (&mut reader)
             .take(1 << 20)

@@ -934,6 +934,52 @@ mod tests {
     }
 
     #[test]
+    fn extra_peers_without_peer_lists_on_large_grids() {
+        // 121x121 anti-knight: no peer lists (above 100x100), so the knight cells are kept apart.
+        let shape = Shape::new(11, 11).unwrap();
+        let units = Units::rules(shape)
+            .variant(crate::rules::Variant::AntiKnight)
+            .build()
+            .unwrap();
+        let t = Tables::build(&units);
+        assert!(!t.has_peers());
+        let at = |r: usize, c: usize| r * 121 + c;
+        // r1c1's knight cells share its box: unit peers already. r11c11's reach other boxes.
+        assert!(t.extra_peers(at(0, 0)).is_empty());
+        assert!(t.extra_peers(at(10, 10)).contains(&(at(11, 12) as u32)));
+        assert!(!t.extra_peers(at(10, 10)).contains(&(at(11, 11) as u32)));
+        let mut s: State<crate::dfs::mask::Wide<2>> = State::new();
+        let mut w: Work<crate::dfs::mask::Wide<2>> = Work::new();
+        w.prepare(&t);
+        s.reset(&t, true);
+        // A given leaves its knight cells, not the other cells outside its units (the cells
+        // around r11c11, a box corner, are in other boxes).
+        type W2 = crate::dfs::mask::Wide<2>;
+        let has = |s: &State<W2>, c: usize, d: u32| s.cand(c) & W2::bit(d) != W2::ZERO;
+        let mut values = vec![0u16; 121 * 121];
+        values[at(10, 10)] = 3;
+        s.load(&t, &values, &mut w.queue).unwrap();
+        assert!(!has(&s, at(11, 12), 2) && !has(&s, at(12, 11), 2));
+        assert!(has(&s, at(11, 11), 2) && has(&s, at(12, 12), 2));
+        // Two equal givens a knight's move apart are a contradiction at load.
+        values[at(11, 12)] = 3;
+        s.reset(&t, true);
+        assert_eq!(s.load(&t, &values, &mut w.queue), Err(Contradiction));
+        // A placement reaches the knight cells too, logged and undone.
+        values[at(11, 12)] = 0;
+        s.reset(&t, true);
+        s.load(&t, &values, &mut w.queue).unwrap();
+        s.start_logging();
+        let mark = s.mark();
+        s.place(&t, &mut w.queue, at(21, 21), 8).unwrap();
+        assert!(!has(&s, at(22, 23), 8) && !has(&s, at(23, 22), 8));
+        assert!(has(&s, at(22, 22), 8));
+        s.undo(&t, mark);
+        s.clean();
+        assert!(has(&s, at(22, 23), 8) && has(&s, at(21, 21), 8));
+    }
+
+    #[test]
     fn place_eliminates_from_peers_only() {
         let (t, mut s, mut q) = setup4();
         s.place(&t, &mut q.queue, 0, 2).unwrap();

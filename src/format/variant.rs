@@ -768,12 +768,14 @@ fn build_rules(
     }
     b.build().map_err(|e| {
         let (l, c) = match &e {
-            RulesError::VariantShape { variant, .. } => p
+            RulesError::VariantShape { variant, .. }
+            | RulesError::VariantTooLarge { variant, .. } => p
                 .variants
                 .iter()
                 .find(|(v, _)| v == variant)
                 .map_or((start, 1), |&(_, pos)| pos),
             RulesError::CageEmpty { cage }
+            | RulesError::CageGridTooLarge { cage, .. }
             | RulesError::CageTooLarge { cage, .. }
             | RulesError::ImpossibleSum { cage, .. } => {
                 p.cages.get(*cage).map_or((start, 1), |c| c.sum_at)
