@@ -409,3 +409,91 @@ fn the_commands_certify_what_they_settle() {
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("the certifier refutes the answer"));
 }
+
+/// A lemma that does not follow, inserted first into a certificate's proof where the refutation
+/// uses it: the unit clause putting, in an open cell, the digit of a given in the same row. It
+/// contradicts that given at once (so the conflict rests on it), and it is neither RUP nor RAT:
+/// both checkers reject the proof, whatever follows.
+#[test]
+fn a_used_lemma_that_does_not_follow_is_rejected_by_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = platinum();
+    let units = Units::standard(puzzle.shape());
+    let outcome = DfsBackend::new()
+        .solve(&units, &puzzle, &Limits::unique())
+        .unwrap()
+        .outcome;
+    // Row 1 is ".......12": r1c1 (cell 0) is open, r1c8 holds 1. x(r, c, d) = 81r + 9c + d.
+    assert_eq!(puzzle.get(Cell::new(7)).map(|d| d.get()), Some(1));
+    assert_eq!(puzzle.get(Cell::new(0)), None);
+    let bogus = "1 0";
+    for solver in SatSolver::available() {
+        let cert = Certifier::new()
+            .with_solver(solver)
+            .unwrap()
+            .certify(&units, &puzzle, &outcome)
+            .unwrap();
+        let (cnf, drat) = cert.write_files(dir.path(), "p").unwrap();
+        let mut proof = lines(&drat);
+        proof.insert(0, bogus.to_string());
+        let tampered = dir.path().join("t.drat");
+        write_lines(&tampered, &proof);
+        assert!(
+            matches!(
+                check_drat_files(&cnf, &tampered),
+                Err(CheckError::Rejected { step: 1 })
+            ),
+            "{solver}"
+        );
+        assert_ne!(rate(&cnf, &tampered), Some(true), "{solver}");
+    }
+}
+
+/// Backward checking, as our checker and `rate` (like DRAT-trim) do it, on small formulas:
+/// a lemma that does not follow is accepted when the refutation does not use it, or comes after
+/// the conflict; rejected when it is used; deleting the clause that implies a value at the top
+/// level cannot make room for a contradiction of that value. Both checkers agree on each.
+#[test]
+fn both_checkers_check_the_lemmas_the_refutation_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    // The eight clauses over 1-3 (unsatisfiable), then (5 6), (5 -6) (which imply 5), (7 8).
+    let mut cnf = String::from("p cnf 8 11\n");
+    for bits in 0..8 {
+        for x in 1..=3 {
+            let neg = bits >> (x - 1) & 1 == 1;
+            cnf += &format!("{} ", if neg { -x } else { x });
+        }
+        cnf += "0\n";
+    }
+    cnf += "5 6 0\n5 -6 0\n7 8 0\n";
+    let refutation = "1 2 0\n1 0\n2 0\n0\n";
+    let cases = [
+        // (-7) is neither RUP nor RAT, and unused.
+        (cnf.as_str(), format!("-7 0\n{refutation}"), true),
+        // After the conflict (which (2) brings): never looked at.
+        (
+            cnf.as_str(),
+            "1 2 0\n1 0\n2 0\n-7 0\n-7 -8 0\n0\n".to_string(),
+            true,
+        ),
+        // (-5) contradicts (5 6), (5 -6) at once: used, and it does not follow.
+        (cnf.as_str(), format!("-5 0\n{refutation}"), false),
+        // F = (-2): (5 2) is RAT on the fresh 5 and implies 5; its deletion is ignored (rate
+        // honours it, and then 5 is no longer implied); either way (-5) and the empty clause do
+        // not both follow.
+        (
+            "p cnf 5 1\n-2 0\n",
+            "5 2 0\nd 5 2 0\n-5 0\n0\n".to_string(),
+            false,
+        ),
+    ];
+    for (k, (cnf, drat, accepted)) in cases.iter().enumerate() {
+        let (c, d) = (dir.path().join("f.cnf"), dir.path().join("f.drat"));
+        std::fs::write(&c, cnf).unwrap();
+        std::fs::write(&d, drat).unwrap();
+        assert_eq!(check_drat_files(&c, &d).is_ok(), *accepted, "case {k}");
+        if let Some(ok) = rate(&c, &d) {
+            assert_eq!(ok, *accepted, "case {k}: rate");
+        }
+    }
+}

@@ -108,7 +108,7 @@ pub enum CertifyError {
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum CheckError {
-    /// A lemma of the proof does not follow (neither RUP nor RAT).
+    /// A lemma of the proof that the refutation uses does not follow (neither RUP nor RAT).
     #[error("proof step {step} does not follow from the formula and the lemmas before it")]
     Rejected {
         /// The step, 1-based (= its line in a text DRAT file).
@@ -378,12 +378,14 @@ impl Certificate {
         self.proof.len()
     }
 
-    /// Checks the proof against the CNF with our own DRAT checker (RUP and RAT, forward), which
-    /// shares no code with the solvers. The CNF checked is exactly what [`Certificate::write_cnf`]
-    /// writes.
+    /// Checks the proof against the CNF with our own DRAT checker, which shares no code with the
+    /// solvers: backward, as DRAT-trim does (Heule, Hunt & Wetzler 2013), checking by RUP or RAT
+    /// the lemmas the refutation uses, from the last to the first; a lemma nothing uses is not
+    /// checked (a proof with a wrong but unused lemma is accepted, by DRAT-trim and `rate` too).
+    /// The CNF checked is exactly what [`Certificate::write_cnf`] writes.
     ///
     /// # Errors
-    /// [`CheckError::Rejected`] naming the first lemma that does not follow, or
+    /// [`CheckError::Rejected`] naming the last used lemma that does not follow, or
     /// [`CheckError::Incomplete`].
     pub fn check(&self) -> Result<(), CheckError> {
         let key = Arc::as_ptr(&self.base) as usize;
