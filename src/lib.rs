@@ -44,5 +44,7 @@ pub use check::{
 };
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
-pub use solve::{Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status};
+pub use solve::{
+    Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status, WorkCounters,
+};
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};

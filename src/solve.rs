@@ -1,7 +1,10 @@
 //! The backend trait and what a solve returns: `Outcome` (no solution / found / unique / multiple /
 //! unknown), `Limits`, `Solutions` (the one place a search's finds become an `Outcome`) and `Stats`.
 
+use std::cell::RefCell;
 use std::num::NonZeroU64;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
@@ -265,6 +268,126 @@ impl Solutions {
             (Some(a), None) => Outcome::Unique(a),
         }
     }
+}
+
+/// Counters that solves add their work to now and then (the native backend every 16 to 1,024
+/// nodes, when it looks at the clock; the SAT backend after each solver call), so that another
+/// thread can show how a long solve is getting on. Clones share the counters.
+///
+/// ```
+/// use satdoku::{Backend, DfsBackend, Grid, Limits, Shape, Units, WorkCounters};
+/// let counters = WorkCounters::default();
+/// counters.count_on_this_thread();
+/// let shape = Shape::new(3, 3).unwrap();
+/// DfsBackend::new().solve(&Units::standard(shape), &Grid::empty(shape), &Limits::count_to(5_000)).unwrap();
+/// assert!(counters.nodes() > 0);
+/// WorkCounters::stop_counting_on_this_thread();
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct WorkCounters {
+    nodes: Arc<AtomicU64>,
+    conflicts: Arc<AtomicU64>,
+}
+
+impl WorkCounters {
+    /// Makes every solve on this thread (and the threads a solve starts) add to these counters.
+    pub fn count_on_this_thread(&self) {
+        WATCH.with(|w| w.borrow_mut().work = Some(self.clone()));
+    }
+
+    /// Solves on this thread no longer count their work.
+    pub fn stop_counting_on_this_thread() {
+        WATCH.with(|w| w.borrow_mut().work = None);
+    }
+
+    /// The counters solves on this thread add to, if any.
+    pub(crate) fn on_this_thread() -> Option<WorkCounters> {
+        WATCH.with(|w| w.borrow().work.clone())
+    }
+
+    /// Search nodes counted so far (native backend).
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// SAT conflicts counted so far (solvers that report them: CaDiCaL).
+    pub fn conflicts(&self) -> u64 {
+        self.conflicts.load(Ordering::Relaxed)
+    }
+}
+
+/// Adds `k` search nodes to this thread's [`WorkCounters`], if any.
+#[inline]
+pub(crate) fn add_nodes(k: u64) {
+    WATCH.with(|w| {
+        if let Some(c) = &w.borrow().work {
+            c.nodes.fetch_add(k, Ordering::Relaxed);
+        }
+    });
+}
+
+/// Adds `k` SAT conflicts to this thread's [`WorkCounters`], if any.
+pub(crate) fn add_conflicts(k: u64) {
+    WATCH.with(|w| {
+        if let Some(c) = &w.borrow().work {
+            c.conflicts.fetch_add(k, Ordering::Relaxed);
+        }
+    });
+}
+
+/// What another thread may see of, or ask of, the solve running on this thread.
+#[derive(Default)]
+struct Watch {
+    /// Setting it stops the solve ([`stoppable`]).
+    stop: Option<Arc<AtomicBool>>,
+    /// Where the solve counts its work.
+    work: Option<WorkCounters>,
+}
+
+thread_local! {
+    static WATCH: RefCell<Watch> = RefCell::new(Watch::default());
+}
+
+/// Runs `f` (a solve) so that setting `flag` stops it as if its deadline had passed: the auto
+/// backend races its two phases on two threads and stops the one that lost. Backends look at the
+/// flag wherever they look at the clock ([`stop_requested`]). `work` becomes this thread's
+/// [`WorkCounters`] meanwhile (those of the thread that started the race).
+pub(crate) fn stoppable<R>(
+    flag: &Arc<AtomicBool>,
+    work: Option<WorkCounters>,
+    f: impl FnOnce() -> R,
+) -> R {
+    let previous = WATCH.with(|w| {
+        let mut w = w.borrow_mut();
+        (
+            w.stop.replace(Arc::clone(flag)),
+            std::mem::replace(&mut w.work, work),
+        )
+    });
+    let r = f();
+    WATCH.with(|w| {
+        let mut w = w.borrow_mut();
+        w.stop = previous.0;
+        w.work = previous.1;
+    });
+    r
+}
+
+/// Whether the solve running on this thread was asked to stop ([`stoppable`]).
+#[inline]
+pub(crate) fn stop_requested() -> bool {
+    WATCH.with(|w| {
+        w.borrow()
+            .stop
+            .as_ref()
+            .is_some_and(|f| f.load(Ordering::Relaxed))
+    })
+}
+
+/// Whether a solve with this deadline must stop now: the deadline has passed, or it was asked to.
+#[inline]
+pub(crate) fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d) || stop_requested()
 }
 
 /// Work done by a backend on one puzzle.

@@ -278,9 +278,28 @@ pub struct SatArgs {
     pub simplify: SimplifyArg,
 
     /// The SAT solver the SAT backend runs in-process (cadical needs a build with `--features
-    /// cadical`).
-    #[arg(long, value_enum, default_value_t)]
-    pub sat_solver: SolverArg,
+    /// cadical`). Default: varisat; for the auto backend of `solve`, cadical when this build has it.
+    #[arg(long, value_enum)]
+    pub sat_solver: Option<SolverArg>,
+}
+
+impl SatArgs {
+    /// The SAT solver asked for, else varisat.
+    pub fn solver(&self) -> satdoku::sat::SatSolver {
+        self.sat_solver.unwrap_or_default().get()
+    }
+
+    /// The SAT solver of the auto backend: the one asked for, else CaDiCaL when this build has it
+    /// (much faster on the hard grids that reach the SAT phase), else varisat.
+    pub fn solver_for_auto(&self) -> satdoku::sat::SatSolver {
+        match self.sat_solver {
+            Some(s) => s.get(),
+            None if satdoku::sat::SatSolver::Cadical.is_available() => {
+                satdoku::sat::SatSolver::Cadical
+            }
+            None => satdoku::sat::SatSolver::Varisat,
+        }
+    }
 }
 
 /// The in-process SAT solvers.
@@ -667,8 +686,8 @@ pub struct SolveArgs {
 impl LimitArgs {
     /// Says on standard error that `--budget` does not bound the SAT backend, when it is given to a
     /// run that uses that backend (it still bounds the native one).
-    pub fn warn_if_budget_misses_sat(&self, sat: &SatArgs) {
-        if self.budget.is_some() && !sat.sat_solver.get().has_conflict_limit() {
+    pub fn warn_if_budget_misses_sat(&self, solver: satdoku::sat::SatSolver) {
+        if self.budget.is_some() && !solver.has_conflict_limit() {
             super::pipeline::note(
                 "note: --budget counts the native backend's search nodes; the SAT backend \
                  (varisat, which counts no conflicts it would show) is bounded by --timeout only",

@@ -44,8 +44,8 @@ impl Certify {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("--certify: creating {}", dir.display()))?;
         let certifier = Certifier::new()
-            .with_solver(sat.sat_solver.get())
-            .map_err(|e| anyhow::anyhow!("--sat-solver {}: {e}", sat.sat_solver.get()))?
+            .with_solver(sat.solver())
+            .map_err(|e| anyhow::anyhow!("--sat-solver {}: {e}", sat.solver()))?
             .with_limits(limits);
         Ok(Some(Certify {
             dir: dir.clone(),

@@ -26,11 +26,11 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
     let (a, b) = (backends::dfs(), backends::sat(&args.sat)?);
     if !args.run.quiet {
-        args.limits.warn_if_budget_misses_sat(&args.sat);
+        args.limits.warn_if_budget_misses_sat(args.sat.solver());
     }
     let limits = args.limits.apply(Limits::count_to(args.limit));
     let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
-    let solver = args.sat.sat_solver.get();
+    let solver = args.sat.solver();
     let json = args.output == ReportArg::Json;
     let files = &args.input.files;
     let progress = Progress::for_run(files, args.run.quiet, "puzzle");

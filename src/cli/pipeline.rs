@@ -312,6 +312,11 @@ impl Run {
         let mut diagnostics = Diagnostics::new();
         let mut exit = Exit::Success;
         let emitted = self.progress.emitted_counter();
+        let progress = self.progress.clone();
+        let work = move |item| {
+            progress.count_work_on_this_thread();
+            work(item)
+        };
         batch::ordered_map(
             self.jobs,
             |emit| {

@@ -9,6 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use satdoku::WorkCounters;
 
 /// How long the display waits before drawing: short runs finish before it appears.
 pub const DELAY: Duration = Duration::from_millis(500);
@@ -25,8 +26,8 @@ struct Counters {
     emitted: Arc<AtomicU64>,
     /// Records finished.
     done: AtomicU64,
-    /// Work units reported by whatever is running (e.g. search nodes), if any.
-    work: Arc<AtomicU64>,
+    /// Work reported by the solves running (search nodes, SAT conflicts).
+    work: WorkCounters,
 }
 
 struct Inner {
@@ -46,7 +47,7 @@ pub struct Progress {
     /// Counters for a disabled display (kept so that callers need not care).
     bytes: Arc<AtomicU64>,
     emitted: Arc<AtomicU64>,
-    work: Arc<AtomicU64>,
+    work: WorkCounters,
 }
 
 impl Progress {
@@ -56,7 +57,7 @@ impl Progress {
             inner: None,
             bytes: Arc::default(),
             emitted: Arc::default(),
-            work: Arc::default(),
+            work: WorkCounters::default(),
         }
     }
 
@@ -111,10 +112,12 @@ impl Progress {
         self.emitted.clone()
     }
 
-    /// A counter that long-running work may add to (shown as "work units", e.g. nodes).
-    #[allow(dead_code)]
-    pub fn work_counter(&self) -> Arc<AtomicU64> {
-        self.work.clone()
+    /// Makes the solves on this thread count their work for the display (nothing when it is off):
+    /// a single long puzzle then shows its nodes or conflicts as it goes.
+    pub fn count_work_on_this_thread(&self) {
+        if self.inner.is_some() {
+            self.work.count_on_this_thread();
+        }
     }
 
     /// Counts `k` finished records.
@@ -199,7 +202,7 @@ impl Inner {
         let done = c.done.load(Ordering::Relaxed);
         let emitted = c.emitted.load(Ordering::Relaxed);
         let bytes = c.bytes.load(Ordering::Relaxed);
-        let work = c.work.load(Ordering::Relaxed);
+        let (nodes, conflicts) = (c.work.nodes(), c.work.conflicts());
         let secs = self.start.elapsed().as_secs_f64();
         // The reader runs ahead of the workers: estimate the number of items in the whole input from
         // the items it has emitted per byte read, and measure progress in finished items.
@@ -218,8 +221,11 @@ impl Inner {
             done as f64 / secs.max(1e-9),
             clock(secs)
         );
-        if work > 0 {
-            message.push_str(&format!(", {work} nodes"));
+        if nodes > 0 {
+            message.push_str(&format!(", {nodes} nodes"));
+        }
+        if conflicts > 0 {
+            message.push_str(&format!(", {conflicts} conflicts"));
         }
         if let Some(f) = fraction
             && f > 0.0
@@ -277,10 +283,24 @@ mod tests {
     #[test]
     fn a_spinner_without_a_size_still_shows_time_and_work() {
         let i = inner(None);
-        i.counters.work.store(1234, Ordering::Relaxed);
+        // A solve on this thread counts its nodes into the display's counters.
+        i.counters.work.count_on_this_thread();
+        let shape = satdoku::Shape::new(4, 4).unwrap();
+        let report = satdoku::Backend::solve(
+            &satdoku::DfsBackend::new(),
+            &satdoku::Units::standard(shape),
+            &satdoku::Grid::empty(shape),
+            &satdoku::Limits::count_to(5_000),
+        )
+        .unwrap();
+        satdoku::WorkCounters::stop_counting_on_this_thread();
+        let nodes = i.counters.work.nodes();
+        // Counted every 256 nodes on a 16x16 grid: all but the last few.
+        assert!(nodes > 0 && nodes <= report.stats.nodes, "{nodes}");
+        assert!(report.stats.nodes - nodes < 256);
         let (fraction, message) = i.status();
         assert_eq!(fraction, None);
-        assert_eq!(message, "0 puzzles, 0/s, 10s, 1234 nodes");
+        assert_eq!(message, format!("0 puzzles, 0/s, 10s, {nodes} nodes"));
     }
 
     #[test]

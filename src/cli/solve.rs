@@ -53,7 +53,11 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat)?],
     };
     if args.backend != BackendArg::Dfs && !args.run.quiet {
-        args.limits.warn_if_budget_misses_sat(&args.sat);
+        let solver = match args.backend {
+            BackendArg::Auto => args.sat.solver_for_auto(),
+            _ => args.sat.solver(),
+        };
+        args.limits.warn_if_budget_misses_sat(solver);
     }
     let limits = args.limits.apply(match (args.unique, args.limit) {
         (true, _) => Limits::unique(),

@@ -73,7 +73,7 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
         false => None,
     };
     if args.unique && !args.run.quiet {
-        args.limits.warn_if_budget_misses_sat(&args.sat);
+        args.limits.warn_if_budget_misses_sat(args.sat.solver());
     }
     let limits = args.limits.apply(Limits::unique());
     if args.certify.certify.is_some() && !args.unique {

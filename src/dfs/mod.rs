@@ -1,27 +1,37 @@
-//! The native backend: bitmask candidates, naked and hidden singles, MRV branching, backtracking.
+//! The native backend: bitmask candidates, naked and hidden singles, locked candidates, naked and
+//! hidden pairs, failed-literal probing at the root of large grids, MRV branching, backtracking by
+//! copies (small grids) or an undo log (large ones).
 //!
 //! # Design
-//! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the
-//!   mask of digits placed, per cell its value. It has a fixed size and is copied by value at each guess
-//!   into an explicit stack; backtracking returns to the parent copy, which holds the alternatives not
-//!   yet tried. Nothing is allocated inside the search except when the stack first reaches a new depth.
-//! - **Size classes**: the state is generic over the mask type and the cell and unit capacities, chosen
-//!   per puzzle: N ≤ 9 (81 cells, `u16`), N ≤ 16 (256 cells, `u16`), N ≤ 32 (1024 cells, `u32`),
-//!   N ≤ 64 (4096 cells, `u64`), plus one class for unit lists with unusually many units.
+//! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the mask of digits
+//!   placed, per cell its value, changed in place. Each change is logged (a placement: the cell's
+//!   candidates and the index of each peer that lost the digit; a removal: the digits removed), and
+//!   backtracking undoes the log down to the branch's mark, so memory follows the changes on the
+//!   current path, not the grid size times the depth. Nothing is logged before the first branch.
+//!   Up to 32x32 a copy of the state per guess (at most 6 KB) is cheaper than the log, and is kept.
+//! - **Masks**: the narrowest that holds N digits, chosen per puzzle: `u16` (N ≤ 16), `u32` (≤ 32),
+//!   `u64` (≤ 64), then 2, 4 or 7 words of 64 bits (≤ 128, ≤ 256, ≤ 448).
 //! - **Propagation** (the classic scheme of Norvig's "Solving Every Sudoku Puzzle", 2006, done with
 //!   bitmasks): placing a digit removes it from every peer at once; a peer left with one candidate is
 //!   queued (naked single), one left with none is a contradiction. Then each unit is folded into
 //!   "digits seen at least once" and "at least twice" masks: a digit neither placed nor seen has no place
 //!   (contradiction); a digit seen exactly once is a hidden single. When singles run out, one pass
 //!   of locked candidates (pointing and claiming) runs over every pair of units sharing two or more
-//!   cells — a row and a box, but equally a diagonal and a box — then singles again. Dead ends are
-//!   values (`Contradiction`) propagated with `?`.
-//! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first.
-//! - **Tables**: the unit list is flattened once into `u16` index arrays (unit cells, peers, units of
+//!   cells — a row and a box, but equally a diagonal and a box — then singles again; then one pass of
+//!   naked and hidden pairs, then singles again (both up to 64x64; above, a pass costs more than it
+//!   saves). On grids above 32x32 the root is also probed: each candidate of a two-candidate cell is
+//!   tried with the rules above, and one that fails leaves the other. Dead ends are values
+//!   (`Contradiction`) propagated with `?`. Large grids fold only the units whose cells changed.
+//!   Further rules (constraints beyond units) belong in `State::rules`, each followed by singles.
+//! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first. The
+//!   child puts the digit there, the parent then removes it.
+//! - **Tables**: the unit list is flattened once into `u32` index arrays (unit cells, peers, units of
 //!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
 //!   search reads units only through them, so other unit lists (diagonals, regions) work unchanged.
+//!   Above 100x100 the peer lists would outgrow the state (740 MB at 400x400): a placement walks the
+//!   cell's units instead.
 //! - **Limits**: the node budget is checked at every node, the deadline on the first node and then
-//!   every 16 to 1024 nodes (fewer on larger grids).
+//!   every 1 to 1024 nodes (fewer on larger grids).
 //! - **9x9 fast path**: for the standard 9x9 unit list (recognised by content, in any order, once per
 //!   [`Units::id`] on each thread), a specialised solver on digit-major bitboards (see `nine.rs`)
 //!   replaces the generic one: same outcomes, limits and stats, several times faster. Everything else
@@ -40,9 +50,9 @@ use crate::grid::{Grid, Shape};
 use crate::solve::{Backend, Limits, Report, SolveError};
 use crate::units::Units;
 
-use mask::Mask;
+use mask::{Mask, Wide};
 use search::{Bounds, Found, Scratch};
-use tables::{MAX_UNITS, Tables, tables_for};
+use tables::{Tables, tables_for};
 
 /// The native depth-first-search backend.
 ///
@@ -82,25 +92,20 @@ impl DfsBackend {
     }
 }
 
-/// The largest grid side the native backend takes: its candidate masks are one `u64`.
-const MAX_SIDE: usize = 64;
-
-/// The largest unit count the widest size class holds.
-const WIDE_UNITS: usize = 4096;
-
 thread_local! {
     /// The last unit list asked about, by [`Units::id`], and whether it is the standard 9x9 one.
     static STANDARD_9X9: Cell<(u64, bool)> = const { Cell::new((0, false)) };
-    static S9: Cell<Scratch<u16, 81, 32>> = const { Cell::new(Scratch::new()) };
-    static S16: Cell<Scratch<u16, 256, 64>> = const { Cell::new(Scratch::new()) };
-    static S32: Cell<Scratch<u32, 1024, 128>> = const { Cell::new(Scratch::new()) };
-    static S64: Cell<Scratch<u64, 4096, 256>> = const { Cell::new(Scratch::new()) };
-    static WIDE: Cell<Scratch<u64, 4096, WIDE_UNITS>> = const { Cell::new(Scratch::new()) };
+    static S16: Cell<Scratch<u16>> = const { Cell::new(Scratch::new()) };
+    static S32: Cell<Scratch<u32>> = const { Cell::new(Scratch::new()) };
+    static S64: Cell<Scratch<u64>> = const { Cell::new(Scratch::new()) };
+    static S128: Cell<Scratch<Wide<2>>> = const { Cell::new(Scratch::new()) };
+    static S256: Cell<Scratch<Wide<4>>> = const { Cell::new(Scratch::new()) };
+    static S448: Cell<Scratch<Wide<7>>> = const { Cell::new(Scratch::new()) };
 }
 
-/// Runs the search in one size class, with this thread's buffers for it.
-fn run_in<M: Mask, const C: usize, const U: usize>(
-    buffers: &'static LocalKey<Cell<Scratch<M, C, U>>>,
+/// Runs the search with one mask width, with this thread's buffers for it.
+fn run_in<M: Mask>(
+    buffers: &'static LocalKey<Cell<Scratch<M>>>,
     t: &Tables,
     puzzle: &Grid,
     limits: &Limits,
@@ -119,25 +124,17 @@ impl Backend for DfsBackend {
         "dfs"
     }
 
-    /// Solves by depth-first search: bitmask candidates, singles, locked candidates, MRV branching.
+    /// Solves by depth-first search: bitmask candidates, singles, locked candidates, branching on a
+    /// cell or a digit's places in a unit.
     ///
     /// # Errors
-    /// [`SolveError::ShapeMismatch`] when the puzzle is not of the unit list's shape;
-    /// [`SolveError::TooLarge`] for a unit list with more than 4096 units.
+    /// [`SolveError::ShapeMismatch`] when the puzzle is not of the unit list's shape.
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
         let shape = units.shape();
         if puzzle.shape() != shape {
             return Err(SolveError::ShapeMismatch {
                 puzzle: puzzle.shape(),
                 units: shape,
-            });
-        }
-        let (n, count) = (shape.n(), units.units().len());
-        if n > MAX_SIDE || count > WIDE_UNITS.min(MAX_UNITS) {
-            return Err(SolveError::TooLarge {
-                backend: "dfs",
-                n,
-                max: MAX_SIDE,
             });
         }
         let bounds = Bounds::start(limits);
@@ -179,21 +176,16 @@ fn is_standard_9x9(units: &Units) -> bool {
     answer
 }
 
-/// The generic path: the size class that fits the unit list.
+/// The generic path: the narrowest mask that holds N digits.
 fn run_generic(units: &Units, puzzle: &Grid, limits: &Limits, bounds: &Bounds) -> Found {
-    let (shape, count) = (units.shape(), units.units().len());
-    let (n, cells) = (shape.n(), shape.cells());
     let t = tables_for(units);
-    if n <= 9 && cells <= 81 && count <= 32 {
-        run_in(&S9, &t, puzzle, limits, bounds)
-    } else if n <= 16 && cells <= 256 && count <= 64 {
-        run_in(&S16, &t, puzzle, limits, bounds)
-    } else if n <= 32 && cells <= 1024 && count <= 128 {
-        run_in(&S32, &t, puzzle, limits, bounds)
-    } else if count <= 256 {
-        run_in(&S64, &t, puzzle, limits, bounds)
-    } else {
-        run_in(&WIDE, &t, puzzle, limits, bounds)
+    match units.shape().n() {
+        0..=16 => run_in(&S16, &t, puzzle, limits, bounds),
+        17..=32 => run_in(&S32, &t, puzzle, limits, bounds),
+        33..=64 => run_in(&S64, &t, puzzle, limits, bounds),
+        65..=128 => run_in(&S128, &t, puzzle, limits, bounds),
+        129..=256 => run_in(&S256, &t, puzzle, limits, bounds),
+        _ => run_in(&S448, &t, puzzle, limits, bounds),
     }
 }
 

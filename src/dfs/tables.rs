@@ -1,12 +1,14 @@
-//! Flat lookup tables derived from a unit list (unit cells, peers, units of each cell), cached per thread
-//! by [`Units::id`] so a batch of puzzles under one list builds them once.
+//! Flat lookup tables derived from a unit list (unit cells, peers, units of each cell, the unit pairs
+//! of locked candidates), cached per thread by [`Units::id`] so a batch of puzzles under one list builds
+//! them once. Large grids go without the peer lists (the units are walked instead) and without the
+//! pairs (locked candidates do not pay there).
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::units::Units;
 
-/// A unit list flattened into arrays of `u16` indices, as the search reads it.
+/// A unit list flattened into arrays of `u32` indices, as the search reads it.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Tables {
     /// Grid side: digits per unit, cells per unit.
@@ -16,21 +18,22 @@ pub(crate) struct Tables {
     /// Number of units.
     pub units: usize,
     /// The cells of unit `u` are `unit_cells[u * n .. (u + 1) * n]`.
-    pub unit_cells: Box<[u16]>,
-    /// The peers of cell `c` are `peers[peer_start[c] .. peer_start[c + 1]]`.
+    pub unit_cells: Box<[u32]>,
+    /// The peers of cell `c` are `peers[peer_start[c] .. peer_start[c + 1]]`; both empty when the
+    /// lists would exceed [`MAX_PEER_ENTRIES`] (then [`Tables::has_peers`] is false).
     peer_start: Box<[u32]>,
-    peers: Box<[u16]>,
+    peers: Box<[u32]>,
     /// The units of cell `c` are `units_of[unit_start[c] .. unit_start[c + 1]]`.
     unit_start: Box<[u32]>,
-    units_of: Box<[u16]>,
-    /// Pairs of units sharing two or more cells, for locked candidates.
+    units_of: Box<[u32]>,
+    /// Pairs of units sharing two or more cells, for locked candidates (none above [`LOCKED_MAX_N`]).
     pub pairs: Box<[Pair]>,
     /// Groups of pair sides whose shared cells are disjoint inside one unit (see [`Group`]).
     pub groups: Box<[Group]>,
     /// The sides the groups point into: `2 · pair + 0` for the pair's unit A, `+ 1` for B.
     pub sides: Box<[u32]>,
     /// The cell lists the pairs and groups point into.
-    pub pair_cells: Box<[u16]>,
+    pub pair_cells: Box<[u32]>,
 }
 
 /// Some pairs of one unit U whose shared cells are pairwise disjoint, plus the cells of U they leave
@@ -56,36 +59,43 @@ pub(crate) struct Pair {
     pub b_rest: (u32, u32),
 }
 
-/// The largest number of units a unit list may have for these tables (indices are `u16`).
-pub(crate) const MAX_UNITS: usize = u16::MAX as usize;
+/// The most peer-list entries kept (16 MB): 100x100 grids (3 million) have them, 144x144 (8.9
+/// million) walk their units instead.
+const MAX_PEER_ENTRIES: usize = 1 << 22;
+
+/// The largest grid side for which the search runs locked candidates (and the tables hold its pairs).
+pub(crate) const LOCKED_MAX_N: usize = 64;
 
 impl Tables {
-    /// Flattens `units` (which must have at most [`MAX_UNITS`] units; cells always fit a `u16`).
+    /// Flattens `units`.
     pub fn build(units: &Units) -> Tables {
         let shape = units.shape();
         let (n, cells) = (shape.n(), shape.cells());
         let list = units.units();
-        debug_assert!(list.len() <= MAX_UNITS);
         let unit_cells = unit_cells(units);
-        let mut peer_start = Vec::with_capacity(cells + 1);
-        let mut peers = Vec::new();
         let mut unit_start = Vec::with_capacity(cells + 1);
         let mut units_of = Vec::new();
         for c in 0..cells {
-            let cell = crate::grid::Cell::new(c);
-            peer_start.push(peers.len() as u32);
-            peers.extend(units.peers(cell).iter().map(|p| p.index() as u16));
             unit_start.push(units_of.len() as u32);
-            units_of.extend(units.units_of(cell).iter().map(|&u| u as u16));
+            units_of.extend_from_slice(units.units_of(crate::grid::Cell::new(c)));
         }
-        peer_start.push(peers.len() as u32);
         unit_start.push(units_of.len() as u32);
+        // Each cell's units hold at most (N - 1) other cells each: the bound decides without building.
+        let (peer_start, peers) = if units_of.len() * (n - 1) <= MAX_PEER_ENTRIES {
+            peer_lists(units, &unit_start, &units_of)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         let Pairs {
             pairs,
             groups,
             sides,
             cells: pair_cells,
-        } = pairs(units);
+        } = if n <= LOCKED_MAX_N {
+            pairs(units)
+        } else {
+            Pairs::default()
+        };
         Tables {
             n,
             cells,
@@ -102,9 +112,22 @@ impl Tables {
         }
     }
 
+    /// Drops the peer lists, so that the search walks units as on large grids.
+    #[cfg(test)]
+    pub fn drop_peers(&mut self) {
+        self.peer_start = Box::new([]);
+        self.peers = Box::new([]);
+    }
+
+    /// Whether the tables hold peer lists ([`Tables::peers`]); else walk the units of a cell.
+    #[inline(always)]
+    pub fn has_peers(&self) -> bool {
+        !self.peer_start.is_empty()
+    }
+
     /// The cells of a range of `pair_cells`.
     #[inline(always)]
-    pub fn pair_cells(&self, range: (u32, u32)) -> &[u16] {
+    pub fn pair_cells(&self, range: (u32, u32)) -> &[u32] {
         &self.pair_cells[range.0 as usize..range.1 as usize]
     }
 
@@ -114,38 +137,63 @@ impl Tables {
         &self.sides[g.sides.0 as usize..g.sides.1 as usize]
     }
 
-    /// The cells sharing a unit with cell `c`.
+    /// The cells sharing a unit with cell `c` (only when [`Tables::has_peers`]).
     #[inline(always)]
-    pub fn peers(&self, c: usize) -> &[u16] {
+    pub fn peers(&self, c: usize) -> &[u32] {
         &self.peers[self.peer_start[c] as usize..self.peer_start[c + 1] as usize]
     }
 
     /// The units containing cell `c`.
     #[inline(always)]
-    pub fn units_of(&self, c: usize) -> &[u16] {
+    pub fn units_of(&self, c: usize) -> &[u32] {
         &self.units_of[self.unit_start[c] as usize..self.unit_start[c + 1] as usize]
     }
 
     /// The N cells of unit `u`.
     #[inline(always)]
-    pub fn unit(&self, u: usize) -> &[u16] {
+    pub fn unit(&self, u: usize) -> &[u32] {
         &self.unit_cells[u * self.n..(u + 1) * self.n]
     }
 }
 
+/// Every cell's peers (the other cells of its units, ascending, once each), flattened.
+fn peer_lists(units: &Units, unit_start: &[u32], units_of: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let cells = units.shape().cells();
+    let mut start = Vec::with_capacity(cells + 1);
+    let mut peers = Vec::new();
+    let mut mark = vec![usize::MAX; cells];
+    for c in 0..cells {
+        start.push(peers.len() as u32);
+        let from = peers.len();
+        for &u in &units_of[unit_start[c] as usize..unit_start[c + 1] as usize] {
+            for p in &units.units()[u as usize].cells {
+                let p = p.index();
+                if p != c && mark[p] != c {
+                    mark[p] = c;
+                    peers.push(p as u32);
+                }
+            }
+        }
+        peers[from..].sort_unstable();
+    }
+    start.push(peers.len() as u32);
+    (start, peers)
+}
+
 /// Appends `cells` to `flat`, returning their range.
-fn push(flat: &mut Vec<u16>, cells: &mut dyn Iterator<Item = usize>) -> (u32, u32) {
+fn push(flat: &mut Vec<u32>, cells: &mut dyn Iterator<Item = usize>) -> (u32, u32) {
     let start = flat.len() as u32;
-    flat.extend(cells.map(|c| c as u16));
+    flat.extend(cells.map(|c| c as u32));
     (start, flat.len() as u32)
 }
 
 /// The locked-candidate tables of a unit list.
+#[derive(Default)]
 struct Pairs {
     pairs: Vec<Pair>,
     groups: Vec<Group>,
     sides: Vec<u32>,
-    cells: Vec<u16>,
+    cells: Vec<u32>,
 }
 
 /// The pairs of units sharing at least two cells, grouped per unit into sets of disjoint
@@ -235,11 +283,11 @@ fn pairs(units: &Units) -> Pairs {
 }
 
 /// Every unit's cells, concatenated (each unit has exactly N cells).
-fn unit_cells(units: &Units) -> Box<[u16]> {
+fn unit_cells(units: &Units) -> Box<[u32]> {
     units
         .units()
         .iter()
-        .flat_map(|u| u.cells.iter().map(|c| c.index() as u16))
+        .flat_map(|u| u.cells.iter().map(|c| c.index() as u32))
         .collect()
 }
 
@@ -309,7 +357,7 @@ mod tests {
             assert_eq!(peers, expect);
             assert_eq!(t.units_of(c).len(), 3);
             for &u in t.units_of(c) {
-                assert!(t.unit(u as usize).contains(&(c as u16)));
+                assert!(t.unit(u as usize).contains(&(c as u32)));
             }
         }
     }

@@ -758,7 +758,7 @@ impl Search<'_> {
         }
         let mut model: Vec<Lit> = Vec::new();
         let gave_up = loop {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if crate::solve::past(self.deadline) {
                 break true;
             }
             let conflicts = match self.budget {
@@ -769,7 +769,13 @@ impl Search<'_> {
                 None => None,
             };
             stats.nodes += 1;
-            match solver.solve(conflicts) {
+            let answer = solver.solve(conflicts);
+            if let Some(c) = solver.conflicts() {
+                // For progress displays (WorkCounters): the conflicts of this call.
+                crate::solve::add_conflicts(c.saturating_sub(stats.conflicts));
+                stats.conflicts = c;
+            }
+            match answer {
                 Answer::Sat => {}
                 Answer::Unsat => break false,
                 Answer::Unknown => break true,

@@ -11,6 +11,7 @@ mod encode_cli;
 mod fixtures;
 mod formats;
 mod fuzz_corpus;
+mod large;
 mod lookahead;
 mod noisy_input;
 mod readme;

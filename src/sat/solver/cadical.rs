@@ -22,12 +22,12 @@ pub(crate) struct Cadical {
     proof: Option<Rc<RefCell<Recorder>>>,
 }
 
-/// Stops the solver once the deadline has passed.
+/// Stops the solver once the deadline has passed (or it was asked to stop).
 struct Deadline(Instant);
 
 impl Terminator for Deadline {
     fn terminated(&mut self) -> bool {
-        Instant::now() >= self.0
+        crate::solve::past(Some(self.0))
     }
 }
 

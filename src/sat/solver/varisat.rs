@@ -33,7 +33,7 @@ struct ProofTarget {
 
 impl io::Write for ProofTarget {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if crate::solve::past(self.deadline) {
             return Err(io::Error::other("satdoku: deadline passed"));
         }
         if let Some(keep) = &self.keep {

@@ -1,0 +1,205 @@
+//! Every size class of the native backend (masks of 16, 32 and 64 bits, then 2, 4 and 7 words) and
+//! grids up to 400x400: planted puzzles (a pattern solution, relabelled and permuted, then blanks)
+//! solved by each backend and cross-checked, every answer verified by `satdoku::verify`; the
+//! rkkautsar 81x81 and 100x100 fixtures.
+
+use satdoku::sat::{SatBackend, SatSolver};
+use satdoku::{
+    AutoBackend, Backend, DfsBackend, Grid, Limits, Outcome, Shape, Status, Units, Verdict,
+    cross_check, verify,
+};
+
+use crate::common::{Rng, carve, fixture, satdoku, solved};
+
+/// Reads the one puzzle of a fixture (test-side reading through the library's reader).
+fn read_one(name: &str) -> Grid {
+    let text = std::fs::read_to_string(fixture(name)).unwrap();
+    let records = satdoku::format::read_str(&text, name, satdoku::format::ReadOptions::default());
+    assert_eq!(records.len(), 1, "{name}");
+    records[0].puzzle.as_ref().unwrap().grid.clone()
+}
+
+#[test]
+fn planted_puzzles_of_every_size_class_are_solved_and_cross_checked() {
+    let mut rng = Rng::new(1500);
+    // (box rows, box cols, share of cells kept, puzzles): N = 4, 20, 36, 64, 69, 81, 100, 225, 400.
+    // Large grids keep most givens, so that both backends settle them quickly.
+    let cases = [
+        (2, 2, 0.4, 4),
+        (4, 5, 0.65, 2),
+        (6, 6, 0.8, 1),
+        (8, 8, 0.9, 1),
+        (3, 23, 0.95, 1),
+        (9, 9, 0.93, 1),
+        (10, 10, 0.95, 1),
+        (15, 15, 0.98, 1),
+        (20, 20, 0.995, 1),
+    ];
+    let dfs = DfsBackend::new();
+    let sat = SatBackend::default();
+    for (r, c, keep, count) in cases {
+        let shape = Shape::new(r, c).unwrap();
+        let units = Units::standard(shape);
+        for i in 0..count {
+            let planted = solved(shape, &mut rng);
+            verify(&units, &Grid::empty(shape), &planted).unwrap();
+            let puzzle = carve(&planted, keep, &mut rng);
+            let what = format!("{shape} #{i} ({} givens)", puzzle.filled());
+            let limits = Limits::unique();
+            let check = cross_check(&units, &puzzle, &dfs, &sat, &limits);
+            let status = match &check.verdict {
+                Verdict::Agree(s) => *s,
+                v => panic!("{what}: {v:?}"),
+            };
+            for answer in &check.answers {
+                let report = answer.report.as_ref().unwrap();
+                for g in report.outcome.grids() {
+                    verify(&units, &puzzle, g).unwrap_or_else(|e| panic!("{what}: {e}"));
+                }
+                if let Outcome::Unique(g) = &report.outcome {
+                    assert_eq!(g, &planted, "{what}: {}", answer.backend);
+                }
+            }
+            assert!(
+                matches!(status, Status::Unique | Status::Multiple),
+                "{what}: {status:?}"
+            );
+            // The first solution, by the default backend.
+            let first = AutoBackend::new()
+                .solve(&units, &puzzle, &Limits::first())
+                .unwrap();
+            verify(&units, &puzzle, first.outcome.solution().unwrap()).unwrap();
+        }
+    }
+}
+
+#[test]
+fn rectangular_boxes_above_64() {
+    // 2x33 boxes: 66x66, two words per mask; a few blanks, so that the answer is the planted grid.
+    let mut rng = Rng::new(66);
+    let shape = Shape::new(2, 33).unwrap();
+    let units = Units::standard(shape);
+    let planted = solved(shape, &mut rng);
+    let puzzle = carve(&planted, 0.97, &mut rng);
+    let report = DfsBackend::new()
+        .solve(&units, &puzzle, &Limits::unique())
+        .unwrap();
+    match &report.outcome {
+        Outcome::Unique(g) => assert_eq!(g, &planted),
+        Outcome::Multiple { solutions, .. } => {
+            for g in solutions {
+                verify(&units, &puzzle, g).unwrap();
+            }
+        }
+        o => panic!("{:?}", o.status()),
+    }
+}
+
+#[test]
+fn a_contradiction_above_64_is_none() {
+    // 81x81: the planted grid with row 1 blank but for r1c1, which gets the digit d of r1c2, and
+    // the other d of column 1 blanked: no two equal givens in a unit, but column 2, full but for
+    // r1c2, forces d there too, so there is no solution.
+    let mut rng = Rng::new(81);
+    let shape = Shape::new(9, 9).unwrap();
+    let units = Units::standard(shape);
+    let planted = solved(shape, &mut rng);
+    let at = |r, c| satdoku::Cell::at(shape, r, c);
+    let d = planted.get(at(0, 1));
+    let mut puzzle = planted.clone();
+    for c in 1..shape.n() {
+        puzzle.set(at(0, c), None);
+    }
+    let k = (0..shape.n())
+        .find(|&r| planted.get(at(r, 0)) == d)
+        .unwrap();
+    puzzle.set(at(k, 0), None);
+    puzzle.set(at(0, 0), d);
+    assert!(units.find_clash(&puzzle).is_none());
+    let check = cross_check(
+        &units,
+        &puzzle,
+        &DfsBackend::new(),
+        &SatBackend::default(),
+        &Limits::unique(),
+    );
+    assert_eq!(check.verdict, Verdict::Agree(Status::None));
+}
+
+#[test]
+fn rkkautsar_100x100_is_unique() {
+    // The collection found it unique with CaDiCaL; our SAT backend proves it, the grid verified.
+    let puzzle = read_one("100x100-rkkautsar-1.txt");
+    let units = Units::standard(puzzle.shape());
+    let report = SatBackend::default()
+        .solve(&units, &puzzle, &Limits::unique())
+        .unwrap();
+    let Outcome::Unique(g) = &report.outcome else {
+        panic!("{:?}", report.outcome.status())
+    };
+    verify(&units, &puzzle, g).unwrap();
+}
+
+#[test]
+fn rkkautsar_81x81_is_unique() {
+    // varisat needs tens of seconds here; CaDiCaL (with the `cadical` feature) under a second.
+    if !SatSolver::Cadical.is_available() {
+        return;
+    }
+    let puzzle = read_one("81x81-rkkautsar-1.txt");
+    let units = Units::standard(puzzle.shape());
+    let report = SatBackend::default()
+        .with_solver(SatSolver::Cadical)
+        .unwrap()
+        .solve(&units, &puzzle, &Limits::unique())
+        .unwrap();
+    let Outcome::Unique(g) = &report.outcome else {
+        panic!("{:?}", report.outcome.status())
+    };
+    verify(&units, &puzzle, g).unwrap();
+}
+
+#[test]
+fn the_cli_solves_and_checks_100x100() {
+    // `solve` (auto) on the rkkautsar fixture prints the grid as ints, one row per line, verified
+    // here; `check` on a planted 100x100 puzzle says both backends agree.
+    let out = satdoku()
+        .args(["solve", "-q"])
+        .arg(fixture("100x100-rkkautsar-1.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), 100);
+    let solution = satdoku::format::read_str(&text, "out", Default::default());
+    let grid = &solution[0].puzzle.as_ref().unwrap().grid;
+    let puzzle = read_one("100x100-rkkautsar-1.txt");
+    verify(&Units::standard(puzzle.shape()), &puzzle, grid).unwrap();
+
+    let mut rng = Rng::new(100);
+    let shape = Shape::new(10, 10).unwrap();
+    let planted = solved(shape, &mut rng);
+    let puzzle = carve(&planted, 0.95, &mut rng);
+    let layout = satdoku::format::Layout::new(satdoku::format::Format::Ints, shape);
+    let mut text = String::new();
+    layout.write(&puzzle, &mut text);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("planted-100x100.txt");
+    std::fs::write(&path, text).unwrap();
+    let out = satdoku()
+        .args(["check", "-q", "--output", "json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let records = crate::common::json_lines(&out.stdout);
+    assert_eq!(records[0]["agree"], true, "{}", records[0]);
+}
