@@ -1127,6 +1127,80 @@ mod tests {
         );
     }
 
+    /// Soundness on random formulas (seeded): whatever the proof (lemmas drawn at random, some over
+    /// fresh variables so that RAT applies, deletions of earlier lemmas, the empty clause last),
+    /// an accepted proof refutes the formula, which brute force confirms. Most formulas drawn are
+    /// satisfiable, so a checker that skipped a lemma the refutation needs, or accepted one that
+    /// does not follow, would accept some of these proofs. Rejections of proofs of unsatisfiable
+    /// formulas are counted too, so that the test sees both answers.
+    #[test]
+    fn accepted_proofs_refute_their_formula() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: u64| {
+            // xorshift64*
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % k
+        };
+        let (mut accepted, mut rejected_sat) = (0, 0);
+        for _ in 0..4000 {
+            let vars = 4 + next(5) as isize;
+            let clauses = 2 * vars as u64 + next(3 * vars as u64);
+            let mut f: Vec<Vec<isize>> = Vec::new();
+            let random_clause = |next: &mut dyn FnMut(u64) -> u64, top: isize, len: u64| {
+                (0..len)
+                    .map(|_| {
+                        let v = 1 + next(top as u64) as isize;
+                        if next(2) == 0 { v } else { -v }
+                    })
+                    .collect::<Vec<isize>>()
+            };
+            for _ in 0..clauses {
+                let len = 2 + next(2);
+                f.push(random_clause(&mut next, vars, len));
+            }
+            let satisfiable = (0..1u32 << vars).any(|m| {
+                f.iter().all(|c| {
+                    c.iter()
+                        .any(|&l| (m >> (l.unsigned_abs() - 1) & 1 == 1) == (l > 0))
+                })
+            });
+            let mut proof = String::new();
+            let mut lemmas: Vec<Vec<isize>> = Vec::new();
+            for _ in 0..1 + next(8) {
+                if !lemmas.is_empty() && next(5) == 0 {
+                    let d = &lemmas[next(lemmas.len() as u64) as usize];
+                    proof += &format!("d {} 0\n", join(d));
+                    continue;
+                }
+                let len = 1 + next(3);
+                let lemma = random_clause(&mut next, vars + 2, len);
+                proof += &format!("{} 0\n", join(&lemma));
+                lemmas.push(lemma);
+            }
+            proof += "0\n";
+            let ok = run(&refs(&f), &proof).is_ok();
+            assert!(
+                !ok || !satisfiable,
+                "accepted a proof of a satisfiable formula: {f:?}\n{proof}"
+            );
+            accepted += usize::from(ok);
+            rejected_sat += usize::from(!ok && satisfiable);
+        }
+        assert!(
+            accepted > 100 && rejected_sat > 100,
+            "{accepted} {rejected_sat}"
+        );
+    }
+
+    fn join(c: &[isize]) -> String {
+        c.iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
     /// Deleting the clause that implies a value at the top level is ignored (as in DRAT-trim): the
     /// value stays, and so does the clause, so that nothing can rest on the value without it.
     /// Here (5 2) is RAT on the fresh 5 and implies 5 (2 is false); after its deletion (¬5) would
