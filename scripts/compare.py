@@ -9,12 +9,14 @@ Rounds are interleaved (every program on one file, then the next file, then the 
 median over rounds is reported, because the machine is shared and noisy.
 
 usage: scripts/compare.py [--shared DIR] [--rounds R] [--work DIR]
-                          [--only dfs|sat|batch|large|big|certify]
+                          [--only dfs|sat|batch|large|big|certify] [--before BIN]
 
 `big`: the rkkautsar grids from 81x81 up and hard 25x25 puzzles, our SAT backend on varisat and on
 CaDiCaL in-process beside the Debian `cadical` binary on our own DIMACS (whole-process CPU time each;
 for the binary, counting to two is a second run with the first model's blocking clause added).
-`certify`: certified `--unique` against plain `--unique` on the 9x9, 16x16 and 25x25 sets.
+`certify`: certified `--unique` against plain `--unique` on the 9x9, 16x16 and 25x25 sets; with
+`--before BIN` (a satdoku binary built from an earlier commit) its certified run is timed in the same
+rounds, as a column of its own.
 """
 
 import argparse
@@ -140,6 +142,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--work", default="/tmp/satdoku-compare")
     ap.add_argument("--only", choices=["dfs", "sat", "batch", "large", "big", "certify"])
+    ap.add_argument("--before", help="certify: an earlier satdoku binary, timed beside ours")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     features = ["--features", "cadical"] if args.only in ("big", "certify") else []
@@ -148,7 +151,7 @@ def main():
     if args.only == "big":
         return big(ours, args.shared, args.work, args.rounds)
     if args.only == "certify":
-        return certify(ours, args.shared, args.work, args.rounds)
+        return certify(ours, args.shared, args.work, args.rounds, args.before)
     peers = build_peers(args.shared, args.work)
     files = inputs(args.shared, args.work)
     n = {k: count_puzzles(v) for k, v in files.items()}
@@ -344,7 +347,7 @@ def big(ours, shared, work, rounds):
     )
 
 
-def certify(ours, shared, work, rounds):
+def certify(ours, shared, work, rounds, before=None):
     data = os.path.join(shared, "datasets")
     sets = [("17-clue (first 5,000)", inputs(shared, work)["17-clue-5000"]),
             ("top1465", os.path.join(data, "top1465.txt")),
@@ -356,6 +359,7 @@ def certify(ours, shared, work, rounds):
         blocks = f.read().split("# file:")
         out.write("".join("# file:" + b for b in blocks[1::10]))
     sets[3] = (sets[3][0], acs16)
+    certified = [("certified", ours)] + ([("before", before)] if before else [])
     rows = []
     for label, path in sets:
         times = {}
@@ -365,21 +369,26 @@ def certify(ours, shared, work, rounds):
                     cmd = [ours, "solve", "-q", "--jobs", "1", "--unique", "--backend", backend,
                            "--sat-solver", solver, path]
                     times.setdefault((solver, backend), []).append(cpu_of(cmd))
-                certs = os.path.join(work, "certs")
-                shutil.rmtree(certs, ignore_errors=True)
-                cmd = [ours, "solve", "-q", "--jobs", "1", "--unique", "--backend", "sat",
-                       "--sat-solver", solver, "--certify", certs, path]
-                times.setdefault((solver, "certified"), []).append(cpu_of(cmd))
+                for key, binary in certified:
+                    certs = os.path.join(work, "certs")
+                    shutil.rmtree(certs, ignore_errors=True)
+                    cmd = [binary, "solve", "-q", "--jobs", "1", "--unique", "--backend", "sat",
+                           "--sat-solver", solver, "--certify", certs, path]
+                    times.setdefault((solver, key), []).append(cpu_of(cmd))
         med = {k: statistics.median(v) for k, v in times.items()}
         for solver in ["varisat", "cadical"]:
             a, s_, c = med[(solver, "auto")], med[(solver, "sat")], med[(solver, "certified")]
-            rows.append([label, solver, f"{a:.2f}", f"{s_:.2f}", f"{c:.2f}", f"{c / s_:.2f}x", f"{c / a:.1f}x"])
-    table(
-        "Certified --unique vs plain --unique (CPU seconds per file, whole process)",
-        ["set", "SAT solver", "plain (default backend)", "plain (--backend sat)", "certified (--backend sat)",
-         "certified / plain sat", "certified / plain default"],
-        rows,
-    )
+            row = [label, solver, f"{a:.2f}", f"{s_:.2f}"]
+            if before:
+                b = med[(solver, "before")]
+                row += [f"{b:.2f}", f"{b / s_:.2f}x"]
+            row += [f"{c:.2f}", f"{c / s_:.2f}x", f"{c / a:.1f}x"]
+            rows.append(row)
+    header = ["set", "SAT solver", "plain (default backend)", "plain (--backend sat)"]
+    if before:
+        header += ["certified, before", "before / plain sat"]
+    header += ["certified (--backend sat)", "certified / plain sat", "certified / plain default"]
+    table("Certified --unique vs plain --unique (CPU seconds per file, whole process)", header, rows)
 
 
 if __name__ == "__main__":

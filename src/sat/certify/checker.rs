@@ -133,6 +133,9 @@ struct Base {
     clauses: usize,
     imp_len: Vec<u32>,
     inconsistent: bool,
+    /// The base's clauses in watch lists (three or more literals, no tautology): re-watched on
+    /// each reset without a walk over every clause (most are binary).
+    long: Vec<u32>,
 }
 
 /// An order-independent hash of a clause's literals (a sum of mixed codes).
@@ -761,10 +764,19 @@ impl Checker {
     /// assigned anything (no unit clauses).
     pub(crate) fn save_base(&mut self) {
         debug_assert!(self.trail.is_empty());
+        let clauses = self.start.len().saturating_sub(1);
+        let long = (0..clauses)
+            .filter(|&c| {
+                let (s, e) = self.clause(c);
+                e - s > 2 && !self.is_tautology(s, e)
+            })
+            .map(|c| c as u32)
+            .collect();
         self.base = Some(Base {
-            clauses: self.start.len().saturating_sub(1),
+            clauses,
             imp_len: self.imp.iter().map(|v| v.len() as u32).collect(),
             inconsistent: self.inconsistent,
+            long,
         });
         self.touched.clear();
     }
@@ -793,11 +805,8 @@ impl Checker {
                 w.clear();
             }
         }
-        for c in 0..base.clauses {
-            let (s, e) = self.clause(c);
-            if e - s > 2 && !self.is_tautology(s, e) {
-                self.watch(Kind::Formula, c);
-            }
+        for &c in &base.long {
+            self.watch(Kind::Formula, c as usize);
         }
         self.inconsistent = base.inconsistent;
         self.lemmas.clear();
