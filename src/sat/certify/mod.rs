@@ -379,7 +379,7 @@ impl Certificate {
     }
 
     /// Checks the proof against the CNF with our own DRAT checker, which shares no code with the
-    /// solvers: backward, as DRAT-trim does (Heule, Hunt & Wetzler 2013), checking by RUP or RAT
+    /// solvers: backward, as DRAT-trim does (Wetzler, Heule & Hunt 2014), checking by RUP or RAT
     /// the lemmas the refutation uses, from the last to the first; a lemma nothing uses is not
     /// checked (a proof with a wrong but unused lemma is accepted, by DRAT-trim and `rate` too).
     /// The CNF checked is exactly what [`Certificate::write_cnf`] writes.
