@@ -335,6 +335,16 @@ pub(crate) fn add_conflicts(k: u64) {
     });
 }
 
+/// Takes `k` SAT conflicts back from this thread's [`WorkCounters`], if any (a solver that shows an
+/// estimate while it searches corrects it when it knows the count).
+pub(crate) fn take_back_conflicts(k: u64) {
+    WATCH.with(|w| {
+        if let Some(c) = &w.borrow().work {
+            c.conflicts.fetch_sub(k, Ordering::Relaxed);
+        }
+    });
+}
+
 /// What another thread may see of, or ask of, the solve running on this thread.
 #[derive(Default)]
 struct Watch {
