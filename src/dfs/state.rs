@@ -384,12 +384,14 @@ impl<M: Mask> State<M> {
         let logging = self.logging;
         let mut len = self.lost_len;
         let mut result = Ok(());
+        let d = b.lowest();
         for &p in peers {
-            let m = cand[p as usize];
-            if m & b == M::ZERO {
-                // Most peers, late in a large grid: no store, so that their cache lines stay clean.
+            if !cand[p as usize].has(d) {
+                // Most peers, late in a large grid: one word read and no store, so that their cache
+                // lines stay clean.
                 continue;
             }
+            let m = cand[p as usize];
             let left = m & keep;
             cand[p as usize] = left;
             lost[len] = p;
