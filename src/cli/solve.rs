@@ -129,7 +129,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                             place: format!("{}:{}", item.source, item.line),
                             message: format!(
                                 "note: {} did not settle it within the limits; --backend {other} \
-                                 or auto may",
+                                 or auto may settle it",
                                 a.backend
                             ),
                             shown_in_record: false,
