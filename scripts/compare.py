@@ -9,12 +9,17 @@ Rounds are interleaved (every program on one file, then the next file, then the 
 median over rounds is reported, because the machine is shared and noisy.
 
 usage: scripts/compare.py [--shared DIR] [--rounds R] [--work DIR]
-                          [--only dfs|sat|batch|large|big|certify]
+                          [--only dfs|sat|batch|large|big|default|certify] [--before BIN]
 
 `big`: the rkkautsar grids from 81x81 up and hard 25x25 puzzles, our SAT backend on varisat and on
 CaDiCaL in-process beside the Debian `cadical` binary on our own DIMACS (whole-process CPU time each;
 for the binary, counting to two is a second run with the first model's blocking clause added).
-`certify`: certified `--unique` against plain `--unique` on the 9x9, 16x16 and 25x25 sets.
+`default`: the rkkautsar grids with DEFAULT flags (`satdoku solve [--unique] FILE`: the auto backend),
+built without features (auto's SAT phase on varisat) and with `--features cadical` (on CaDiCaL), wall
+and CPU seconds of the whole process, beside the `cadical` binary on our DIMACS (issue 15's targets).
+`certify`: certified `--unique` against plain `--unique` on the 9x9, 16x16 and 25x25 sets; with
+`--before BIN` (a satdoku binary built from an earlier commit) its certified run is timed in the same
+rounds, as a column of its own.
 """
 
 import argparse
@@ -31,6 +36,18 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 def sh(cmd, **kw):
     return subprocess.run(cmd, check=True, **kw)
+
+
+def wall_cpu_of(cmd):
+    """Wall and user + sys CPU seconds of a child process."""
+    start = time.monotonic()
+    with open(os.devnull, "w") as null:
+        p = subprocess.Popen(cmd, stdout=null, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        _, status, usage = os.wait4(p.pid, 0)
+    wall = time.monotonic() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        sys.exit(f"{cmd}: exit {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_utime + usage.ru_stime
 
 
 def cpu_of(cmd, stdin_path=None):
@@ -134,12 +151,54 @@ def table(title, header, rows):
         print("| " + " | ".join(r) + " |")
 
 
+def default_flags(shared, work, rounds):
+    """Issue 15's rkkautsar targets with default flags, both builds, beside the cadical binary."""
+    builds = {}
+    for name, features in [("default", []), ("cadical", ["--features", "cadical"])]:
+        sh(["cargo", "build", "--release", "--quiet", *features], cwd=ROOT)
+        builds[name] = os.path.join(work, f"satdoku-{name}")
+        shutil.copy(os.path.join(ROOT, "target", "release", "satdoku"), builds[name])
+    data = os.path.join(shared, "datasets")
+    rows = []
+    for n, i in [("81x81", 1), ("100x100", 1), ("144x144", 1), ("144x144", 2), ("225x225", 2),
+                 ("400x400", 1), ("64x64", 2)]:
+        path = os.path.join(data, f"{n}-rkkautsar-{i}.txt")
+        cnf_dir = os.path.join(work, "cnf-default-" + os.path.basename(path))
+        shutil.rmtree(cnf_dir, ignore_errors=True)
+        sh([builds["cadical"], "encode", "-q", "--out-dir", cnf_dir, path])
+        cnf = os.path.join(cnf_dir, sorted(os.listdir(cnf_dir))[0])
+        times = {}
+        for _ in range(rounds):
+            for name, binary in builds.items():
+                for mode in MODES:
+                    times.setdefault((name, mode), []).append(
+                        wall_cpu_of([binary, "solve", "-q", *unique(mode), path]))
+            f, u = cadical_unique(cnf, work)
+            times.setdefault(("binary", "first"), []).append((f, f))
+            times.setdefault(("binary", "count2"), []).append((u, u))
+        cells = []
+        for mode in MODES:
+            for name in ["default", "cadical"]:
+                w = statistics.median(t[0] for t in times[(name, mode)])
+                c = statistics.median(t[1] for t in times[(name, mode)])
+                cells.append(f"{w:.2f} / {c:.2f}")
+            cells.append(f"{statistics.median(t[1] for t in times[('binary', mode)]):.2f}")
+        rows.append([f"{n}-rkkautsar-{i}", *cells])
+    table(
+        "rkkautsar grids with default flags (wall / CPU seconds, whole process; the binary: CPU)",
+        ["file", "first: default build", "first: cadical build", "first: cadical binary",
+         "unique: default build", "unique: cadical build", "unique: cadical binary"],
+        rows,
+    )
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--shared", default=os.path.join(ROOT, "..", "shared"))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--work", default="/tmp/satdoku-compare")
-    ap.add_argument("--only", choices=["dfs", "sat", "batch", "large", "big", "certify"])
+    ap.add_argument("--only", choices=["dfs", "sat", "batch", "large", "big", "default", "certify"])
+    ap.add_argument("--before", help="certify: an earlier satdoku binary, timed beside ours")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     features = ["--features", "cadical"] if args.only in ("big", "certify") else []
@@ -147,8 +206,10 @@ def main():
     ours = os.path.join(ROOT, "target", "release", "satdoku")
     if args.only == "big":
         return big(ours, args.shared, args.work, args.rounds)
+    if args.only == "default":
+        return default_flags(args.shared, args.work, args.rounds)
     if args.only == "certify":
-        return certify(ours, args.shared, args.work, args.rounds)
+        return certify(ours, args.shared, args.work, args.rounds, args.before)
     peers = build_peers(args.shared, args.work)
     files = inputs(args.shared, args.work)
     n = {k: count_puzzles(v) for k, v in files.items()}
@@ -344,7 +405,7 @@ def big(ours, shared, work, rounds):
     )
 
 
-def certify(ours, shared, work, rounds):
+def certify(ours, shared, work, rounds, before=None):
     data = os.path.join(shared, "datasets")
     sets = [("17-clue (first 5,000)", inputs(shared, work)["17-clue-5000"]),
             ("top1465", os.path.join(data, "top1465.txt")),
@@ -356,6 +417,7 @@ def certify(ours, shared, work, rounds):
         blocks = f.read().split("# file:")
         out.write("".join("# file:" + b for b in blocks[1::10]))
     sets[3] = (sets[3][0], acs16)
+    certified = [("certified", ours)] + ([("before", before)] if before else [])
     rows = []
     for label, path in sets:
         times = {}
@@ -365,21 +427,26 @@ def certify(ours, shared, work, rounds):
                     cmd = [ours, "solve", "-q", "--jobs", "1", "--unique", "--backend", backend,
                            "--sat-solver", solver, path]
                     times.setdefault((solver, backend), []).append(cpu_of(cmd))
-                certs = os.path.join(work, "certs")
-                shutil.rmtree(certs, ignore_errors=True)
-                cmd = [ours, "solve", "-q", "--jobs", "1", "--unique", "--backend", "sat",
-                       "--sat-solver", solver, "--certify", certs, path]
-                times.setdefault((solver, "certified"), []).append(cpu_of(cmd))
+                for key, binary in certified:
+                    certs = os.path.join(work, "certs")
+                    shutil.rmtree(certs, ignore_errors=True)
+                    cmd = [binary, "solve", "-q", "--jobs", "1", "--unique", "--backend", "sat",
+                           "--sat-solver", solver, "--certify", certs, path]
+                    times.setdefault((solver, key), []).append(cpu_of(cmd))
         med = {k: statistics.median(v) for k, v in times.items()}
         for solver in ["varisat", "cadical"]:
             a, s_, c = med[(solver, "auto")], med[(solver, "sat")], med[(solver, "certified")]
-            rows.append([label, solver, f"{a:.2f}", f"{s_:.2f}", f"{c:.2f}", f"{c / s_:.2f}x", f"{c / a:.1f}x"])
-    table(
-        "Certified --unique vs plain --unique (CPU seconds per file, whole process)",
-        ["set", "SAT solver", "plain (default backend)", "plain (--backend sat)", "certified (--backend sat)",
-         "certified / plain sat", "certified / plain default"],
-        rows,
-    )
+            row = [label, solver, f"{a:.2f}", f"{s_:.2f}"]
+            if before:
+                b = med[(solver, "before")]
+                row += [f"{b:.2f}", f"{b / s_:.2f}x"]
+            row += [f"{c:.2f}", f"{c / s_:.2f}x", f"{c / a:.1f}x"]
+            rows.append(row)
+    header = ["set", "SAT solver", "plain (default backend)", "plain (--backend sat)"]
+    if before:
+        header += ["certified, before", "before / plain sat"]
+    header += ["certified (--backend sat)", "certified / plain sat", "certified / plain default"]
+    table("Certified --unique vs plain --unique (CPU seconds per file, whole process)", header, rows)
 
 
 if __name__ == "__main__":

@@ -83,9 +83,12 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     /// answers and the other is stopped. If neither settles it, the answer is `unknown`, with the
     /// first solution either found.
     ///
+    /// A native phase that refuses the grid as too large ([`SolveError::TooLarge`]) hands it to the
+    /// SAT backend with all of `limits`.
+    ///
     /// # Errors
-    /// A [`SolveError`] from a phase that cannot attempt the puzzle: the native one's, or, when the
-    /// native search gave up, the SAT one's if the native search cannot go on.
+    /// A [`SolveError`] from a phase that cannot attempt the puzzle: the native one's (other than
+    /// too large), or the SAT one's when the native search cannot go on.
     pub fn solve_reporting(
         &self,
         units: &Units,
@@ -96,11 +99,19 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         let own = AutoBackend::node_budget(puzzle.shape().cells());
         let budget = limits.budget().map_or(own, |b| b.min(own));
         let quick = AutoBackend::first_phase_time(limits.timeout());
-        let first = self.dfs.solve(
+        let first = match self.dfs.solve(
             units,
             puzzle,
             &limits.with_budget(Some(budget)).with_timeout(Some(quick)),
-        )?;
+        ) {
+            Ok(report) => report,
+            // A native phase that cannot take the grid leaves it to the SAT backend, whole.
+            Err(SolveError::TooLarge { .. }) => {
+                let report = self.sat.solve(units, puzzle, limits)?;
+                return Ok(self.answer(report, self.sat.name()));
+            }
+            Err(e) => return Err(e),
+        };
         if !matches!(first.outcome, Outcome::Unknown { .. }) {
             return Ok(self.answer(first, self.dfs.name()));
         }
@@ -340,6 +351,50 @@ mod race_tests {
         }
         assert_eq!(auto.sat.ended_by.lock().unwrap().as_deref(), Some("stop"));
         assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 2);
+    }
+
+    /// A native phase that only takes grids up to 9x9.
+    struct Small;
+
+    impl Backend for Small {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+        ) -> Result<Report, SolveError> {
+            let n = puzzle.shape().n();
+            if n > 9 {
+                return Err(SolveError::TooLarge {
+                    backend: "dfs",
+                    n,
+                    max: 9,
+                });
+            }
+            DfsBackend::new().solve(units, puzzle, limits)
+        }
+    }
+
+    #[test]
+    fn a_grid_too_large_for_the_native_phase_goes_to_sat() {
+        // The known bug: auto passed the native backend's refusal on instead of the SAT answer.
+        let s = Shape::new(4, 4).unwrap();
+        let units = Units::standard(s);
+        let auto = AutoBackend::from_phases(Small, SatBackend::default());
+        let (report, by) = auto
+            .solve_reporting(&units, &Grid::empty(s), &Limits::first())
+            .unwrap();
+        assert_eq!((report.outcome.status(), by), (Status::Solved, "sat"));
+        verify(&units, &Grid::empty(s), report.outcome.solution().unwrap()).unwrap();
+        let s = Shape::new(3, 3).unwrap();
+        let (_, by) = auto
+            .solve_reporting(&Units::standard(s), &Grid::empty(s), &Limits::first())
+            .unwrap();
+        assert_eq!(by, "dfs");
     }
 
     #[test]

@@ -327,10 +327,22 @@ pub(crate) fn add_nodes(k: u64) {
 }
 
 /// Adds `k` SAT conflicts to this thread's [`WorkCounters`], if any.
+#[cfg_attr(not(feature = "cadical"), allow(dead_code))]
 pub(crate) fn add_conflicts(k: u64) {
     WATCH.with(|w| {
         if let Some(c) = &w.borrow().work {
             c.conflicts.fetch_add(k, Ordering::Relaxed);
+        }
+    });
+}
+
+/// Takes `k` SAT conflicts back from this thread's [`WorkCounters`], if any (a solver that shows an
+/// estimate while it searches corrects it when it knows the count).
+#[cfg_attr(not(feature = "cadical"), allow(dead_code))]
+pub(crate) fn take_back_conflicts(k: u64) {
+    WATCH.with(|w| {
+        if let Some(c) = &w.borrow().work {
+            c.conflicts.fetch_sub(k, Ordering::Relaxed);
         }
     });
 }

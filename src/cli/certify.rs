@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 
-use satdoku::sat::{Certifier, CertifyError};
-use satdoku::{Grid, Limits, Outcome, Units};
+use satdoku::sat::{Certificate, Certifier, CertifyError, Settled};
+use satdoku::{Grid, Limits, Outcome, Report, SolveError, Units, verify};
 
 use super::args::{CertifyArgs, SatArgs};
 use super::exit::Exit;
@@ -72,6 +72,84 @@ impl Certify {
             }
             Err(e) => return Certified::No(format!("no certificate: {e}")),
         };
+        self.check_and_write(index, &certificate)
+    }
+
+    /// Whether [`Certify::settle`] can answer `puzzle` (the certificate's CNF is within the
+    /// budget); if not, the plain answer is certified (or not) the usual way.
+    pub fn settles(&self, units: &Units, puzzle: &Grid) -> bool {
+        self.certifier.fits(units, puzzle).is_ok()
+    }
+
+    /// The answer to `--unique` from `first`, a verified answer with a solution limit of 1 (see
+    /// [`Certifier::settle`]): the certifying solve over the formula and the clause excluding the
+    /// first solution is the uniqueness question, so no plain second solve is made. Every grid of
+    /// the answer is verified here (the second one comes from the certifying solve, not from a
+    /// verified backend); `backend` names the solver in the error if one fails.
+    pub fn settle(
+        &self,
+        index: usize,
+        units: &Units,
+        puzzle: &Grid,
+        first: Report,
+        backend: &'static str,
+    ) -> (Result<Report, SolveError>, Certified) {
+        if !matches!(first.outcome, Outcome::Found(_) | Outcome::NoSolution) {
+            return (Ok(first), Certified::NotAsked);
+        }
+        let Report { outcome, stats } = first;
+        let (outcome, certified) = match self.certifier.settle(units, puzzle, &outcome) {
+            Ok(Settled {
+                outcome: settled,
+                certificate,
+                ..
+            }) => {
+                for grid in settled.grids() {
+                    if let Err(violation) = verify(units, puzzle, grid) {
+                        return (
+                            Err(SolveError::InvalidAnswer { backend, violation }),
+                            Certified::NotAsked,
+                        );
+                    }
+                }
+                if let Outcome::Multiple { solutions, .. } = &settled
+                    && solutions[0] == solutions[1]
+                {
+                    return (
+                        Err(SolveError::RepeatedSolution { backend }),
+                        Certified::NotAsked,
+                    );
+                }
+                let certified = match &certificate {
+                    Some(c) => self.check_and_write(index, c),
+                    None => Certified::NotAsked,
+                };
+                (settled, certified)
+            }
+            Err(e @ (CertifyError::Refuted { .. } | CertifyError::InvalidSolution { .. })) => (
+                outcome,
+                Certified::Wrong(format!("the certifier refutes the answer: {e}")),
+            ),
+            Err(e) => {
+                let message = format!("no certificate: {e}");
+                match outcome {
+                    // The certifying solve was the uniqueness question: it stays open.
+                    Outcome::Found(g) => (
+                        Outcome::Unknown {
+                            count: 1,
+                            first: Some(Box::new(g)),
+                        },
+                        Certified::No(format!("{message}; uniqueness not settled")),
+                    ),
+                    o => (o, Certified::No(message)),
+                }
+            }
+        };
+        (Ok(Report { outcome, stats }), certified)
+    }
+
+    /// Checks `certificate` with our own checker, then writes it as puzzle number `index`.
+    fn check_and_write(&self, index: usize, certificate: &Certificate) -> Certified {
         if let Err(e) = certificate.check() {
             return Certified::Wrong(format!("the certificate's proof does not check: {e}"));
         }

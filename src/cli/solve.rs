@@ -30,6 +30,9 @@ struct Settings {
     output: OutputArg,
     /// `--certify DIR`.
     certify: Option<Certify>,
+    /// `--unique --backend sat --certify`: the certifying solve answers the uniqueness question
+    /// (after a first solution), instead of a second plain solve ([`Certify::settle`]).
+    settle: bool,
     /// Whether solves are timed (JSON records, two backends, or a summary show the times): the clock
     /// is not read otherwise.
     timed: bool,
@@ -74,6 +77,7 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
     let show_summary = args.summary || (!args.run.quiet && io::stderr().is_terminal());
     let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
     let settings = Settings {
+        settle: certify.is_some() && args.unique && args.backend == BackendArg::Sat,
         certify,
         timed: show_summary || args.output == OutputArg::Json || backends.len() > 1,
         backends,
@@ -113,10 +117,30 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
     };
     match settings.backends.as_slice() {
         [one] => {
-            let a = answer(one);
+            let (a, settled) = match &settings.certify {
+                Some(c) if settings.settle && c.settles(units, grid) => {
+                    // A first solution, then the certifying solve is the uniqueness answer.
+                    let start = settings.timed.then(Instant::now);
+                    let l = &settings.limits;
+                    let first = Limits::first()
+                        .with_budget(l.budget())
+                        .with_timeout(l.timeout());
+                    let (report, certified) = match one.solve(units, grid, &first) {
+                        Ok(r) => c.settle(item.index, units, grid, r, one.name()),
+                        Err(e) => (Err(e), Certified::NotAsked),
+                    };
+                    let a = Answer {
+                        backend: one.name(),
+                        report,
+                        time: start.map_or(Duration::ZERO, |s| s.elapsed()),
+                    };
+                    (a, Some(certified))
+                }
+                _ => (answer(one), None),
+            };
             match &a.report {
                 Ok(report) => {
-                    let mut record = certified(item, report, &a, None, &layout, settings);
+                    let mut record = certified(item, report, &a, None, &layout, settings, settled);
                     let other = match a.backend {
                         "dfs" => Some("sat"),
                         "sat" => Some("dfs"),
@@ -130,7 +154,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                             place: format!("{}:{}", item.source, item.line),
                             message: format!(
                                 "note: {} did not settle it within the limits; --backend {other} \
-                                 or auto may",
+                                 or auto may settle it",
                                 a.backend
                             ),
                             shown_in_record: false,
@@ -146,9 +170,15 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
             let record = match joint(units, grid, &answers) {
                 Joint::Internal(_, e) => failure(item, e, json, ""),
                 Joint::Failed(e) => failure(item, e, json, ""),
-                Joint::Agree(report) => {
-                    certified(item, report, &answers[0], Some(&answers), &layout, settings)
-                }
+                Joint::Agree(report) => certified(
+                    item,
+                    report,
+                    &answers[0],
+                    Some(&answers),
+                    &layout,
+                    settings,
+                    None,
+                ),
                 Joint::OneSettled {
                     settled,
                     report,
@@ -156,7 +186,15 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                 } => {
                     let answer = answers.iter().find(|a| a.backend == settled);
                     let answer = answer.unwrap_or(&answers[0]);
-                    let mut r = certified(item, report, answer, Some(&answers), &layout, settings);
+                    let mut r = certified(
+                        item,
+                        report,
+                        answer,
+                        Some(&answers),
+                        &layout,
+                        settings,
+                        None,
+                    );
                     // Verified, but not cross-checked: the run cannot claim full success.
                     r.exit = r.exit.max(Exit::Unsolved);
                     r.diagnostic = Some(Diagnostic {
@@ -202,8 +240,9 @@ fn with_times(mut record: Record, answers: &[Answer], settings: &Settings) -> Re
     record
 }
 
-/// [`answered`], with a certificate for a unique or none answer under `--certify`, and compared with
-/// the solution given with the puzzle, if any.
+/// [`answered`], with a certificate for a unique or none answer under `--certify` (`settled`: what
+/// became of it when [`Certify::settle`] made the answer), and compared with the solution given with
+/// the puzzle, if any.
 fn certified(
     item: &Item,
     report: &Report,
@@ -211,9 +250,11 @@ fn certified(
     both: Option<&[Answer; 2]>,
     layout: &Layout,
     settings: &Settings,
+    settled: Option<Certified>,
 ) -> Record {
-    let certified = match (&settings.certify, &item.puzzle) {
-        (Some(c), Ok(l)) => c.certify(item.index, &l.units, l.grid(), &report.outcome),
+    let certified = match (settled, &settings.certify, &item.puzzle) {
+        (Some(c), _, _) => c,
+        (None, Some(c), Ok(l)) => c.certify(item.index, &l.units, l.grid(), &report.outcome),
         _ => Certified::NotAsked,
     };
     let record = answered(item, report, answer, both, layout, settings, &certified);

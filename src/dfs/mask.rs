@@ -48,6 +48,11 @@ pub(crate) trait Mask:
 
     /// The set of the digits of `bits` that fit this mask.
     fn from_low_bits(bits: u64) -> Self;
+    /// Whether the set holds 0-based digit `i` (a wide set reads one word of `self` only).
+    #[inline(always)]
+    fn has(&self, i: u32) -> bool {
+        *self & Self::bit(i) != Self::ZERO
+    }
 
     /// Whether the set holds at most one digit.
     fn at_most_one(self) -> bool {
@@ -168,6 +173,11 @@ impl<const W: usize> Mask for Wide<W> {
     }
 
     #[inline(always)]
+    fn has(&self, i: u32) -> bool {
+        self.0[(i / 64) as usize] >> (i % 64) & 1 != 0
+    }
+
+    #[inline(always)]
     fn count(self) -> u32 {
         self.0.iter().map(|w| w.count_ones()).sum()
     }
@@ -218,6 +228,9 @@ mod tests {
         assert_eq!(two.without_lowest(), top);
         assert_eq!(two.lowest(), 3);
         assert_eq!(M::bit(5).count(), 1);
+        for i in 0..M::BITS {
+            assert_eq!(two.has(i), i == 3 || i == M::BITS - 1, "{i}");
+        }
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! copies, and its propagation: naked singles, hidden singles, locked candidates, fail-fast checks;
 //! and the choice of the next branch (a cell or a digit's places in a unit).
 
+use std::collections::VecDeque;
+
 use super::mask::Mask;
 use super::rules::{Narrowed, Rules};
 use super::tables::Tables;
@@ -107,10 +109,12 @@ pub(crate) struct State<M: Mask> {
     /// Whether changes are logged (not before the first branch).
     logging: bool,
     /// Large grids: singles fold only the units whose cells changed since their last fold (`dirty`,
-    /// listed in `to_fold`), rather than every unit in turn until a whole round finds nothing.
+    /// listed in `to_fold`), rather than every unit in turn until a whole round finds nothing. First
+    /// marked, first folded: a unit waiting its turn gathers more changes before its one fold (on
+    /// 400x400-rkkautsar-1, 293,000 folds instead of 347,000 last marked first; 1.25 -> 1.06 s).
     large: bool,
     dirty: Vec<bool>,
-    to_fold: Vec<u32>,
+    to_fold: VecDeque<u32>,
 }
 
 impl<M: Mask> State<M> {
@@ -127,7 +131,7 @@ impl<M: Mask> State<M> {
             logging: false,
             large: false,
             dirty: Vec::new(),
-            to_fold: Vec::new(),
+            to_fold: VecDeque::new(),
         }
     }
 
@@ -149,17 +153,17 @@ impl<M: Mask> State<M> {
         self.to_fold.clear();
         if large {
             self.dirty.resize(t.units, true);
-            self.to_fold.extend((0..t.units as u32).rev());
+            self.to_fold.extend(0..t.units as u32);
         }
     }
 
     /// Marks the units of cell `c` for folding (large grids).
     #[inline(always)]
-    fn touch(dirty: &mut [bool], to_fold: &mut Vec<u32>, t: &Tables, c: usize) {
+    fn touch(dirty: &mut [bool], to_fold: &mut VecDeque<u32>, t: &Tables, c: usize) {
         for &u in t.units_of(c) {
             if !dirty[u as usize] {
                 dirty[u as usize] = true;
-                to_fold.push(u);
+                to_fold.push_back(u);
             }
         }
     }
@@ -428,12 +432,14 @@ impl<M: Mask> State<M> {
         let logging = self.logging;
         let mut len = self.lost_len;
         let mut result = Ok(());
+        let d = b.lowest();
         for &p in peers {
-            let m = cand[p as usize];
-            if m & b == M::ZERO {
-                // Most peers, late in a large grid: no store, so that their cache lines stay clean.
+            if !cand[p as usize].has(d) {
+                // Most peers, late in a large grid: one word read and no store, so that their cache
+                // lines stay clean.
                 continue;
             }
+            let m = cand[p as usize];
             let left = m & keep;
             cand[p as usize] = left;
             lost[len] = p;
@@ -677,7 +683,7 @@ impl<M: Mask> State<M> {
     fn singles_marked(&mut self, t: &Tables, queue: &mut Vec<u32>) -> Step<()> {
         let all = M::all(t.n);
         self.drain(t, queue)?;
-        while let Some(u) = self.to_fold.pop() {
+        while let Some(u) = self.to_fold.pop_front() {
             let u = u as usize;
             self.dirty[u] = false;
             let (mut hidden, cells) = self.fold(t, u, all)?;

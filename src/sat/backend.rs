@@ -821,8 +821,7 @@ impl Search<'_> {
             stats.nodes += 1;
             let answer = solver.solve(conflicts);
             if let Some(c) = solver.conflicts() {
-                // For progress displays (WorkCounters): the conflicts of this call.
-                crate::solve::add_conflicts(c.saturating_sub(stats.conflicts));
+                // (Progress displays got this call's conflicts from the engine.)
                 stats.conflicts = c;
             }
             match answer {
@@ -1256,6 +1255,30 @@ mod tests {
                 assert!(free.stats.conflicts > 1, "{solver}");
             } else {
                 assert_eq!(r.outcome.status(), Status::Unique, "{solver}");
+            }
+        }
+    }
+
+    /// A progress display watching the thread (WorkCounters) sees every conflict of the solver
+    /// that counts them (CaDiCaL: live while it searches, the rest when a call returns), once.
+    #[test]
+    fn work_counters_see_each_conflict_once() {
+        let s = Shape::new(4, 4).unwrap();
+        let units = Units::standard(s);
+        for solver in SatSolver::available() {
+            let b = SatBackend::default()
+                .with_simplify(Simplify::None)
+                .with_solver(solver)
+                .unwrap();
+            let counters = crate::WorkCounters::default();
+            counters.count_on_this_thread();
+            let r = b
+                .solve(&units, &Grid::empty(s), &Limits::count_to(300))
+                .unwrap();
+            crate::WorkCounters::stop_counting_on_this_thread();
+            assert_eq!(counters.conflicts(), r.stats.conflicts, "{solver}");
+            if solver.has_conflict_limit() {
+                assert!(r.stats.conflicts > 0, "{solver}");
             }
         }
     }

@@ -26,7 +26,9 @@ mod solver;
 mod vars;
 
 pub use backend::{CLAUSE_BUDGET, SatBackend, Simplify};
-pub use certify::{Certificate, Certifier, CertifyError, CheckError, check_drat, check_drat_files};
+pub use certify::{
+    Certificate, Certifier, CertifyError, CheckError, Settled, check_drat, check_drat_files,
+};
 pub use decode::{DecodeError, decode_model};
 pub use dimacs::{
     DimacsWriteError, formula_stats, formula_stats_with, givens_string, write_dimacs,

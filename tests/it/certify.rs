@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Command;
 
 use satdoku::format::{Alphabet, PuzzleReader, ReadOptions};
-use satdoku::sat::{Certifier, CheckError, SatSolver, check_drat_files};
+use satdoku::sat::{Certifier, CertifyError, CheckError, SatSolver, check_drat_files};
 use satdoku::{Backend, Cell, DfsBackend, Digit, Grid, Limits, Outcome, Units};
 
 use crate::common::fixture;
@@ -408,4 +408,272 @@ fn the_commands_certify_what_they_settle() {
         assert_eq!(r["certified"], false, "{r}");
     }
     assert!(String::from_utf8_lossy(&out.stderr).contains("the certifier refutes the answer"));
+}
+
+/// A lemma that does not follow, inserted first into a certificate's proof where the refutation
+/// uses it: the unit clause putting, in an open cell, the digit of a given in the same row. It
+/// contradicts that given at once (so the conflict rests on it), and it is neither RUP nor RAT:
+/// both checkers reject the proof, whatever follows.
+#[test]
+fn a_used_lemma_that_does_not_follow_is_rejected_by_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    let puzzle = platinum();
+    let units = Units::standard(puzzle.shape());
+    let outcome = DfsBackend::new()
+        .solve(&units, &puzzle, &Limits::unique())
+        .unwrap()
+        .outcome;
+    // Row 1 is ".......12": r1c1 (cell 0) is open, r1c8 holds 1. x(r, c, d) = 81r + 9c + d.
+    assert_eq!(puzzle.get(Cell::new(7)).map(|d| d.get()), Some(1));
+    assert_eq!(puzzle.get(Cell::new(0)), None);
+    let bogus = "1 0";
+    for solver in SatSolver::available() {
+        let cert = Certifier::new()
+            .with_solver(solver)
+            .unwrap()
+            .certify(&units, &puzzle, &outcome)
+            .unwrap();
+        let (cnf, drat) = cert.write_files(dir.path(), "p").unwrap();
+        let mut proof = lines(&drat);
+        proof.insert(0, bogus.to_string());
+        let tampered = dir.path().join("t.drat");
+        write_lines(&tampered, &proof);
+        assert!(
+            matches!(
+                check_drat_files(&cnf, &tampered),
+                Err(CheckError::Rejected { step: 1 })
+            ),
+            "{solver}"
+        );
+        assert_ne!(rate(&cnf, &tampered), Some(true), "{solver}");
+    }
+}
+
+/// Backward checking, as our checker and `rate` (like DRAT-trim) do it, on small formulas:
+/// a lemma that does not follow is accepted when the refutation does not use it, or comes after
+/// the conflict; rejected when it is used; deleting the clause that implies a value at the top
+/// level cannot make room for a contradiction of that value. Both checkers agree on each.
+#[test]
+fn both_checkers_check_the_lemmas_the_refutation_uses() {
+    let dir = tempfile::tempdir().unwrap();
+    // The eight clauses over 1-3 (unsatisfiable), then (5 6), (5 -6) (which imply 5), (7 8).
+    let mut cnf = String::from("p cnf 8 11\n");
+    for bits in 0..8 {
+        for x in 1..=3 {
+            let neg = bits >> (x - 1) & 1 == 1;
+            cnf += &format!("{} ", if neg { -x } else { x });
+        }
+        cnf += "0\n";
+    }
+    cnf += "5 6 0\n5 -6 0\n7 8 0\n";
+    let refutation = "1 2 0\n1 0\n2 0\n0\n";
+    let cases = [
+        // (-7) is neither RUP nor RAT, and unused.
+        (cnf.as_str(), format!("-7 0\n{refutation}"), true),
+        // After the conflict (which (2) brings): never looked at.
+        (
+            cnf.as_str(),
+            "1 2 0\n1 0\n2 0\n-7 0\n-7 -8 0\n0\n".to_string(),
+            true,
+        ),
+        // (-5) contradicts (5 6), (5 -6) at once: used, and it does not follow.
+        (cnf.as_str(), format!("-5 0\n{refutation}"), false),
+        // F = (-2): (5 2) is RAT on the fresh 5 and implies 5; its deletion is ignored (rate
+        // honours it, and then 5 is no longer implied); either way (-5) and the empty clause do
+        // not both follow.
+        (
+            "p cnf 5 1\n-2 0\n",
+            "5 2 0\nd 5 2 0\n-5 0\n0\n".to_string(),
+            false,
+        ),
+    ];
+    for (k, (cnf, drat, accepted)) in cases.iter().enumerate() {
+        let (c, d) = (dir.path().join("f.cnf"), dir.path().join("f.drat"));
+        std::fs::write(&c, cnf).unwrap();
+        std::fs::write(&d, drat).unwrap();
+        assert_eq!(check_drat_files(&c, &d).is_ok(), *accepted, "case {k}");
+        if let Some(ok) = rate(&c, &d) {
+            assert_eq!(ok, *accepted, "case {k}: rate");
+        }
+    }
+}
+
+/// `grid` as one line of 81 characters, `.` for a blank (9x9 only).
+fn line_of(grid: &Grid) -> String {
+    grid.values()
+        .iter()
+        .map(|&v| {
+            if v == 0 {
+                '.'
+            } else {
+                char::from(b'0' + v as u8)
+            }
+        })
+        .collect()
+}
+
+/// Unique, multiple and none puzzles from the norvig-hardest fixture: each as given (unique), with
+/// its givens blanked from the last until the native backend finds several solutions, and with one
+/// given more that leaves none. Each with the native backend's `--unique` answer.
+fn three_kinds() -> Vec<(Grid, Outcome)> {
+    let dfs = DfsBackend::new();
+    let mut out = Vec::new();
+    for puzzle in read("norvig-hardest.txt", ReadOptions::default(), 4) {
+        let units = Units::standard(puzzle.shape());
+        let answer = |g: &Grid| dfs.solve(&units, g, &Limits::unique()).unwrap().outcome;
+        let unique = answer(&puzzle);
+        let Outcome::Unique(s) = &unique else {
+            continue;
+        };
+        let none = without_solution(&puzzle, s, &units).unwrap();
+        out.push((none.clone(), answer(&none)));
+        let mut several = puzzle.clone();
+        for i in (0..81).rev().map(Cell::new) {
+            if several.get(i).is_some() {
+                several.set(i, None);
+                if matches!(answer(&several), Outcome::Multiple { .. }) {
+                    break;
+                }
+            }
+        }
+        out.push((several.clone(), answer(&several)));
+        out.push((puzzle, unique));
+    }
+    out
+}
+
+/// The certifying solve that answers `--unique` (after a first solution) gives the native backend's
+/// answer on unique, multiple and none puzzles, on every SAT solver: the same unique grid with a
+/// certificate both checkers accept, two different verified grids for multiple, a certificate for
+/// none.
+#[test]
+fn settling_by_the_certifying_solve_agrees_with_the_plain_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let dfs = DfsBackend::new();
+    let kinds = three_kinds();
+    let statuses: Vec<_> = kinds.iter().map(|(_, o)| o.status()).collect();
+    for status in [
+        satdoku::Status::Unique,
+        satdoku::Status::Multiple,
+        satdoku::Status::None,
+    ] {
+        assert!(statuses.contains(&status), "{statuses:?}");
+    }
+    for (i, (puzzle, plain)) in kinds.iter().enumerate() {
+        let units = Units::standard(puzzle.shape());
+        let first = dfs.solve(&units, puzzle, &Limits::first()).unwrap().outcome;
+        for solver in SatSolver::available() {
+            let what = format!("puzzle {i} ({}) {solver}", plain.status().word());
+            let settled = Certifier::new()
+                .with_solver(solver)
+                .unwrap()
+                .settle(&units, puzzle, &first)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(settled.outcome.status(), plain.status(), "{what}");
+            match (&settled.outcome, plain) {
+                (Outcome::Unique(a), Outcome::Unique(b)) => assert_eq!(a, b, "{what}"),
+                (Outcome::Multiple { solutions, .. }, _) => {
+                    assert_ne!(solutions[0], solutions[1], "{what}");
+                    for g in solutions {
+                        satdoku::verify(&units, puzzle, g)
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    }
+                    assert!(settled.certificate.is_none(), "{what}");
+                }
+                _ => {}
+            }
+            if let Some(cert) = &settled.certificate {
+                assert_eq!(cert.status(), plain.status(), "{what}");
+                cert.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+                let (cnf, drat) = cert
+                    .write_files(dir.path(), &format!("s{i}-{solver}"))
+                    .unwrap();
+                if let Some(ok) = rate(&cnf, &drat) {
+                    assert!(ok, "{what}: rate rejects it");
+                }
+            } else {
+                assert_eq!(plain.status(), satdoku::Status::Multiple, "{what}");
+            }
+        }
+    }
+    // A "none" first answer for a solvable puzzle is refuted by the certifying solve.
+    let (puzzle, _) = kinds
+        .iter()
+        .find(|(_, o)| matches!(o, Outcome::Unique(_)))
+        .unwrap();
+    let units = Units::standard(puzzle.shape());
+    let e = Certifier::new()
+        .settle(&units, puzzle, &Outcome::NoSolution)
+        .unwrap_err();
+    assert!(
+        matches!(e, CertifyError::Refuted { other: false, .. }),
+        "{e}"
+    );
+}
+
+/// `solve --unique --backend sat --certify` (the certifying solve answers uniqueness) reports the
+/// native backend's statuses on unique, multiple and none puzzles, certifies unique and none (files
+/// that both checkers accept), and prints two different valid grids for multiple.
+#[test]
+fn solve_with_the_sat_backend_settles_by_the_certifying_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let kinds = three_kinds();
+    let input = dir.path().join("kinds.txt");
+    let text: String = kinds.iter().map(|(g, _)| line_of(g) + "\n").collect();
+    std::fs::write(&input, text).unwrap();
+    for solver in SatSolver::available() {
+        let certs = dir.path().join(format!("certs-{solver}"));
+        let out = crate::common::satdoku()
+            .args(["solve", "--unique", "--backend", "sat", "--output", "json"])
+            .args(["--sat-solver", &solver.to_string(), "--certify"])
+            .arg(&certs)
+            .arg(&input)
+            .output()
+            .unwrap();
+        // Multiple (and none) answers exit with 1; nothing worse.
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let records = crate::common::json_lines(&out.stdout);
+        assert_eq!(records.len(), kinds.len());
+        for (i, (r, (puzzle, plain))) in records.iter().zip(&kinds).enumerate() {
+            let what = format!("puzzle {i} {solver}: {r}");
+            assert_eq!(r["status"], plain.status().word(), "{what}");
+            let (cnf, drat) = (
+                certs.join(format!("puzzle-{i:06}.cnf")),
+                certs.join(format!("puzzle-{i:06}.drat")),
+            );
+            match plain {
+                Outcome::Multiple { .. } => {
+                    assert!(r.get("certified").is_none(), "{what}");
+                    assert!(!cnf.exists(), "{what}");
+                    let units = Units::standard(puzzle.shape());
+                    let grids: Vec<Grid> = r["solutions"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|s| {
+                            let s = s.as_str().unwrap();
+                            let values = s.bytes().map(|b| u16::from(b - b'0')).collect();
+                            Grid::from_values(puzzle.shape(), values).unwrap()
+                        })
+                        .collect();
+                    assert_eq!(grids.len(), 2, "{what}");
+                    assert_ne!(grids[0], grids[1], "{what}");
+                    for g in &grids {
+                        satdoku::verify(&units, puzzle, g)
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    }
+                }
+                _ => {
+                    assert_eq!(r["certified"], true, "{what}");
+                    if let Outcome::Unique(s) = plain {
+                        assert_eq!(r["solution"], line_of(s).as_str(), "{what}");
+                    }
+                    check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    if let Some(ok) = rate(&cnf, &drat) {
+                        assert!(ok, "{what}: rate rejects it");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -395,7 +395,10 @@ fn a_node_budget_gives_unknown_for_dfs_and_says_it_does_not_bound_sat() {
     assert_eq!(json_lines(&dfs.stdout)[0]["status"], "unknown");
     // Only the note that the other backend may settle it.
     let note = String::from_utf8_lossy(&dfs.stderr);
-    assert!(note.contains("--backend sat or auto may"), "{note}");
+    assert!(
+        note.contains("--backend sat or auto may settle it"),
+        "{note}"
+    );
     assert!(!note.contains("--timeout"), "{note}");
     let sat = run("sat");
     assert_eq!(sat.status.code(), Some(0));
@@ -509,5 +512,5 @@ fn auto_is_the_default_and_says_who_answered() {
         .output()
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--backend sat or auto may"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--backend sat or auto may settle it"));
 }

@@ -1,16 +1,11 @@
 //! A DRAT proof checker of our own, sharing no code with the solvers or with our simplification:
-//! forward checking, each lemma verified as it is added, by reverse unit propagation (RUP) and
-//! otherwise as a resolution asymmetric tautology (RAT) on its first literal (Wetzler, Heule & Hunt
-//! 2014, "DRAT-trim: Efficient checking and trimming using expressive clausal proofs"; RAT:
-//! Järvisalo, Heule & Biere 2012, "Inprocessing rules").
-//!
-//! Deletions of lemmas are carried out (a solver deletes most of what it learns, and checking each
-//! lemma against every one ever learnt costs the most); deletions of the formula's own clauses and of
-//! unit clauses are ignored, as DRAT-trim does. Each step keeps satisfiability: deleting a clause
-//! does, keeping the top-level consequences of a deleted clause does (they held before), and RUP or
-//! RAT against the clauses present does; so a proof accepted here refutes the formula.
-//! Propagation: binary clauses as implication lists, longer ones with two watched literals;
-//! top-level assignments are kept between checks.
+//! backward (core-first) checking as in DRAT-trim (Heule, Hunt & Wetzler 2013, "Trimming while
+//! checking clausal proofs"; Wetzler, Heule & Hunt 2014, "DRAT-trim"): the proof is first run
+//! forward without checks until unit propagation finds a conflict, then the lemmas that conflict
+//! depends on are checked from the last to the first, each by reverse unit propagation (RUP) or as
+//! a resolution asymmetric tautology (RAT) on its first literal (Järvisalo, Heule & Biere 2012),
+//! and what each check uses is marked to be checked in turn. Lemmas nothing depends on are not
+//! checked (so a proof with a wrong but unused lemma is accepted, as DRAT-trim accepts it).
 
 use std::collections::HashMap;
 
@@ -19,6 +14,12 @@ use crate::sat::lit::Lit;
 const UNSET: i8 = 0;
 const TRUE: i8 = 1;
 const FALSE: i8 = -1;
+
+/// Clause flags: in the database now; a lemma the refutation depends on (to be checked); in the
+/// watch lists.
+const ACTIVE: u8 = 1;
+const CORE: u8 = 2;
+const WATCHED: u8 = 4;
 
 /// Why a lemma was rejected, or the refutation is incomplete.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,38 +30,102 @@ pub(crate) enum Rejection {
     NoEmptyClause,
 }
 
+/// Why a variable has its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reason {
+    /// Assumed by a check (the negation of a literal of the clause checked).
+    Assumed,
+    /// Implied by a binary clause of the formula, (¬a ∨ l), once its literal a was true.
+    Binary(Lit),
+    /// Implied by this clause, all its other literals being false.
+    Clause(u32),
+}
+
+/// What unit propagation found false.
+#[derive(Clone, Copy, Debug)]
+enum Conflict {
+    Clause(u32),
+    Binary(Lit, Lit),
+    /// A literal that a check assumes false is true.
+    Lit(Lit),
+}
+
+/// What the forward pass did at a step, for the backward pass to undo.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// Added lemma `id` (whose first literal as written is `first`, for RAT); the trail was `trail`
+    /// long before.
+    Lemma {
+        id: u32,
+        first: Option<Lit>,
+        trail: u32,
+    },
+    /// Deleted lemma `id`.
+    Deleted(u32),
+}
+
+/// The three kinds of watch lists: the formula's long clauses, the lemmas in the core, the other
+/// lemmas (core-first propagation visits the third only when the first two imply nothing more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Formula = 0,
+    Core = 1,
+    Rest = 2,
+}
+
+/// A watch list entry: the clause, and a literal of it that, when true, spares a visit.
+#[derive(Clone, Copy, Debug)]
+struct Watch {
+    clause: u32,
+    blocker: Lit,
+}
+
 /// The clause database and assignment of a check.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Checker {
-    /// Every clause added, literals flat: clause i is `lits[start[i]..start[i + 1]]`.
+    /// Every clause, literals flat: clause i is `lits[start[i]..start[i + 1]]`; the formula's
+    /// first, then the lemmas of the proof being checked. A watched clause's watches are its first
+    /// two literals.
     lits: Vec<Lit>,
     start: Vec<u32>,
-    /// Literal code -> literals that become true when it is true (binary clauses).
+    flags: Vec<u8>,
+    /// Clauses below this are the formula's (set when a check starts).
+    formula: u32,
+    /// Literal code -> literals that become true when it is true (the formula's binary clauses).
     imp: Vec<Vec<Lit>>,
-    /// Literal code -> long clauses watching that literal (its first or second literal).
-    watches: Vec<Vec<u32>>,
-    /// Per variable: [`UNSET`], [`TRUE`] or [`FALSE`].
+    /// Per [`Kind`], literal code -> the clauses of two or more literals (lemmas) or of three or
+    /// more (the formula's) watching that literal. Lemmas leave their lists lazily: an entry counts
+    /// while its lemma is watched, of that kind, and watches that literal (an entry left over from
+    /// before, when a lemma is watched anew, and the new entry are one: the first visit that moves
+    /// the watch puts the other out of date).
+    watches: [Vec<Vec<Watch>>; 3],
+    /// Per variable: [`UNSET`], [`TRUE`] or [`FALSE`]; its reason and trail position when set.
     values: Vec<i8>,
+    reasons: Vec<Reason>,
+    position: Vec<u32>,
+    /// Per variable, at the top level: whether the lemmas its value depends on are marked already.
+    analysed: Vec<bool>,
     trail: Vec<Lit>,
     /// Trail entries processed by propagation.
     head: usize,
-    /// Whether the clauses are contradictory by unit propagation alone.
+    /// Whether the formula is contradictory by unit propagation alone.
     inconsistent: bool,
-    /// Whether a lemma of the empty clause was verified.
-    refuted: bool,
-    /// Scratch: literal marks and a clause buffer.
+    /// Scratch: literal marks, variable marks, clause buffers, the analysis stack.
     mark: Vec<u32>,
     stamp: u32,
+    seen: Vec<u32>,
+    seen_stamp: u32,
     buf: Vec<Lit>,
     resolvent: Vec<Lit>,
+    stack: Vec<u32>,
     /// A snapshot (see [`Checker::save_base`]): clause count and implication list lengths.
     base: Option<Base>,
     /// Literal codes whose implication list grew since the snapshot.
     touched: Vec<u32>,
-    /// Per clause: deleted (only lemmas are).
-    deleted: Vec<bool>,
-    /// The lemmas present, by their sorted literal codes: clause indices.
-    lemmas: HashMap<Vec<u32>, Vec<u32>>,
+    /// The lemmas present, by a hash of their literals: clause indices.
+    lemmas: HashMap<u64, Vec<u32>>,
+    /// The forward pass's additions and deletions, with their 0-based step in the proof.
+    steps: Vec<(usize, Step)>,
 }
 
 #[derive(Clone, Debug)]
@@ -68,6 +133,30 @@ struct Base {
     clauses: usize,
     imp_len: Vec<u32>,
     inconsistent: bool,
+    /// The base's clauses in watch lists (three or more literals, no tautology): re-watched on
+    /// each reset without a walk over every clause (most are binary).
+    long: Vec<u32>,
+}
+
+/// An order-independent hash of a clause's literals (a sum of mixed codes).
+fn clause_hash(clause: &[Lit]) -> u64 {
+    clause.iter().fold(0u64, |h, l| {
+        // splitmix64's finaliser.
+        let mut z = (l.code() as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h.wrapping_add(z ^ (z >> 31))
+    })
+}
+
+/// The stamp after `stamp` for marks `marks`, which are cleared when the stamps wrap around.
+fn next_stamp(stamp: u32, marks: &mut [u32]) -> u32 {
+    if stamp == u32::MAX {
+        marks.fill(0);
+        1
+    } else {
+        stamp + 1
+    }
 }
 
 impl Checker {
@@ -87,8 +176,14 @@ impl Checker {
         if index >= self.values.len() {
             let n = (index + 1).max(2 * self.values.len());
             self.values.resize(n, UNSET);
+            self.reasons.resize(n, Reason::Assumed);
+            self.position.resize(n, 0);
+            self.analysed.resize(n, false);
+            self.seen.resize(n, 0);
             self.imp.resize_with(2 * n, Vec::new);
-            self.watches.resize_with(2 * n, Vec::new);
+            for w in &mut self.watches {
+                w.resize_with(2 * n, Vec::new);
+            }
             self.mark.resize(2 * n, 0);
             if let Some(b) = &mut self.base {
                 b.imp_len.resize(2 * n, 0);
@@ -96,145 +191,248 @@ impl Checker {
         }
     }
 
+    fn clause(&self, c: usize) -> (usize, usize) {
+        (self.start[c] as usize, self.start[c + 1] as usize)
+    }
+
     #[inline]
-    fn assign(&mut self, l: Lit) {
-        self.values[l.index()] = if l.is_positive() { TRUE } else { FALSE };
+    fn assign(&mut self, l: Lit, reason: Reason) {
+        let v = l.index();
+        self.values[v] = if l.is_positive() { TRUE } else { FALSE };
+        self.reasons[v] = reason;
+        self.position[v] = self.trail.len() as u32;
         self.trail.push(l);
     }
 
-    /// Propagates the trail from `head`; false on a conflict.
-    fn propagate(&mut self) -> bool {
-        while self.head < self.trail.len() {
-            let l = self.trail[self.head];
-            self.head += 1;
-            // Binary clauses.
-            for k in 0..self.imp[l.code()].len() {
-                let m = self.imp[l.code()][k];
-                match self.value(m) {
-                    TRUE => {}
-                    FALSE => return false,
-                    _ => self.assign(m),
-                }
-            }
-            // Long clauses watching ¬l, which just became false.
-            let falsified = !l;
-            let mut list = std::mem::take(&mut self.watches[falsified.code()]);
-            let mut i = 0;
-            let mut conflict = false;
-            while i < list.len() {
-                let c = list[i] as usize;
-                if self.deleted.get(c) == Some(&true) {
-                    list.swap_remove(i);
-                    continue;
-                }
-                let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
-                // Keep the false watch second.
-                if self.lits[s] == falsified {
-                    self.lits.swap(s, s + 1);
-                }
-                let other = self.lits[s];
-                if self.value(other) == TRUE {
-                    i += 1;
-                    continue;
-                }
-                // A replacement watch among the rest.
-                let mut moved = false;
-                for k in s + 2..e {
-                    let m = self.lits[k];
-                    if self.value(m) != FALSE {
-                        self.lits.swap(s + 1, k);
-                        self.watches[m.code()].push(c as u32);
-                        list.swap_remove(i);
-                        moved = true;
-                        break;
-                    }
-                }
-                if moved {
-                    continue;
-                }
-                i += 1;
-                match self.value(other) {
-                    FALSE => {
-                        conflict = true;
-                        break;
-                    }
-                    UNSET => self.assign(other),
-                    _ => {}
-                }
-            }
-            self.watches[falsified.code()] = list;
-            if conflict {
-                return false;
-            }
-        }
-        true
-    }
-
-    /// Undoes the trail down to `mark` (assignments made since a top-level point).
+    /// Undoes the trail down to `mark`.
     fn undo(&mut self, mark: usize) {
         for &l in &self.trail[mark..] {
             self.values[l.index()] = UNSET;
+            self.analysed[l.index()] = false;
         }
         self.trail.truncate(mark);
         self.head = mark;
     }
 
-    /// Adds a clause to the database (an original clause, or a lemma already verified), and
-    /// propagates at the top level.
-    pub(crate) fn add_clause(&mut self, clause: &[Lit]) {
+    /// Propagates the trail from `head`, returning the first conflict. Core first: the formula and
+    /// the lemmas in the core to a fixpoint, and only then the other lemmas, one literal's watches
+    /// at a time, back to the first tier as soon as they imply something; this prefers derivations
+    /// that use lemmas already in the core (DRAT-trim's core-first mode).
+    fn propagate(&mut self, core_first: bool) -> Option<Conflict> {
+        let mut rest = self.head;
+        loop {
+            while self.head < self.trail.len() {
+                let l = self.trail[self.head];
+                self.head += 1;
+                if let Some(c) = self.binaries(l) {
+                    return Some(c);
+                }
+                if let Some(c) = self.watched(Kind::Formula, !l) {
+                    return Some(c);
+                }
+                if let Some(c) = self.watched(Kind::Core, !l) {
+                    return Some(c);
+                }
+                if !core_first && let Some(c) = self.watched(Kind::Rest, !l) {
+                    return Some(c);
+                }
+            }
+            if !core_first {
+                return None;
+            }
+            let len = self.trail.len();
+            while rest < len && self.trail.len() == len {
+                let l = self.trail[rest];
+                rest += 1;
+                if let Some(c) = self.watched(Kind::Rest, !l) {
+                    return Some(c);
+                }
+            }
+            if self.trail.len() == len {
+                return None;
+            }
+        }
+    }
+
+    /// The formula's binary clauses implying something from `l` (just true).
+    #[inline]
+    fn binaries(&mut self, l: Lit) -> Option<Conflict> {
+        let list = std::mem::take(&mut self.imp[l.code()]);
+        let mut conflict = None;
+        for &m in &list {
+            match self.value(m) {
+                TRUE => {}
+                FALSE => {
+                    conflict = Some(Conflict::Binary(!l, m));
+                    break;
+                }
+                _ => self.assign(m, Reason::Binary(l)),
+            }
+        }
+        self.imp[l.code()] = list;
+        conflict
+    }
+
+    /// The clauses of watch lists `kind` watching `falsified`, which just became false: each finds
+    /// another watch, or implies its other watch, or is a conflict.
+    fn watched(&mut self, kind: Kind, falsified: Lit) -> Option<Conflict> {
+        let mut list = std::mem::take(&mut self.watches[kind as usize][falsified.code()]);
+        let mut i = 0;
+        let mut conflict = None;
+        while i < list.len() {
+            let Watch { clause, blocker } = list[i];
+            if self.value(blocker) == TRUE {
+                i += 1;
+                continue;
+            }
+            let c = clause as usize;
+            let (s, e) = self.clause(c);
+            if kind != Kind::Formula {
+                let want = if kind == Kind::Core {
+                    WATCHED | CORE
+                } else {
+                    WATCHED
+                };
+                if self.flags[c] & (WATCHED | CORE) != want
+                    || (self.lits[s] != falsified && self.lits[s + 1] != falsified)
+                {
+                    list.swap_remove(i);
+                    continue;
+                }
+            }
+            // Keep the false watch second.
+            if self.lits[s] == falsified {
+                self.lits.swap(s, s + 1);
+            }
+            let other = self.lits[s];
+            let value = self.value(other);
+            if value == TRUE {
+                list[i].blocker = other;
+                i += 1;
+                continue;
+            }
+            let mut moved = false;
+            for k in s + 2..e {
+                let m = self.lits[k];
+                if self.value(m) != FALSE {
+                    self.lits.swap(s + 1, k);
+                    self.watches[kind as usize][m.code()].push(Watch {
+                        clause,
+                        blocker: other,
+                    });
+                    list.swap_remove(i);
+                    moved = true;
+                    break;
+                }
+            }
+            if moved {
+                continue;
+            }
+            i += 1;
+            if value == FALSE {
+                conflict = Some(Conflict::Clause(clause));
+                break;
+            }
+            self.assign(other, Reason::Clause(clause));
+        }
+        self.watches[kind as usize][falsified.code()] = list;
+        conflict
+    }
+
+    /// Puts clause `id`'s first two literals in watch lists `kind`.
+    fn watch(&mut self, kind: Kind, id: usize) {
+        let s = self.start[id] as usize;
+        let (a, b) = (self.lits[s], self.lits[s + 1]);
+        let clause = id as u32;
+        self.watches[kind as usize][a.code()].push(Watch { clause, blocker: b });
+        self.watches[kind as usize][b.code()].push(Watch { clause, blocker: a });
+    }
+
+    /// Stores `clause` without repeated literals as a new clause; returns its index and whether it
+    /// is a tautology.
+    fn store(&mut self, clause: &[Lit]) -> (usize, bool) {
         if let Some(top) = clause.iter().map(|l| l.index()).max() {
             self.grow(top);
         }
-        // Without repeated literals; a tautology is stored (for RAT scans) but never propagates.
-        self.stamp += 1;
-        self.buf.clear();
+        self.stamp = next_stamp(self.stamp, &mut self.mark);
         let mut tautology = false;
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        let id = self.start.len() - 1;
         for &l in clause {
             if self.mark[(!l).code()] == self.stamp {
                 tautology = true;
             }
             if self.mark[l.code()] != self.stamp {
                 self.mark[l.code()] = self.stamp;
-                self.buf.push(l);
+                self.lits.push(l);
             }
         }
-        let id = self.start.len().saturating_sub(1) as u32;
-        if self.start.is_empty() {
-            self.start.push(0);
-        }
-        self.lits.extend_from_slice(&self.buf);
         self.start.push(self.lits.len() as u32);
+        self.flags.push(ACTIVE);
+        (id, tautology)
+    }
+
+    /// Orders the literals of clause `id` (two or more) for watching under the current assignment:
+    /// the literals not false first; if there is only one, the false literal set last second (so
+    /// that undoing the trail down to any point frees that watch no later than the other). Returns
+    /// how many literals are not false.
+    fn order_watches(&mut self, id: usize) -> usize {
+        let (s, e) = self.clause(id);
+        let mut open = 0;
+        for k in s..e {
+            if self.value(self.lits[k]) != FALSE {
+                self.lits.swap(s + open, k);
+                open += 1;
+            }
+        }
+        if open == 1 {
+            let latest = (s + 1..e)
+                .max_by_key(|&k| self.position[self.lits[k].index()])
+                .unwrap_or(s + 1);
+            self.lits.swap(s + 1, latest);
+        }
+        open
+    }
+
+    /// Puts lemma `id` (two or more literals, ordered) in the watch lists of its kind.
+    fn watch_lemma(&mut self, id: usize) {
+        let kind = if self.flags[id] & CORE != 0 {
+            Kind::Core
+        } else {
+            Kind::Rest
+        };
+        self.watch(kind, id);
+        self.flags[id] |= WATCHED;
+    }
+
+    /// Takes lemma `id` out of the watch lists (its entries go when propagation meets them).
+    fn unwatch_lemma(&mut self, id: usize) {
+        self.flags[id] &= !WATCHED;
+    }
+
+    /// Adds a clause of the formula and propagates at the top level.
+    pub(crate) fn add_clause(&mut self, clause: &[Lit]) {
+        let (id, tautology) = self.store(clause);
         if tautology || self.inconsistent {
             return;
         }
-        let (s, e) = (self.start[id as usize] as usize, self.lits.len());
-        // Not false literals to the front.
-        let mut open = 0;
-        let mut satisfied = false;
-        for k in s..e {
-            match self.value(self.lits[k]) {
-                FALSE => {}
-                v => {
-                    satisfied |= v == TRUE;
-                    self.lits.swap(s + open, k);
-                    open += 1;
-                }
-            }
-        }
-        if satisfied {
-            // True at the top level for good: nothing to watch.
-            return;
-        }
-        match (e - s, open) {
-            (_, 0) => self.inconsistent = true,
-            (_, 1) => {
+        let (s, e) = self.clause(id);
+        match e - s {
+            0 => self.inconsistent = true,
+            1 => {
                 let l = self.lits[s];
-                self.assign(l);
-                if !self.propagate() {
-                    self.inconsistent = true;
+                match self.value(l) {
+                    TRUE => {}
+                    FALSE => self.inconsistent = true,
+                    _ => {
+                        self.assign(l, Reason::Clause(id as u32));
+                        self.inconsistent = self.propagate(false).is_some();
+                    }
                 }
             }
-            (2, _) => {
+            2 => {
                 let (a, b) = (self.lits[s], self.lits[s + 1]);
                 for (x, y) in [(a, b), (b, a)] {
                     let code = (!x).code();
@@ -245,62 +443,228 @@ impl Checker {
                     }
                     self.imp[code].push(y);
                 }
+                // Added after a unit that settles it.
+                for (x, y) in [(a, b), (b, a)] {
+                    if self.value(x) == FALSE {
+                        match self.value(y) {
+                            FALSE => self.inconsistent = true,
+                            UNSET => {
+                                self.assign(y, Reason::Binary(!x));
+                                self.inconsistent = self.propagate(false).is_some();
+                            }
+                            _ => {}
+                        }
+                        break;
+                    }
+                }
             }
             _ => {
-                self.watches[self.lits[s].code()].push(id);
-                self.watches[self.lits[s + 1].code()].push(id);
+                let open = self.order_watches(id);
+                if open == 0 {
+                    self.inconsistent = true;
+                    return;
+                }
+                self.watch(Kind::Formula, id);
+                let a = self.lits[s];
+                if open == 1 && self.value(a) == UNSET {
+                    self.assign(a, Reason::Clause(id as u32));
+                    self.inconsistent = self.propagate(false).is_some();
+                }
             }
         }
     }
 
-    /// Whether `clause` is a RUP consequence: setting all its literals false propagates to a
-    /// conflict.
-    fn rup(&mut self, clause: &[Lit]) -> bool {
-        if self.inconsistent {
-            return true;
+    /// The forward pass's addition of a lemma, unchecked, at the top level: a conflict if it or
+    /// what it implies is contradictory.
+    fn add_lemma(&mut self, clause: &[Lit], step: usize) -> Option<Conflict> {
+        let trail = self.trail.len() as u32;
+        let (id, tautology) = self.store(clause);
+        self.steps.push((
+            step,
+            Step::Lemma {
+                id: id as u32,
+                first: clause.first().copied(),
+                trail,
+            },
+        ));
+        let (s, e) = self.clause(id);
+        if tautology {
+            return None;
         }
-        let mark = self.trail.len();
-        let mut conflict = false;
+        if e - s == 1 {
+            let l = self.lits[s];
+            return match self.value(l) {
+                TRUE => None,
+                FALSE => Some(Conflict::Clause(id as u32)),
+                _ => {
+                    self.assign(l, Reason::Clause(id as u32));
+                    self.propagate(false)
+                }
+            };
+        }
+        if e - s == 0 {
+            return Some(Conflict::Clause(id as u32));
+        }
+        let h = clause_hash(&self.lits[s..e]);
+        self.lemmas.entry(h).or_default().push(id as u32);
+        let open = self.order_watches(id);
+        if open == 0 {
+            return Some(Conflict::Clause(id as u32));
+        }
+        self.watch_lemma(id);
+        let first = self.lits[s];
+        if open == 1 && self.value(first) == UNSET {
+            self.assign(first, Reason::Clause(id as u32));
+            return self.propagate(false);
+        }
+        None
+    }
+
+    /// The forward pass's deletion of a lemma: one copy of `clause` if a lemma of two or more
+    /// literals is present and does not imply a value at the top level; anything else is ignored
+    /// (the formula's own clauses, unit clauses and reasons stay, as in DRAT-trim).
+    fn delete_lemma(&mut self, clause: &[Lit], step: usize) {
+        self.stamp = next_stamp(self.stamp, &mut self.mark);
+        self.buf.clear();
+        for &l in clause {
+            if l.code() >= self.mark.len() {
+                // A variable no clause has.
+                return;
+            }
+            if self.mark[l.code()] != self.stamp {
+                self.mark[l.code()] = self.stamp;
+                self.buf.push(l);
+            }
+        }
+        if self.buf.len() < 2 {
+            return;
+        }
+        let h = clause_hash(&self.buf);
+        let Some(ids) = self.lemmas.get(&h) else {
+            return;
+        };
+        let found = ids.iter().rposition(|&id| {
+            let (s, e) = self.clause(id as usize);
+            e - s == self.buf.len()
+                && self.lits[s..e]
+                    .iter()
+                    .all(|l| self.mark[l.code()] == self.stamp)
+        });
+        let Some(k) = found else {
+            return;
+        };
+        let id = ids[k] as usize;
+        let s = self.start[id] as usize;
+        let first = self.lits[s];
+        if self.value(first) == TRUE && self.reasons[first.index()] == Reason::Clause(id as u32) {
+            return;
+        }
+        if let Some(ids) = self.lemmas.get_mut(&h) {
+            ids.swap_remove(k);
+        }
+        self.unwatch_lemma(id);
+        self.flags[id] &= !ACTIVE;
+        self.steps.push((step, Step::Deleted(id as u32)));
+    }
+
+    /// Marks what `conflict` depends on: the lemmas among the clauses that implied its literals,
+    /// back to the assumptions of a check or to the formula. Top-level variables are marked
+    /// analysed, so that no later analysis goes through them again; those set by the formula alone
+    /// (below `formula_trail`) depend on no lemma.
+    fn analyse(&mut self, conflict: Conflict, formula_trail: usize, top: usize) {
+        self.seen_stamp = next_stamp(self.seen_stamp, &mut self.seen);
+        self.stack.clear();
+        match conflict {
+            Conflict::Clause(c) => self.push_clause(c as usize, None),
+            Conflict::Binary(a, b) => self.stack.extend([a.index() as u32, b.index() as u32]),
+            Conflict::Lit(l) => self.stack.push(l.index() as u32),
+        }
+        while let Some(v) = self.stack.pop() {
+            let v = v as usize;
+            if self.seen[v] == self.seen_stamp
+                || (self.position[v] as usize) < formula_trail
+                || self.analysed[v]
+            {
+                continue;
+            }
+            self.seen[v] = self.seen_stamp;
+            if (self.position[v] as usize) < top {
+                self.analysed[v] = true;
+            }
+            match self.reasons[v] {
+                Reason::Assumed => {}
+                Reason::Binary(a) => self.stack.push(a.index() as u32),
+                Reason::Clause(c) => self.push_clause(c as usize, Some(v)),
+            }
+        }
+    }
+
+    /// Marks clause `c` as core (if a lemma) and stacks its variables but `except`.
+    fn push_clause(&mut self, c: usize, except: Option<usize>) {
+        if c >= self.formula as usize && self.flags[c] & CORE == 0 {
+            self.flags[c] |= CORE;
+            if self.flags[c] & WATCHED != 0 {
+                // Into the core's watch lists (its entries in the others go out of date).
+                self.watch(Kind::Core, c);
+            }
+        }
+        let (s, e) = self.clause(c);
+        for k in s..e {
+            let v = self.lits[k].index();
+            if Some(v) != except {
+                self.stack.push(v as u32);
+            }
+        }
+    }
+
+    /// Whether `clause` is a RUP consequence of the clauses present (setting all its literals
+    /// false propagates to a conflict); if so, what the conflict depends on is marked.
+    fn rup(&mut self, clause: &[Lit], formula_trail: usize) -> bool {
+        let top = self.trail.len();
+        let mut conflict = None;
         for &l in clause {
             self.grow(l.index());
             match self.value(l) {
                 TRUE => {
-                    conflict = true;
+                    conflict = Some(Conflict::Lit(l));
                     break;
                 }
                 FALSE => {}
-                _ => self.assign(!l),
+                _ => self.assign(!l, Reason::Assumed),
             }
         }
-        let result = conflict || !self.propagate();
-        self.undo(mark);
-        result
+        let conflict = conflict.or_else(|| self.propagate(true));
+        if let Some(c) = conflict {
+            self.analyse(c, formula_trail, top);
+        }
+        self.undo(top);
+        conflict.is_some()
     }
 
-    /// Whether `clause` is RAT on its first literal p: for every clause D holding ¬p, the resolvent
-    /// `clause` ∪ (D \ {¬p}) is a tautology or a RUP consequence.
-    fn rat(&mut self, clause: &[Lit]) -> bool {
-        let Some(&pivot) = clause.first() else {
+    /// Whether `clause` is RAT on its first literal p (`first`): for every clause D present that
+    /// holds ¬p, the resolvent `clause` ∪ (D \ {¬p}) is a tautology or a RUP consequence.
+    fn rat(&mut self, clause: &[Lit], first: Option<Lit>, formula_trail: usize) -> bool {
+        let Some(pivot) = first else {
             return false;
         };
         let negated = !pivot;
         for c in 0..self.start.len().saturating_sub(1) {
-            let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
-            if self.deleted.get(c) == Some(&true) || !self.lits[s..e].contains(&negated) {
+            let (s, e) = self.clause(c);
+            if self.flags[c] & ACTIVE == 0 || !self.lits[s..e].contains(&negated) {
                 continue;
             }
             let mut resolvent = std::mem::take(&mut self.resolvent);
             resolvent.clear();
             resolvent.extend_from_slice(clause);
             resolvent.extend(self.lits[s..e].iter().filter(|&&l| l != negated));
-            self.stamp += 1;
+            self.stamp = next_stamp(self.stamp, &mut self.mark);
             let mut tautology = false;
             for &l in &resolvent {
                 self.grow(l.index());
                 tautology |= self.mark[(!l).code()] == self.stamp;
                 self.mark[l.code()] = self.stamp;
             }
-            let ok = tautology || self.rup(&resolvent);
+            let ok = tautology || self.rup(&resolvent, formula_trail);
             self.resolvent = resolvent;
             if !ok {
                 return false;
@@ -309,80 +673,90 @@ impl Checker {
         true
     }
 
-    /// Checks the lemma `clause` (RUP, else RAT) and adds it. False if it is neither.
-    pub(crate) fn add_lemma(&mut self, clause: &[Lit]) -> bool {
-        if !(self.rup(clause) || self.rat(clause)) {
-            return false;
-        }
-        if clause.is_empty() {
-            self.refuted = true;
-        }
-        let id = self.start.len().saturating_sub(1) as u32;
-        self.add_clause(clause);
-        if clause.len() >= 2 {
-            let key = self.key(clause);
-            self.lemmas.entry(key).or_default().push(id);
-        }
-        true
-    }
-
-    /// The sorted, de-duplicated literal codes of `clause`.
-    fn key(&self, clause: &[Lit]) -> Vec<u32> {
-        let mut key: Vec<u32> = clause.iter().map(|l| l.code() as u32).collect();
-        key.sort_unstable();
-        key.dedup();
-        key
-    }
-
-    /// Deletes one copy of the lemma `clause`, if one is present (anything else is ignored: the
-    /// formula's own clauses and unit clauses stay).
-    pub(crate) fn delete_lemma(&mut self, clause: &[Lit]) {
-        let key = self.key(clause);
-        let Some(id) = self.lemmas.get_mut(&key).and_then(Vec::pop) else {
-            return;
-        };
-        let id = id as usize;
-        if self.deleted.len() <= id {
-            self.deleted.resize(id + 1, false);
-        }
-        self.deleted[id] = true;
-        let (s, e) = (self.start[id] as usize, self.start[id + 1] as usize);
-        if e - s == 2 {
-            // A binary lemma lives in the implication lists, after the base's entries.
-            let (a, b) = (self.lits[s], self.lits[s + 1]);
-            for (x, y) in [(a, b), (b, a)] {
-                let code = (!x).code();
-                let from = self
-                    .base
-                    .as_ref()
-                    .map_or(0, |base| base.imp_len[code] as usize);
-                if let Some(k) = self.imp[code][from..].iter().rposition(|&m| m == y) {
-                    self.imp[code].swap_remove(from + k);
-                }
-            }
-        }
-    }
-
-    /// Checks a proof's steps in order against the clauses added so far: every addition must be a
-    /// lemma ([`Checker::add_lemma`]; deletions are ignored), and some lemma the empty clause.
+    /// Checks a proof's steps against the formula (the clauses added so far), backward: run
+    /// forward unchecked to the first conflict of unit propagation, then check, from the last to
+    /// the first, each lemma that conflict depends on directly or through lemmas checked before.
+    /// Some step must add the empty clause, at or after that conflict.
+    ///
+    /// What is accepted refutes the formula: the lemmas checked, in proof order, each follow (RUP
+    /// or RAT) from the formula and the checked lemmas present before it, whatever the others are
+    /// (a RUP check marks every lemma its propagation used, and a RAT check tries the resolvents
+    /// with every clause present); and unit propagation on them finds the conflict. Deletions of
+    /// lemmas are carried out; deletions of the formula's own clauses, of unit clauses and of
+    /// clauses that imply a value at the top level are ignored, as DRAT-trim does (keeping a
+    /// clause is always sound; it keeps the top level what unit propagation makes of the clauses
+    /// present).
     pub(crate) fn check<'a>(
         &mut self,
         steps: impl IntoIterator<Item = (bool, &'a [Lit])>,
     ) -> Result<(), Rejection> {
-        for (i, (deletion, clause)) in steps.into_iter().enumerate() {
-            if deletion {
-                self.delete_lemma(clause);
-                continue;
+        self.formula = self.start.len().saturating_sub(1) as u32;
+        let formula_trail = self.trail.len();
+        self.steps.clear();
+        self.lemmas.clear();
+        let mut steps = steps.into_iter().enumerate();
+        let mut conflict = None;
+        if !self.inconsistent {
+            for (i, (deletion, clause)) in steps.by_ref() {
+                if deletion {
+                    self.delete_lemma(clause, i);
+                    continue;
+                }
+                if clause.is_empty() {
+                    // No conflict yet: the empty clause does not follow.
+                    return Err(Rejection::Lemma(i));
+                }
+                if let Some(c) = self.add_lemma(clause, i) {
+                    conflict = Some(c);
+                    break;
+                }
             }
-            if !self.add_lemma(clause) {
-                return Err(Rejection::Lemma(i));
+            if conflict.is_none() {
+                return Err(Rejection::NoEmptyClause);
             }
         }
-        if self.refuted {
-            Ok(())
-        } else {
-            Err(Rejection::NoEmptyClause)
+        // The empty clause, after the conflict.
+        if !steps.any(|(_, (d, c))| !d && c.is_empty()) {
+            return Err(Rejection::NoEmptyClause);
         }
+        let Some(conflict) = conflict else {
+            return Ok(());
+        };
+        let top = self.trail.len();
+        self.analyse(conflict, formula_trail, top);
+        let mut lemma = std::mem::take(&mut self.buf);
+        let steps = std::mem::take(&mut self.steps);
+        let mut result = Ok(());
+        for &(i, step) in steps.iter().rev() {
+            match step {
+                Step::Deleted(id) => {
+                    let id = id as usize;
+                    self.flags[id] |= ACTIVE;
+                    self.order_watches(id);
+                    self.watch_lemma(id);
+                }
+                Step::Lemma { id, first, trail } => {
+                    let id = id as usize;
+                    self.unwatch_lemma(id);
+                    self.flags[id] &= !ACTIVE;
+                    self.undo(trail as usize);
+                    if self.flags[id] & CORE == 0 {
+                        continue;
+                    }
+                    let (s, e) = self.clause(id);
+                    lemma.clear();
+                    lemma.extend_from_slice(&self.lits[s..e]);
+                    if !(self.rup(&lemma, formula_trail) || self.rat(&lemma, first, formula_trail))
+                    {
+                        result = Err(Rejection::Lemma(i));
+                        break;
+                    }
+                }
+            }
+        }
+        self.buf = lemma;
+        self.steps = steps;
+        result
     }
 
     /// Remembers the clauses added so far as a base that [`Checker::reset_to_base`] returns to, so
@@ -390,10 +764,19 @@ impl Checker {
     /// assigned anything (no unit clauses).
     pub(crate) fn save_base(&mut self) {
         debug_assert!(self.trail.is_empty());
+        let clauses = self.start.len().saturating_sub(1);
+        let long = (0..clauses)
+            .filter(|&c| {
+                let (s, e) = self.clause(c);
+                e - s > 2 && !self.is_tautology(s, e)
+            })
+            .map(|c| c as u32)
+            .collect();
         self.base = Some(Base {
-            clauses: self.start.len().saturating_sub(1),
+            clauses,
             imp_len: self.imp.iter().map(|v| v.len() as u32).collect(),
             inconsistent: self.inconsistent,
+            long,
         });
         self.touched.clear();
     }
@@ -412,21 +795,22 @@ impl Checker {
         let end = self.start[base.clauses] as usize;
         self.start.truncate(base.clauses + 1);
         self.lits.truncate(end);
-        // Long clauses' watches, afresh: the first two literals of each (none is assigned).
-        for w in &mut self.watches {
-            w.clear();
+        self.flags.truncate(base.clauses);
+        for f in &mut self.flags {
+            *f = ACTIVE;
         }
-        for c in 0..base.clauses {
-            let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
-            if e - s > 2 && !self.is_tautology(s, e) {
-                self.watches[self.lits[s].code()].push(c as u32);
-                self.watches[self.lits[s + 1].code()].push(c as u32);
+        // Long clauses' watches, afresh: the first two literals of each (none is assigned).
+        for lists in &mut self.watches {
+            for w in lists {
+                w.clear();
             }
         }
+        for &c in &base.long {
+            self.watch(Kind::Formula, c as usize);
+        }
         self.inconsistent = base.inconsistent;
-        self.refuted = false;
-        self.deleted.clear();
         self.lemmas.clear();
+        self.steps.clear();
         self.base = Some(base);
     }
 
@@ -448,7 +832,7 @@ impl Checker {
         }
         let mut buf = Vec::new();
         for c in 0..self.start.len().saturating_sub(1) {
-            let (s, e) = (self.start[c] as usize, self.start[c + 1] as usize);
+            let (s, e) = self.clause(c);
             buf.clear();
             let mut satisfied = false;
             for &l in &self.lits[s..e] {
@@ -473,7 +857,7 @@ impl Checker {
     }
 
     fn is_tautology(&mut self, s: usize, e: usize) -> bool {
-        self.stamp += 1;
+        self.stamp = next_stamp(self.stamp, &mut self.mark);
         let mut t = false;
         for k in s..e {
             let l = self.lits[k];
@@ -487,6 +871,7 @@ impl Checker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sat::proof::Proof;
 
     fn c(v: &[isize]) -> Vec<Lit> {
         v.iter().map(|&x| Lit::from_dimacs(x)).collect()
@@ -498,6 +883,11 @@ mod tests {
             k.add_clause(&c(cl));
         }
         k
+    }
+
+    /// Checks the text DRAT `proof` against `clauses`.
+    fn run(clauses: &[&[isize]], proof: &str) -> Result<(), Rejection> {
+        checker(clauses).check(Proof::from_text_drat(proof.as_bytes()).unwrap().steps())
     }
 
     /// The eight clauses of all sign patterns over three variables: unsatisfiable.
@@ -513,33 +903,96 @@ mod tests {
         v
     }
 
+    /// `all_eight` and more clauses.
+    fn with(more: &[&[isize]]) -> Vec<Vec<isize>> {
+        let mut v = all_eight();
+        v.extend(more.iter().map(|c| c.to_vec()));
+        v
+    }
+
+    fn refs(v: &[Vec<isize>]) -> Vec<&[isize]> {
+        v.iter().map(Vec::as_slice).collect()
+    }
+
+    impl Checker {
+        /// Whether `clause` follows (RUP, else RAT) from the clauses present.
+        fn follows(&mut self, clause: &[Lit]) -> bool {
+            let top = self.trail.len();
+            self.rup(clause, top) || self.rat(clause, clause.first().copied(), top)
+        }
+    }
+
+    /// (1 2), (1), (2), then the empty clause: each RUP. The conflict comes with (2); checking
+    /// (1) backward needs (1 2), which core-first propagation reaches only as a second choice.
+    const REFUTATION: &str = "1 2 0\n1 0\n2 0\n0\n";
+
     #[test]
     fn a_resolution_refutation_checks() {
-        let f = all_eight();
-        let refs: Vec<&[isize]> = f.iter().map(|v| v.as_slice()).collect();
-        let mut k = checker(&refs);
-        // (1 2), (1), (2), then the empty clause: each RUP.
-        let proof = [c(&[1, 2]), c(&[1]), c(&[2]), c(&[])];
-        assert_eq!(k.check(proof.iter().map(|p| (false, p.as_slice()))), Ok(()));
+        assert_eq!(run(&refs(&all_eight()), REFUTATION), Ok(()));
     }
 
     #[test]
     fn a_lemma_that_does_not_follow_is_rejected() {
         // (1 2) (¬1 2) (1 ¬2): satisfiable (1 = 2 = true); the unit ¬2 is not RUP, nor RAT on ¬2
-        // (resolving with (¬1 2) gives (¬2 ¬1), not RUP).
-        let mut k = checker(&[&[1, 2], &[-1, 2], &[1, -2]]);
-        assert!(!k.add_lemma(&c(&[-2])));
-        // And no empty clause without a refutation.
-        let mut k = checker(&[&[1, 2], &[-1, 2], &[1, -2]]);
+        // (resolving with (¬1 2) gives (¬2 ¬1), not RUP); it propagates to a conflict, so the
+        // conflict depends on it and it is checked.
+        let f: [&[isize]; 3] = [&[1, 2], &[-1, 2], &[1, -2]];
+        assert_eq!(run(&f, "-2 0\n0\n"), Err(Rejection::Lemma(0)));
+        // No empty clause without a conflict.
+        assert_eq!(run(&f, "2 0\n"), Err(Rejection::NoEmptyClause));
+        assert_eq!(run(&f, "2 0\n0\n"), Err(Rejection::Lemma(1)));
+        // A conflict, but no empty clause.
         assert_eq!(
-            k.check([(false, &c(&[2])[..])]),
+            run(&refs(&all_eight()), "1 2 0\n1 0\n2 0\n"),
             Err(Rejection::NoEmptyClause)
         );
-        let mut k = checker(&[&[1, 2], &[-1, 2], &[1, -2]]);
+    }
+
+    /// Backward checking checks only what the conflict depends on, like DRAT-trim: a lemma that
+    /// does not follow is accepted when nothing uses it, and lemmas after the conflict are not
+    /// read; one that the conflict uses is rejected.
+    #[test]
+    fn only_the_lemmas_the_refutation_uses_are_checked() {
+        // all_eight, and (5 6), (5 ¬6), which imply 5, and (7 8).
+        let f = with(&[&[5, 6], &[5, -6], &[7, 8]]);
+        let f = refs(&f);
+        // (¬7) follows from nothing (the resolvent with (7 8) is (¬7 8), not RUP) and implies 8.
+        assert_eq!(run(&f, "-7 0\n1 2 0\n1 0\n2 0\n0\n"), Ok(()));
+        assert_eq!(run(&f, "1 2 0\n1 0\n2 0\n-7 0\n-7 -8 0\n0\n"), Ok(()));
+        // (¬5) contradicts the formula, which propagation finds: rejected.
         assert_eq!(
-            k.check([(false, &c(&[2])[..]), (false, &[][..])]),
-            Err(Rejection::Lemma(1))
+            run(&f, "-5 0\n1 2 0\n1 0\n2 0\n0\n"),
+            Err(Rejection::Lemma(0))
         );
+        // Used later: (¬5 ¬1) is not checked when it is added; the conflict after (1) uses it.
+        assert_eq!(
+            run(&f, "-5 -1 0\n1 2 0\n1 0\n2 0\n0\n"),
+            Err(Rejection::Lemma(0))
+        );
+    }
+
+    /// The backward pass sees each lemma's database as the forward pass had it: lemmas added later
+    /// are gone and their top-level consequences undone.
+    #[test]
+    fn later_lemmas_do_not_help_earlier_ones() {
+        // Satisfiable (1 = 2 = 3 = false). (1 3) is neither RUP nor RAT; (2) is RUP once (1 3) is
+        // there, and with 2 true (1 3) would be satisfied at the top level. (2) propagates to a
+        // conflict that uses it; its check uses (1 3); so (1 3) is checked, without (2).
+        let f: [&[isize]; 4] = [&[2, -1], &[2, -3], &[-2, 1], &[-1, -2]];
+        assert_eq!(run(&f, "1 3 0\n2 0\n0\n"), Err(Rejection::Lemma(0)));
+    }
+
+    #[test]
+    fn rat_lemmas_are_checked() {
+        // Unsatisfiable: (1 2) (¬1 2) (1 ¬2) (¬1 ¬2). (¬4 1) is RAT on the fresh ¬4 (no clause
+        // holds 4), (4) RAT on 4 (the resolvent with (¬4 1) is (4 1), RUP); neither is RUP. With
+        // them propagation finds the conflict.
+        let f: [&[isize]; 4] = [&[1, 2], &[-1, 2], &[1, -2], &[-1, -2]];
+        assert_eq!(run(&f, "-4 1 0\n4 0\n0\n"), Ok(()));
+        // Satisfiable (1 = 2 = true): after (4), (¬4 ¬1) is neither RUP nor RAT on ¬4 (the
+        // resolvent with (4) is itself).
+        let g: [&[isize]; 3] = [&[1, 2], &[-1, 2], &[1, -2]];
+        assert_eq!(run(&g, "4 0\n-4 -1 0\n0\n"), Err(Rejection::Lemma(1)));
     }
 
     #[test]
@@ -547,29 +1000,31 @@ mod tests {
         // Extended resolution: x4 ↔ (1 ∧ 2) by (¬4 1), (¬4 2), (4 ¬1 ¬2): each RAT on its first
         // literal over the fresh variable 4, none RUP.
         let mut k = checker(&[&[1, 3], &[2, -3]]);
-        assert!(!k.rup(&c(&[-4, 1])));
-        assert!(k.add_lemma(&c(&[-4, 1])));
-        assert!(k.add_lemma(&c(&[-4, 2])));
-        assert!(k.add_lemma(&c(&[4, -1, -2])));
+        let top = k.trail.len();
+        assert!(!k.rup(&c(&[-4, 1]), top));
+        for lemma in [&[-4, 1][..], &[-4, 2], &[4, -1, -2]] {
+            assert!(k.follows(&c(lemma)), "{lemma:?}");
+            k.add_clause(&c(lemma));
+        }
         // A RAT clause whose pivot clashes with a clause that blocks it: (4) is not RAT now.
-        assert!(!k.add_lemma(&c(&[4])));
+        assert!(!k.follows(&c(&[4])));
     }
 
     #[test]
     fn long_clauses_propagate_through_watches() {
         // (1 2 3 4) with ¬1 ¬2 ¬3 forces 4; with (¬4 5) and (¬5) a conflict.
         let mut k = checker(&[&[1, 2, 3, 4], &[-4, 5]]);
-        assert!(!k.rup(&c(&[1, 2, 3])));
+        assert!(!k.rup(&c(&[1, 2, 3]), 0));
         k.add_clause(&c(&[-5]));
-        assert!(k.rup(&c(&[1, 2, 3])));
-        assert!(k.add_lemma(&c(&[1, 2, 3])));
+        assert!(k.rup(&c(&[1, 2, 3]), 0));
+        k.add_clause(&c(&[1, 2, 3]));
         // Units at the top level: ¬1 and ¬2 make (1 2 3) a unit; then ¬3 is inconsistent.
         k.add_clause(&c(&[-1]));
         k.add_clause(&c(&[-2]));
         assert!(!k.inconsistent);
         k.add_clause(&c(&[-3]));
         assert!(k.inconsistent);
-        assert!(k.add_lemma(&[]));
+        assert_eq!(k.check([(false, &[][..])]), Ok(()));
     }
 
     #[test]
@@ -580,91 +1035,191 @@ mod tests {
             k.add_clause(&c(cl));
         }
         // Seven of eight: satisfiable only by (-1 -2 -3) (the one clause left out was (-1 -2 -3)).
+        let proof = Proof::from_text_drat(REFUTATION.as_bytes()).unwrap();
         k.save_base();
         for _ in 0..3 {
             k.reset_to_base();
-            assert!(!k.add_lemma(&[]));
+            assert_eq!(k.check([(false, &[][..])]), Err(Rejection::Lemma(0)));
+            k.reset_to_base();
+            // No conflict: the empty clause (step 3) does not follow.
+            assert_eq!(k.check(proof.steps()), Err(Rejection::Lemma(3)));
             k.reset_to_base();
             k.add_clause(&c(&[-1, -2, -3]));
-            assert!(k.add_lemma(&c(&[1, 2])));
-            assert!(k.add_lemma(&c(&[1])));
-            assert!(k.add_lemma(&c(&[2])));
-            assert_eq!(k.check([(false, &[][..])]), Ok(()));
+            assert_eq!(k.check(proof.steps()), Ok(()));
         }
         k.reset_to_base();
         k.add_clause(&c(&[1]));
-        assert!(!k.add_lemma(&[]));
+        assert_eq!(k.check([(false, &[][..])]), Err(Rejection::Lemma(0)));
     }
 
     /// The reduced checker accepts and rejects what the full one does: a refutation of the eight
-    /// clauses over 1-3 once 4 (a unit) has settled a clause, a lemma that does not follow.
+    /// clauses over 1-3 once 4 (a unit) has settled a clause; a lemma that does not follow and is
+    /// used.
     #[test]
     fn the_reduced_checker_agrees() {
-        let mut clauses = all_eight();
-        clauses.push(vec![4]);
-        clauses.push(vec![-4, 5, 6]);
-        clauses.push(vec![4, 1, 2, 3]);
-        let refs: Vec<&[isize]> = clauses.iter().map(Vec::as_slice).collect();
-        let proof: Vec<Vec<Lit>> = vec![c(&[1, 2]), c(&[1]), c(&[2]), c(&[])];
-        let steps = || proof.iter().map(|l| (false, l.as_slice()));
-        let mut full = checker(&refs);
-        assert_eq!(full.check(steps()), Ok(()));
-        let mut reduced = checker(&refs).reduced();
-        assert_eq!(reduced.check(steps()), Ok(()));
-        // (¬5) is neither RUP nor RAT (the resolvent with (5 ∨ 6) is not RUP); with 4 true,
-        // (¬4 ∨ 5 ∨ 6) gives (5 ∨ 6) by RUP.
-        for mut k in [checker(&refs), checker(&refs).reduced()] {
+        let clauses = with(&[&[4], &[-4, 5, 6], &[4, 1, 2, 3]]);
+        let clauses = refs(&clauses);
+        let steps = |text: &str| Proof::from_text_drat(text.as_bytes()).unwrap();
+        for reduce in [false, true] {
+            let k = || {
+                let mut k = checker(&clauses);
+                if reduce { k.reduced() } else { k }
+            };
+            assert_eq!(k().check(steps(REFUTATION).steps()), Ok(()));
+            // (¬5) leaves (5 6) to imply 6; (¬6) then is a conflict that uses (¬5) and itself,
+            // and (¬6) does not follow (RAT: the resolvent with (¬4 5 6) is not RUP).
             assert_eq!(
-                k.check([(false, c(&[-5]).as_slice())]),
-                Err(Rejection::Lemma(0))
+                k().check(steps("-5 0\n-6 0\n0\n").steps()),
+                Err(Rejection::Lemma(1))
+            );
+            assert_eq!(
+                k().check(steps("5 6 0\n").steps()),
+                Err(Rejection::NoEmptyClause)
             );
         }
-        let mut reduced = checker(&refs).reduced();
-        assert_eq!(
-            reduced.check([(false, c(&[5, 6]).as_slice())]),
-            Err(Rejection::NoEmptyClause)
-        );
-        // A lemma with a literal true at the top level is RUP in both.
-        let mut reduced = checker(&refs).reduced();
-        assert_eq!(
-            reduced.check([(false, c(&[4, 7]).as_slice())]),
-            Err(Rejection::NoEmptyClause)
-        );
     }
 
     /// A deleted lemma no longer counts. F = (1 ∨ 2 ∨ 3), (1 ∨ 2 ∨ ¬3), (¬1 ∨ 4), (¬1 ∨ ¬4),
-    /// (¬2 ∨ 5), (¬2 ∨ ¬5). (1 ∨ 2) is RUP; with it (1) is RUP (¬1 gives 2, then 5 and ¬5), but
-    /// not from F alone, nor RAT on 1 (the resolvent (1 ∨ 4) is not RUP). The same with the long
-    /// lemma (1 ∨ 2 ∨ 6) and then (1 ∨ 6). Deleting a clause that is not a lemma changes nothing.
+    /// (¬2 ∨ 5), (¬2 ∨ ¬5), (¬6). (1 ∨ 2) is RUP; with it (1) is RUP (¬1 gives 2, then 5 and ¬5),
+    /// but not from F alone, nor RAT on 1 (the resolvent (1 ∨ 4) is not RUP). The same with the
+    /// long lemma (1 ∨ 2 ∨ 6) and then (1 ∨ 6). (1) and (1 ∨ 6) propagate to a conflict. Deleting a
+    /// clause that is not a lemma changes nothing.
     #[test]
     fn deleted_lemmas_are_gone() {
-        let f: [&[isize]; 6] = [
+        let f: [&[isize]; 7] = [
             &[1, 2, 3],
             &[1, 2, -3],
             &[-1, 4],
             &[-1, -4],
             &[-2, 5],
             &[-2, -5],
+            &[-6],
         ];
-        for (lemma, then) in [(vec![1, 2], vec![1]), (vec![1, 2, 6], vec![1, 6])] {
+        for (lemma, then) in [("1 2", "1"), ("1 2 6", "1 6")] {
             for delete in [false, true] {
-                let mut proof = vec![(false, c(&lemma))];
+                let mut proof = format!("{lemma} 0\n");
                 if delete {
-                    let mut reversed = lemma.clone();
-                    reversed.reverse();
-                    proof.push((true, c(&reversed)));
+                    let reversed: Vec<&str> = lemma.split(' ').rev().collect();
+                    proof += &format!("d {} 0\n", reversed.join(" "));
                 }
-                proof.push((true, c(&[-1, 4])));
-                proof.push((false, c(&then)));
-                let mut k = checker(&f);
-                let result = k.check(proof.iter().map(|(d, l)| (*d, l.as_slice())));
+                proof += &format!("d -1 4 0\n{then} 0\n0\n");
                 let expected = if delete {
-                    Err(Rejection::Lemma(proof.len() - 1))
+                    Err(Rejection::Lemma(3))
                 } else {
-                    Err(Rejection::NoEmptyClause)
+                    Ok(())
                 };
-                assert_eq!(result, expected, "{lemma:?} delete {delete}");
+                assert_eq!(run(&f, &proof), expected, "{proof}");
             }
         }
+    }
+
+    /// A lemma deleted after a lemma that needs it is there when that lemma is checked. F as in
+    /// `deleted_lemmas_are_gone` but (¬1 4 7), (¬1 ¬4 7) instead of (¬1 4), (¬1 ¬4), and (¬7 8),
+    /// (¬7 ¬8): (1) needs (1 2), and the conflict comes only with (¬7), after (1 2) is deleted.
+    #[test]
+    fn deletions_are_undone_going_backward() {
+        let f: [&[isize]; 8] = [
+            &[1, 2, 3],
+            &[1, 2, -3],
+            &[-2, 5],
+            &[-2, -5],
+            &[-1, 4, 7],
+            &[-1, -4, 7],
+            &[-7, 8],
+            &[-7, -8],
+        ];
+        assert_eq!(run(&f, "1 2 0\n1 0\nd 1 2 0\n-7 0\n0\n"), Ok(()));
+        // Deleted before: (1) does not follow.
+        assert_eq!(
+            run(&f, "1 2 0\nd 2 1 0\n1 0\n-7 0\n0\n"),
+            Err(Rejection::Lemma(2))
+        );
+    }
+
+    /// Soundness on random formulas (seeded): whatever the proof (lemmas drawn at random, some over
+    /// fresh variables so that RAT applies, deletions of earlier lemmas, the empty clause last),
+    /// an accepted proof refutes the formula, which brute force confirms. Most formulas drawn are
+    /// satisfiable, so a checker that skipped a lemma the refutation needs, or accepted one that
+    /// does not follow, would accept some of these proofs. Rejections of proofs of unsatisfiable
+    /// formulas are counted too, so that the test sees both answers.
+    #[test]
+    fn accepted_proofs_refute_their_formula() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |k: u64| {
+            // xorshift64*
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % k
+        };
+        let (mut accepted, mut rejected_sat) = (0, 0);
+        for _ in 0..4000 {
+            let vars = 4 + next(5) as isize;
+            let clauses = 2 * vars as u64 + next(3 * vars as u64);
+            let mut f: Vec<Vec<isize>> = Vec::new();
+            let random_clause = |next: &mut dyn FnMut(u64) -> u64, top: isize, len: u64| {
+                (0..len)
+                    .map(|_| {
+                        let v = 1 + next(top as u64) as isize;
+                        if next(2) == 0 { v } else { -v }
+                    })
+                    .collect::<Vec<isize>>()
+            };
+            for _ in 0..clauses {
+                let len = 2 + next(2);
+                f.push(random_clause(&mut next, vars, len));
+            }
+            let satisfiable = (0..1u32 << vars).any(|m| {
+                f.iter().all(|c| {
+                    c.iter()
+                        .any(|&l| (m >> (l.unsigned_abs() - 1) & 1 == 1) == (l > 0))
+                })
+            });
+            let mut proof = String::new();
+            let mut lemmas: Vec<Vec<isize>> = Vec::new();
+            for _ in 0..1 + next(8) {
+                if !lemmas.is_empty() && next(5) == 0 {
+                    let d = &lemmas[next(lemmas.len() as u64) as usize];
+                    proof += &format!("d {} 0\n", join(d));
+                    continue;
+                }
+                let len = 1 + next(3);
+                let lemma = random_clause(&mut next, vars + 2, len);
+                proof += &format!("{} 0\n", join(&lemma));
+                lemmas.push(lemma);
+            }
+            proof += "0\n";
+            let ok = run(&refs(&f), &proof).is_ok();
+            assert!(
+                !ok || !satisfiable,
+                "accepted a proof of a satisfiable formula: {f:?}\n{proof}"
+            );
+            accepted += usize::from(ok);
+            rejected_sat += usize::from(!ok && satisfiable);
+        }
+        assert!(
+            accepted > 100 && rejected_sat > 100,
+            "{accepted} {rejected_sat}"
+        );
+    }
+
+    fn join(c: &[isize]) -> String {
+        c.iter()
+            .map(|l| l.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Deleting the clause that implies a value at the top level is ignored (as in DRAT-trim): the
+    /// value stays, and so does the clause, so that nothing can rest on the value without it.
+    /// Here (5 2) is RAT on the fresh 5 and implies 5 (2 is false); after its deletion (¬5) would
+    /// be RAT on ¬5 (no clause would hold 5) and contradict the value 5 that stays; but F = (¬2)
+    /// is satisfiable. Keeping the clause, (¬5) is not RAT (the resolvent (¬5 2) is not RUP).
+    #[test]
+    fn deleting_a_reason_is_ignored() {
+        assert_eq!(
+            run(&[&[-2]], "5 2 0\nd 5 2 0\n-5 0\n0\n"),
+            Err(Rejection::Lemma(2))
+        );
     }
 }

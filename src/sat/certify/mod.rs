@@ -108,7 +108,7 @@ pub enum CertifyError {
 #[derive(Debug, Error)]
 #[non_exhaustive]
 pub enum CheckError {
-    /// A lemma of the proof does not follow (neither RUP nor RAT).
+    /// A lemma of the proof that the refutation uses does not follow (neither RUP nor RAT).
     #[error("proof step {step} does not follow from the formula and the lemmas before it")]
     Rejected {
         /// The step, 1-based (= its line in a text DRAT file).
@@ -287,17 +287,106 @@ impl Certifier {
                 });
             }
         };
+        match self.attempt(units, puzzle, solution)? {
+            Attempt::Proof(certificate) => Ok(*certificate),
+            Attempt::Solution(grid) => Err(CertifyError::Refuted {
+                solution: grid,
+                other: solution.is_some(),
+            }),
+        }
+    }
+
+    /// Answers the uniqueness question and certifies the answer in one proof-recording solve,
+    /// given `first`, the answer to "a solution?" (solution limit 1): [`Outcome::Found`] or
+    /// [`Outcome::NoSolution`]. For a solution `s`, the solve is over the plain formula and the
+    /// clause excluding `s`: unsatisfiable makes `s` [`Outcome::Unique`], with its certificate;
+    /// a model is a second solution, verified, and the answer [`Outcome::Multiple`] (count 2, not
+    /// complete), without certificate. For no solution, the solve is over the plain formula alone
+    /// and certifies [`Outcome::NoSolution`]. This is [`Certifier::certify`] with the second solve
+    /// of a plain `--unique` answer left out: the certifying solve is that second solve.
+    ///
+    /// ```
+    /// use satdoku::sat::Certifier;
+    /// use satdoku::{Backend, Cell, DfsBackend, Grid, Limits, Shape, Status, Units};
+    ///
+    /// let shape = Shape::new(2, 2).unwrap();
+    /// let units = Units::standard(shape);
+    /// let first = |puzzle: &Grid| DfsBackend::new().solve(&units, puzzle, &Limits::first()).unwrap().outcome;
+    ///
+    /// let empty = Grid::empty(shape); // many solutions: the certifying solve finds a second one
+    /// let settled = Certifier::new().settle(&units, &empty, &first(&empty)).unwrap();
+    /// assert_eq!(settled.outcome.status(), Status::Multiple);
+    /// assert!(settled.certificate.is_none());
+    ///
+    /// let mut puzzle = settled.outcome.grids()[0].clone();
+    /// puzzle.set(Cell::new(0), None); // one blank: unique
+    /// let settled = Certifier::new().settle(&units, &puzzle, &first(&puzzle)).unwrap();
+    /// assert_eq!(settled.outcome.status(), Status::Unique);
+    /// settled.certificate.unwrap().check().unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// [`CertifyError::NotSettled`] if `first` is neither `Found` nor `NoSolution`;
+    /// [`CertifyError::Refuted`] if `first` is `NoSolution` and the solve finds a solution (verified);
+    /// [`CertifyError::InvalidSolution`] if the found grid is not a solution;
+    /// [`CertifyError::Unknown`] (limits, or a model that fails verification: then the uniqueness
+    /// question is not answered), [`CertifyError::TooLarge`] (before any solving; see
+    /// [`Certifier::fits`]), [`CertifyError::ShapeMismatch`].
+    pub fn settle(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        first: &Outcome,
+    ) -> Result<Settled, CertifyError> {
+        let found = match first {
+            Outcome::Found(g) => Some(g),
+            Outcome::NoSolution => None,
+            other => {
+                return Err(CertifyError::NotSettled {
+                    status: other.status(),
+                });
+            }
+        };
+        match (self.attempt(units, puzzle, found)?, found) {
+            (Attempt::Proof(certificate), Some(s)) => Ok(Settled {
+                outcome: Outcome::Unique(s.clone()),
+                certificate: Some(*certificate),
+            }),
+            (Attempt::Proof(certificate), None) => Ok(Settled {
+                outcome: Outcome::NoSolution,
+                certificate: Some(*certificate),
+            }),
+            // The blocking clause rules the first grid out; a solver that returns it anyway has a
+            // bug, and the question stays open.
+            (Attempt::Solution(second), Some(s)) if *second == *s => Err(CertifyError::Unknown),
+            (Attempt::Solution(second), Some(s)) => Ok(Settled {
+                outcome: Outcome::Multiple {
+                    solutions: [Box::new(s.clone()), second],
+                    count: 2,
+                    complete: false,
+                },
+                certificate: None,
+            }),
+            (Attempt::Solution(grid), None) => Err(CertifyError::Refuted {
+                solution: grid,
+                other: false,
+            }),
+        }
+    }
+
+    /// Whether a certificate of `puzzle` can be attempted: the shapes match and the plain CNF is
+    /// within the clause budget (checked before any solving by [`Certifier::certify`] and
+    /// [`Certifier::settle`]).
+    ///
+    /// # Errors
+    /// [`CertifyError::ShapeMismatch`], [`CertifyError::TooLarge`].
+    pub fn fits(&self, units: &Units, puzzle: &Grid) -> Result<(), CertifyError> {
         if puzzle.shape() != units.shape() {
             return Err(CertifyError::ShapeMismatch {
                 puzzle: puzzle.shape(),
                 units: units.shape(),
             });
         }
-        if let Some(s) = solution {
-            verify(units, puzzle, s)
-                .map_err(|violation| CertifyError::InvalidSolution { violation })?;
-        }
-        let n = units.shape().n();
         let clauses = match Encoding::Extended.predicted_size(units, Amo::Pairwise, puzzle.filled())
         {
             Some(p) => p.clauses,
@@ -312,11 +401,29 @@ impl Certifier {
         };
         if clauses > CLAUSE_BUDGET {
             return Err(CertifyError::TooLarge {
-                n,
+                n: units.shape().n(),
                 clauses,
                 budget: CLAUSE_BUDGET,
             });
         }
+        Ok(())
+    }
+
+    /// One proof-recording solve of the plain formula of `puzzle` with, if `solution` is given
+    /// (verified first), the clause that excludes it: a certificate (the proof not yet checked),
+    /// or a verified solution that shows the formula satisfiable.
+    fn attempt(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        solution: Option<&Grid>,
+    ) -> Result<Attempt, CertifyError> {
+        self.fits(units, puzzle)?;
+        if let Some(s) = solution {
+            verify(units, puzzle, s)
+                .map_err(|violation| CertifyError::InvalidSolution { violation })?;
+        }
+        let n = units.shape().n();
         // Pairwise at-most-one: the proof may mention no auxiliary variable (the certificate's plain
         // CNF has none).
         let backend = SatBackend::new(Encoding::Pruned, Amo::Pairwise).with_solver(self.solver);
@@ -327,12 +434,9 @@ impl Certifier {
             Proved::Refutation(proof) => proof,
             Proved::Unknown => return Err(CertifyError::Unknown),
             Proved::Solution(grid) => {
-                // The claim is false, provided the solver's grid is right.
+                // The formula is satisfiable, provided the solver's grid is right.
                 return match verify(units, puzzle, &grid) {
-                    Ok(()) => Err(CertifyError::Refuted {
-                        solution: grid,
-                        other: solution.is_some(),
-                    }),
+                    Ok(()) => Ok(Attempt::Solution(grid)),
                     // A wrong model: no certificate, and no claim refuted either.
                     Err(_) => Err(CertifyError::Unknown),
                 };
@@ -354,15 +458,33 @@ impl Certifier {
                 .collect();
             extra.add_clause(&clause);
         }
-        Ok(Certificate {
+        Ok(Attempt::Proof(Box::new(Certificate {
             base: base_for(units),
             puzzle: puzzle.clone(),
             solution: solution.cloned(),
             extra,
             proof,
             solver: self.solver,
-        })
+        })))
     }
+}
+
+/// What one proof-recording solve gave: a certificate, or a (verified) solution.
+enum Attempt {
+    Proof(Box<Certificate>),
+    Solution(Box<Grid>),
+}
+
+/// The answer to the uniqueness question that [`Certifier::settle`] found, and its certificate
+/// (for `unique` and `none`; the proof not yet checked, see [`Certificate::check`]).
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct Settled {
+    /// [`Outcome::Unique`], [`Outcome::Multiple`] (count 2, not complete) or
+    /// [`Outcome::NoSolution`]; every grid in it verified.
+    pub outcome: Outcome,
+    /// The certificate of a `unique` or `none` outcome; `None` for `multiple`.
+    pub certificate: Option<Certificate>,
 }
 
 impl Certificate {
@@ -395,12 +517,14 @@ impl Certificate {
         self.proof.len()
     }
 
-    /// Checks the proof against the CNF with our own DRAT checker (RUP and RAT, forward), which
-    /// shares no code with the solvers. The CNF checked is exactly what [`Certificate::write_cnf`]
-    /// writes.
+    /// Checks the proof against the CNF with our own DRAT checker, which shares no code with the
+    /// solvers: backward, as DRAT-trim does (Wetzler, Heule & Hunt 2014), checking by RUP or RAT
+    /// the lemmas the refutation uses, from the last to the first; a lemma nothing uses is not
+    /// checked (a proof with a wrong but unused lemma is accepted, by DRAT-trim and `rate` too).
+    /// The CNF checked is exactly what [`Certificate::write_cnf`] writes.
     ///
     /// # Errors
-    /// [`CheckError::Rejected`] naming the first lemma that does not follow, or
+    /// [`CheckError::Rejected`] naming the last used lemma that does not follow, or
     /// [`CheckError::Incomplete`].
     pub fn check(&self) -> Result<(), CheckError> {
         let key = Arc::as_ptr(&self.base) as usize;

@@ -1,11 +1,11 @@
 //! The CaDiCaL engine, through the `cadical-sys` crate: a conflict limit per solve, a terminator
 //! callback for the deadline, and a proof tracer that records DRAT steps in memory.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::Instant;
 
-use cadical_sys::{CaDiCal, ProofTracer, Status, Terminator};
+use cadical_sys::{CaDiCal, Learner, ProofTracer, Status, Terminator};
 
 use super::{Answer, Engine};
 use crate::sat::lit::Lit;
@@ -20,6 +20,37 @@ pub(crate) struct Cadical {
     /// The largest variable index mentioned, plus one.
     vars: usize,
     proof: Option<Rc<RefCell<Recorder>>>,
+    /// Conflicts already shown on a progress display while solving ([`LiveConflicts`]), if one
+    /// watches this thread.
+    shown: Option<Rc<Cell<u64>>>,
+}
+
+/// Counts conflicts into this thread's [`WorkCounters`](crate::WorkCounters) while CaDiCaL
+/// searches, so that a progress display moves during one long solve: CaDiCaL asks its learner
+/// whether it wants each clause it learns (one per conflict, and a few more); the answer is no, so
+/// nothing is copied. [`Cadical::solve`] corrects the estimate when the call returns.
+struct LiveConflicts {
+    pending: u64,
+    shown: Rc<Cell<u64>>,
+}
+
+impl LiveConflicts {
+    /// Conflicts passed on to the display at once.
+    const BATCH: u64 = 64;
+}
+
+impl Learner for LiveConflicts {
+    fn learning(&mut self, _size: i32) -> bool {
+        self.pending += 1;
+        if self.pending == Self::BATCH {
+            crate::solve::add_conflicts(Self::BATCH);
+            self.shown.set(self.shown.get() + Self::BATCH);
+            self.pending = 0;
+        }
+        false
+    }
+
+    fn learn(&mut self, _lit: i32) {}
 }
 
 /// Stops the solver once the deadline has passed (or it was asked to stop).
@@ -116,11 +147,20 @@ impl Engine for Cadical {
         if let Some(d) = deadline {
             solver.connect_terminator(Deadline(d));
         }
+        let shown = crate::solve::WorkCounters::on_this_thread().map(|_| {
+            let shown = Rc::new(Cell::new(0));
+            solver.connect_learner(LiveConflicts {
+                pending: 0,
+                shown: Rc::clone(&shown),
+            });
+            shown
+        });
         Cadical {
             solver,
             buf: Vec::new(),
             vars: 0,
             proof: recorder,
+            shown,
         }
     }
 
@@ -146,7 +186,23 @@ impl Engine for Cadical {
             let c = i32::try_from(c).unwrap_or(i32::MAX);
             self.solver.limit("conflicts", c);
         }
-        match self.solver.solve() {
+        let before = (self.conflicts(), self.shown.as_ref().map(|s| s.get()));
+        let status = self.solver.solve();
+        // For progress displays: this call's conflicts, less the estimate shown while it ran (CaDiCaL
+        // also learns clauses outside conflicts, so the estimate may be above the count).
+        if let (Some(was), Some(now)) = (before.0, self.conflicts()) {
+            let live = match (&self.shown, before.1) {
+                (Some(s), Some(b)) => s.get() - b,
+                _ => 0,
+            };
+            let count = now.saturating_sub(was);
+            if count >= live {
+                crate::solve::add_conflicts(count - live);
+            } else {
+                crate::solve::take_back_conflicts(live - count);
+            }
+        }
+        match status {
             Status::SATISFIABLE => Answer::Sat,
             Status::UNSATISFIABLE => Answer::Unsat,
             Status::UNKNOWN => Answer::Unknown,
@@ -176,5 +232,27 @@ impl Engine for Cadical {
             return None;
         }
         Some(std::mem::take(&mut r.proof))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::WorkCounters;
+
+    #[test]
+    fn live_conflicts_reach_the_display_in_batches() {
+        let counters = WorkCounters::default();
+        counters.count_on_this_thread();
+        let shown = Rc::new(Cell::new(0));
+        let mut live = LiveConflicts {
+            pending: 0,
+            shown: Rc::clone(&shown),
+        };
+        for _ in 0..150 {
+            assert!(!live.learning(3), "no clause is copied");
+        }
+        WorkCounters::stop_counting_on_this_thread();
+        assert_eq!((counters.conflicts(), shown.get()), (128, 128));
     }
 }
