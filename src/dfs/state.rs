@@ -649,22 +649,11 @@ impl<M: Mask> State<M> {
         let mut quiet = 0;
         let mut u = 0;
         while self.open != 0 && quiet < t.units {
-            let (mut hidden, cells) = self.fold(t, u, all)?;
+            let (hidden, cells) = self.fold(t, u, all)?;
             if hidden == M::ZERO {
                 quiet += 1;
             } else {
-                while hidden != M::ZERO {
-                    let d = hidden.lowest();
-                    hidden = hidden.without_lowest();
-                    let b = M::bit(d);
-                    // Gone if another hidden single of this unit took its only cell.
-                    let c = cells
-                        .iter()
-                        .find(|&&c| self.cand[c as usize] & b != M::ZERO)
-                        .ok_or(Contradiction)?;
-                    self.place(t, queue, *c as usize, d)?;
-                }
-                self.drain(t, queue)?;
+                self.place_hidden(t, queue, hidden, cells)?;
                 quiet = 0;
             }
             u += 1;
@@ -686,20 +675,35 @@ impl<M: Mask> State<M> {
         while let Some(u) = self.to_fold.pop_front() {
             let u = u as usize;
             self.dirty[u] = false;
-            let (mut hidden, cells) = self.fold(t, u, all)?;
-            while hidden != M::ZERO {
-                let d = hidden.lowest();
-                hidden = hidden.without_lowest();
-                let b = M::bit(d);
-                let c = cells
-                    .iter()
-                    .find(|&&c| self.cand[c as usize] & b != M::ZERO)
-                    .ok_or(Contradiction)?;
-                self.place(t, queue, *c as usize, d)?;
-            }
-            self.drain(t, queue)?;
+            let (hidden, cells) = self.fold(t, u, all)?;
+            self.place_hidden(t, queue, hidden, cells)?;
         }
         Ok(())
+    }
+
+    /// Places the hidden singles `hidden` of a unit with `cells` (each digit in its one cell), then
+    /// drains the queue.
+    ///
+    /// # Errors
+    /// When another hidden single of the unit took a digit's only cell, or on what placing finds.
+    fn place_hidden(
+        &mut self,
+        t: &Tables,
+        queue: &mut Vec<u32>,
+        mut hidden: M,
+        cells: &[u32],
+    ) -> Step<()> {
+        while hidden != M::ZERO {
+            let d = hidden.lowest();
+            hidden = hidden.without_lowest();
+            let b = M::bit(d);
+            let c = cells
+                .iter()
+                .find(|&&c| self.cand[c as usize] & b != M::ZERO)
+                .ok_or(Contradiction)?;
+            self.place(t, queue, *c as usize, d)?;
+        }
+        self.drain(t, queue)
     }
 
     /// Folds unit `u`: its hidden singles (digits with one place) and its cells.
