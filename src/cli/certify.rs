@@ -203,7 +203,10 @@ impl Backend for CertifyingSat {
             outcome,
             stats: Default::default(),
         };
-        let (outcome, stashed) = match self.certifier.with_limits(*limits).solve_unique(units, puzzle)
+        let (outcome, stashed) = match self
+            .certifier
+            .with_limits(*limits)
+            .solve_unique(units, puzzle)
         {
             Ok(Settled {
                 outcome,

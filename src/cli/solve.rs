@@ -72,10 +72,7 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         BackendArg::Auto => vec![backends::auto(&args.sat, certify.as_ref())?],
         BackendArg::Dfs => vec![backends::dfs()],
         BackendArg::Sat => vec![backends::sat(&args.sat, certify.as_ref())?],
-        BackendArg::Both => vec![
-            backends::dfs(),
-            backends::sat(&args.sat, certify.as_ref())?,
-        ],
+        BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat, certify.as_ref())?],
     };
     let settings = Settings {
         certify,
@@ -150,14 +147,9 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
             let record = match joint(units, grid, &answers) {
                 Joint::Internal(_, e) => failure(item, e, json, ""),
                 Joint::Failed(e) => failure(item, e, json, ""),
-                Joint::Agree(report) => certified(
-                    item,
-                    report,
-                    &answers[0],
-                    Some(&answers),
-                    &layout,
-                    settings,
-                ),
+                Joint::Agree(report) => {
+                    certified(item, report, &answers[0], Some(&answers), &layout, settings)
+                }
                 Joint::OneSettled {
                     settled,
                     report,
@@ -165,14 +157,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                 } => {
                     let answer = answers.iter().find(|a| a.backend == settled);
                     let answer = answer.unwrap_or(&answers[0]);
-                    let mut r = certified(
-                        item,
-                        report,
-                        answer,
-                        Some(&answers),
-                        &layout,
-                        settings,
-                    );
+                    let mut r = certified(item, report, answer, Some(&answers), &layout, settings);
                     // Verified, but not cross-checked: the run cannot claim full success.
                     r.exit = r.exit.max(Exit::Unsolved);
                     r.diagnostic = Some(Diagnostic {

@@ -77,10 +77,7 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
     }
     let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
     let backends = match args.unique {
-        true => Some((
-            backends::dfs(),
-            backends::sat(&args.sat, certify.as_ref())?,
-        )),
+        true => Some((backends::dfs(), backends::sat(&args.sat, certify.as_ref())?)),
         false => None,
     };
     let json = args.output == ReportArg::Json;

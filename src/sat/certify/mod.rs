@@ -421,82 +421,85 @@ impl Certifier {
         self.fits(units, puzzle)?;
         let (backend, first_fresh) = self.backend(units);
         let checked = |g: &Grid| {
-            verify(units, puzzle, g).map_err(|violation| CertifyError::InvalidSolution { violation })
+            verify(units, puzzle, g)
+                .map_err(|violation| CertifyError::InvalidSolution { violation })
         };
         let settled = |outcome, certificate, uncertified| Settled {
             outcome,
             certificate,
             uncertified,
         };
-        Ok(match backend.settle(units, puzzle, &self.limits, first_fresh) {
-            Settlement::NoSolution(Proved::Refutation(proof)) => settled(
-                Outcome::NoSolution,
-                Some(self.certificate(units, puzzle, None, proof)),
-                None,
-            ),
-            Settlement::NoSolution(Proved::Unknown) => {
-                settled(Outcome::NoSolution, None, Some(CertifyError::Unknown))
-            }
-            Settlement::NoSolution(Proved::Solution(grid)) => {
-                checked(&grid)?;
-                return Err(CertifyError::Refuted {
-                    solution: grid,
-                    other: false,
-                });
-            }
-            Settlement::Unique(grid, proved, known) => {
-                checked(&grid)?;
-                match proved {
-                    Proved::Refutation(proof) => {
-                        let certificate = self.certificate(units, puzzle, Some(&grid), proof);
-                        settled(Outcome::Unique(*grid), Some(certificate), None)
+        Ok(
+            match backend.settle(units, puzzle, &self.limits, first_fresh) {
+                Settlement::NoSolution(Proved::Refutation(proof)) => settled(
+                    Outcome::NoSolution,
+                    Some(self.certificate(units, puzzle, None, proof)),
+                    None,
+                ),
+                Settlement::NoSolution(Proved::Unknown) => {
+                    settled(Outcome::NoSolution, None, Some(CertifyError::Unknown))
+                }
+                Settlement::NoSolution(Proved::Solution(grid)) => {
+                    checked(&grid)?;
+                    return Err(CertifyError::Refuted {
+                        solution: grid,
+                        other: false,
+                    });
+                }
+                Settlement::Unique(grid, proved, known) => {
+                    checked(&grid)?;
+                    match proved {
+                        Proved::Refutation(proof) => {
+                            let certificate = self.certificate(units, puzzle, Some(&grid), proof);
+                            settled(Outcome::Unique(*grid), Some(certificate), None)
+                        }
+                        Proved::Unknown if known => {
+                            settled(Outcome::Unique(*grid), None, Some(CertifyError::Unknown))
+                        }
+                        // Neither the warm solve nor the proof settled it.
+                        Proved::Unknown => settled(
+                            Outcome::Unknown {
+                                count: 1,
+                                first: Some(grid),
+                            },
+                            None,
+                            None,
+                        ),
+                        Proved::Solution(_) => unreachable!("a second solution is Multiple"),
                     }
-                    Proved::Unknown if known => {
-                        settled(Outcome::Unique(*grid), None, Some(CertifyError::Unknown))
+                }
+                Settlement::Multiple(first, second) => {
+                    checked(&first)?;
+                    checked(&second)?;
+                    if first == second {
+                        // A solver returned the grid its clauses exclude: a bug, the question open.
+                        return Err(CertifyError::Unknown);
                     }
-                    // Neither the warm solve nor the proof settled it.
-                    Proved::Unknown => settled(
-                        Outcome::Unknown {
-                            count: 1,
-                            first: Some(grid),
+                    settled(
+                        Outcome::Multiple {
+                            solutions: [first, second],
+                            count: 2,
+                            complete: false,
                         },
                         None,
                         None,
-                    ),
-                    Proved::Solution(_) => unreachable!("a second solution is Multiple"),
+                    )
                 }
-            }
-            Settlement::Multiple(first, second) => {
-                checked(&first)?;
-                checked(&second)?;
-                if first == second {
-                    // A solver returned the grid its clauses exclude: a bug, the question open.
-                    return Err(CertifyError::Unknown);
+                Settlement::Unknown(first) => {
+                    if let Some(g) = &first {
+                        checked(g)?;
+                    }
+                    settled(
+                        Outcome::Unknown {
+                            count: first.is_some() as u64,
+                            first,
+                        },
+                        None,
+                        None,
+                    )
                 }
-                settled(
-                    Outcome::Multiple {
-                        solutions: [first, second],
-                        count: 2,
-                        complete: false,
-                    },
-                    None,
-                    None,
-                )
-            }
-            Settlement::Unknown(first) => {
-                if let Some(g) = &first {
-                    checked(g)?;
-                }
-                settled(
-                    Outcome::Unknown {
-                        count: first.is_some() as u64,
-                        first,
-                    },
-                    None,
-                    None,
-                )
-            }
-        })
+            },
+        )
     }
 
     /// Whether a certificate of `puzzle` can be attempted: the shapes match and the plain CNF is
@@ -561,7 +564,9 @@ impl Certifier {
                 };
             }
         };
-        Ok(Attempt::Proof(Box::new(self.certificate(units, puzzle, solution, proof))))
+        Ok(Attempt::Proof(Box::new(
+            self.certificate(units, puzzle, solution, proof),
+        )))
     }
 
     /// The SAT backend that makes the proofs, and the first variable (1-based) its proofs may

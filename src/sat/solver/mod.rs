@@ -153,6 +153,22 @@ pub(crate) trait Engine: ClauseSink {
     /// a DRAT proof of what it derives.
     fn new(deadline: Option<Instant>, proof: bool) -> Self;
 
+    /// A fresh solver without proof whose [`Engine::solve_briefly`] stops after about the work
+    /// asked for, also where [`Engine::solve`] has no conflict limit (varisat: by the size of its
+    /// own proof output, which costs a few percent of speed).
+    fn new_limited(deadline: Option<Instant>) -> Self
+    where
+        Self: Sized,
+    {
+        Self::new(deadline, false)
+    }
+
+    /// Solves within about `conflicts` conflicts' worth of work ([`Answer::Unknown`] after), on a
+    /// solver made by [`Engine::new_limited`]. The answer is deterministic.
+    fn solve_briefly(&mut self, conflicts: u64) -> Answer {
+        self.solve(Some(conflicts))
+    }
+
     /// Adds the clause of the literals `lits` renumbered by `map` (saves the caller a buffer).
     fn add_mapped(&mut self, lits: &[Lit], map: impl FnMut(Lit) -> Lit);
 
