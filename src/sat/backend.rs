@@ -664,10 +664,13 @@ pub(crate) enum Settlement {
 /// Conflicts the warm second solve of [`SatBackend::settle`] may take ([`Engine::solve_briefly`];
 /// on varisat measured by its proof output) before the proof-recording solve takes over: puzzles
 /// with several solutions give a second one within far fewer, and a hard unique puzzle's
-/// refutation is not done twice. Measured (`--certify`, one run): on the 16x16 set, varisat
-/// 0.45 s with no warm solve, 0.45 with 100, 0.31 with 1,000, 0.31 unlimited; on hard 25x25,
-/// varisat 11.1 s with 1,000 and 13.0 unlimited, CaDiCaL 7.3 with 100 and 7.6 with 1,000.
-const WARM_SECOND_CONFLICTS: u64 = 1000;
+/// refutation is not done twice. Measured on the 16x16 set (every 10th of sudoku-acs): its 132
+/// puzzles with several solutions that reach the solver gave the second one within 17 conflicts on
+/// CaDiCaL, 205 of varisat's measure (their first solve: 60 and 776 at most); the refutations of
+/// forum-hardest-1106's unique puzzles take up to 224 and 686. `--certify` CPU time (one run,
+/// shared machine), varisat: 16x16 set 0.45 s with no warm solve, 0.31 with 1,000 or unlimited;
+/// hard 25x25 11.1 s with 1,000, 13.0 unlimited.
+const WARM_SECOND_CONFLICTS: u64 = 256;
 
 /// One certifying solve: see [`SatBackend::prove`].
 #[derive(Clone, Copy)]
