@@ -164,6 +164,9 @@ struct Base {
     /// The rules beside the units, as comment lines (empty for the standard rules).
     rules: String,
     formula: Formula,
+    /// The formula's unit clauses (cages' encodings have some; the standard rules none), which a
+    /// checker adds after each reset.
+    unit_clauses: Vec<Lit>,
     text: Vec<u8>,
 }
 
@@ -206,6 +209,11 @@ fn base_for(units: &Units) -> Arc<Base> {
             unit_count: units.units().len(),
             max_var,
             rules: rules_comments(units, crate::sat::CageEncoding::default()),
+            unit_clauses: formula
+                .clauses()
+                .filter(|c| c.len() == 1)
+                .map(|c| c[0])
+                .collect(),
             formula,
             text,
         });
@@ -696,8 +704,8 @@ impl Certificate {
         checker.reset_to_base();
         // The base's unit clauses (cages' encodings have some) are not in the checker's saved base,
         // which must assign nothing.
-        for c in self.base.formula.clauses().filter(|c| c.len() == 1) {
-            checker.add_clause(c);
+        for &l in &self.base.unit_clauses {
+            checker.add_clause(&[l]);
         }
         for c in self.extra.clauses() {
             checker.add_clause(c);
