@@ -5,6 +5,7 @@ use satdoku::sat::SatBackend;
 use satdoku::{AutoBackend, Backend, DfsBackend, Verified};
 
 use super::args::SatArgs;
+use super::certify::Certify;
 use super::fault;
 
 /// A backend as every command uses it: verified.
@@ -18,11 +19,15 @@ pub fn dfs() -> Checked {
 /// The auto backend: the native one, then the SAT backend configured by `args` (CaDiCaL by default
 /// when compiled in; each with the fault hook, so that a test can corrupt either phase).
 ///
+/// Under `--certify`, its SAT phase answers `--unique` with the certificate
+/// ([`Certify::sat_backend`]).
+///
 /// # Errors
 /// A SAT solver this build lacks.
-pub fn auto(args: &SatArgs) -> anyhow::Result<Checked> {
+pub fn auto(args: &SatArgs, certify: Option<&Certify>) -> anyhow::Result<Checked> {
     let dfs = fault::wrap(Box::new(DfsBackend::new()));
-    let sat = fault::wrap(Box::new(sat_backend(args, args.solver_for_auto())?));
+    let sat = certifying(sat_backend(args, args.solver_for_auto())?, certify);
+    let sat = fault::wrap(sat);
     Ok(Verified::new(Box::new(AutoBackend::from_phases(dfs, sat))))
 }
 
@@ -34,13 +39,19 @@ fn sat_backend(args: &SatArgs, solver: satdoku::sat::SatSolver) -> anyhow::Resul
         .map_err(|e| anyhow::anyhow!("--sat-solver {solver}: {e}"))
 }
 
-/// The SAT backend configured by `args`.
+fn certifying(sat: SatBackend, certify: Option<&Certify>) -> Box<dyn Backend> {
+    match certify {
+        Some(c) => c.sat_backend(sat),
+        None => Box::new(sat),
+    }
+}
+
+/// The SAT backend configured by `args`; under `--certify`, answering `--unique` with the
+/// certificate ([`Certify::sat_backend`]).
 ///
 /// # Errors
 /// A SAT solver this build lacks (a usage error naming the feature to build with).
-pub fn sat(args: &SatArgs) -> anyhow::Result<Checked> {
-    Ok(Verified::new(fault::wrap(Box::new(sat_backend(
-        args,
-        args.solver(),
-    )?))))
+pub fn sat(args: &SatArgs, certify: Option<&Certify>) -> anyhow::Result<Checked> {
+    let sat = certifying(sat_backend(args, args.solver())?, certify);
+    Ok(Verified::new(fault::wrap(sat)))
 }

@@ -1,12 +1,14 @@
 //! `--certify DIR`: a certificate (plain CNF and DRAT proof) for each puzzle settled as unique or none,
 //! checked by our own DRAT checker before it is reported, for every command that settles puzzles.
 
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
 
-use satdoku::sat::{Certificate, Certifier, CertifyError, Settled};
-use satdoku::{Grid, Limits, Outcome, Report, SolveError, Units, verify};
+use satdoku::sat::{Certificate, Certifier, CertifyError, SatBackend, Settled};
+use satdoku::{Backend, Grid, Limits, Outcome, Report, SolveError, Units};
 
 use super::args::{CertifyArgs, SatArgs};
 use super::exit::Exit;
@@ -16,6 +18,25 @@ use super::pipeline::{Diagnostic, Record};
 pub struct Certify {
     dir: PathBuf,
     certifier: Certifier,
+    /// What [`CertifyingSat`] found out about certificates while answering, for [`Certify::certify`].
+    stash: Arc<Stash>,
+}
+
+/// Certificates (or why none) that [`CertifyingSat`] made while answering, by unit list and puzzle,
+/// until [`Certify::certify`] takes them.
+type Stash = Mutex<HashMap<(u64, Vec<u16>), Stashed>>;
+
+/// Entries kept at most: more are only left by answers that were never certified (the other
+/// backend disagreed, or won a race), so the stash is emptied then.
+const STASH_MAX: usize = 1024;
+
+/// What the certifying SAT backend left for [`Certify::certify`].
+#[derive(Debug)]
+enum Stashed {
+    /// The certificate of its `unique` or `none` answer (the unique solution in it).
+    Made(Box<Certificate>),
+    /// Its answer `none` (or `unique`, with that solution) is not certified: why.
+    Not(Option<Grid>, String),
 }
 
 /// What became of one puzzle's certificate.
@@ -50,6 +71,7 @@ impl Certify {
         Ok(Some(Certify {
             dir: dir.clone(),
             certifier,
+            stash: Arc::default(),
         }))
     }
 
@@ -65,6 +87,18 @@ impl Certify {
         if !matches!(outcome, Outcome::Unique(_) | Outcome::NoSolution) {
             return Certified::NotAsked;
         }
+        let key = (units.id(), puzzle.values().to_vec());
+        let stashed = self.stash.lock().map_or(None, |mut s| s.remove(&key));
+        match stashed {
+            // Made by the answer's own solves (the answer is the certificate's claim).
+            Some(Stashed::Made(c)) if c.solution() == outcome.solution() => {
+                return self.check_and_write(index, &c);
+            }
+            Some(Stashed::Not(s, why)) if s.as_ref() == outcome.solution() => {
+                return Certified::No(why);
+            }
+            _ => {}
+        }
         let certificate = match self.certifier.certify(units, puzzle, outcome) {
             Ok(c) => c,
             Err(e @ (CertifyError::Refuted { .. } | CertifyError::InvalidSolution { .. })) => {
@@ -73,79 +107,6 @@ impl Certify {
             Err(e) => return Certified::No(format!("no certificate: {e}")),
         };
         self.check_and_write(index, &certificate)
-    }
-
-    /// Whether [`Certify::settle`] can answer `puzzle` (the certificate's CNF is within the
-    /// budget); if not, the plain answer is certified (or not) the usual way.
-    pub fn settles(&self, units: &Units, puzzle: &Grid) -> bool {
-        self.certifier.fits(units, puzzle).is_ok()
-    }
-
-    /// The answer to `--unique` from `first`, a verified answer with a solution limit of 1 (see
-    /// [`Certifier::settle`]): the certifying solve over the formula and the clause excluding the
-    /// first solution is the uniqueness question, so no plain second solve is made. Every grid of
-    /// the answer is verified here (the second one comes from the certifying solve, not from a
-    /// verified backend); `backend` names the solver in the error if one fails.
-    pub fn settle(
-        &self,
-        index: usize,
-        units: &Units,
-        puzzle: &Grid,
-        first: Report,
-        backend: &'static str,
-    ) -> (Result<Report, SolveError>, Certified) {
-        if !matches!(first.outcome, Outcome::Found(_) | Outcome::NoSolution) {
-            return (Ok(first), Certified::NotAsked);
-        }
-        let Report { outcome, stats } = first;
-        let (outcome, certified) = match self.certifier.settle(units, puzzle, &outcome) {
-            Ok(Settled {
-                outcome: settled,
-                certificate,
-                ..
-            }) => {
-                for grid in settled.grids() {
-                    if let Err(violation) = verify(units, puzzle, grid) {
-                        return (
-                            Err(SolveError::InvalidAnswer { backend, violation }),
-                            Certified::NotAsked,
-                        );
-                    }
-                }
-                if let Outcome::Multiple { solutions, .. } = &settled
-                    && solutions[0] == solutions[1]
-                {
-                    return (
-                        Err(SolveError::RepeatedSolution { backend }),
-                        Certified::NotAsked,
-                    );
-                }
-                let certified = match &certificate {
-                    Some(c) => self.check_and_write(index, c),
-                    None => Certified::NotAsked,
-                };
-                (settled, certified)
-            }
-            Err(e @ (CertifyError::Refuted { .. } | CertifyError::InvalidSolution { .. })) => (
-                outcome,
-                Certified::Wrong(format!("the certifier refutes the answer: {e}")),
-            ),
-            Err(e) => {
-                let message = format!("no certificate: {e}");
-                match outcome {
-                    // The certifying solve was the uniqueness question: it stays open.
-                    Outcome::Found(g) => (
-                        Outcome::Unknown {
-                            count: 1,
-                            first: Some(Box::new(g)),
-                        },
-                        Certified::No(format!("{message}; uniqueness not settled")),
-                    ),
-                    o => (o, Certified::No(message)),
-                }
-            }
-        };
-        (Ok(Report { outcome, stats }), certified)
     }
 
     /// Checks `certificate` with our own checker, then writes it as puzzle number `index`.
@@ -194,5 +155,93 @@ impl Certified {
             Certified::Yes => Some(true),
             Certified::No(_) | Certified::Wrong(_) => Some(false),
         }
+    }
+}
+
+impl Certify {
+    /// `sat` as `--certify` runs it: see [`CertifyingSat`]. `sat` must be the default
+    /// configuration (with any solver); a configured one answers alone, certified afterwards.
+    pub fn sat_backend(&self, sat: SatBackend) -> Box<dyn Backend> {
+        let certifier = Certifier::new()
+            .with_solver(sat.solver())
+            .map(|c| c.with_limits(self.certifier.limits()));
+        match certifier {
+            Ok(certifier) if SatBackend::default().with_solver(sat.solver()) == Ok(sat) => {
+                Box::new(CertifyingSat {
+                    sat,
+                    certifier,
+                    stash: Arc::clone(&self.stash),
+                })
+            }
+            _ => Box::new(sat),
+        }
+    }
+}
+
+/// The SAT backend answering `--unique` under `--certify`, for every command (`solve` with any
+/// backend that runs it, `check`, `verify --unique`): the answer and its certificate the cheapest
+/// way ([`Certifier::solve_unique`]: a first solve, the warm second solve, and a proof-recording
+/// solve only when no second solution turned up), the certificate left for [`Certify::certify`]
+/// to check and write once the command has settled the answer. Other questions (first solution,
+/// counting past two) and grids too large to certify go to the plain SAT backend.
+pub struct CertifyingSat {
+    sat: SatBackend,
+    certifier: Certifier,
+    stash: Arc<Stash>,
+}
+
+impl Backend for CertifyingSat {
+    fn name(&self) -> &'static str {
+        self.sat.name()
+    }
+
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        if limits.max_solutions() != 2 || self.certifier.fits(units, puzzle).is_err() {
+            return self.sat.solve(units, puzzle, limits);
+        }
+        let report = |outcome| Report {
+            outcome,
+            stats: Default::default(),
+        };
+        let (outcome, stashed) = match self
+            .certifier
+            .with_limits(*limits)
+            .solve_unique(units, puzzle)
+        {
+            Ok(Settled {
+                outcome,
+                certificate,
+                uncertified,
+                ..
+            }) => {
+                let stashed = match (certificate, uncertified) {
+                    (Some(c), _) => Some(Stashed::Made(Box::new(c))),
+                    (None, Some(e)) => Some(Stashed::Not(
+                        outcome.solution().cloned(),
+                        format!("no certificate: {e}"),
+                    )),
+                    (None, None) => None,
+                };
+                (outcome, stashed)
+            }
+            Err(CertifyError::InvalidSolution { violation }) => {
+                return Err(SolveError::InvalidAnswer {
+                    backend: self.name(),
+                    violation,
+                });
+            }
+            // A solver bug (the plain and the proof-recording solve contradict each other), or a
+            // grid that does not fit after all: the plain backend answers, certified afterwards.
+            Err(_) => return self.sat.solve(units, puzzle, limits),
+        };
+        if let Some(stashed) = stashed
+            && let Ok(mut stash) = self.stash.lock()
+        {
+            if stash.len() >= STASH_MAX {
+                stash.clear();
+            }
+            stash.insert((units.id(), puzzle.values().to_vec()), stashed);
+        }
+        Ok(report(outcome))
     }
 }

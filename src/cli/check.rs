@@ -27,12 +27,12 @@ use super::summary::Summary;
 /// Bad flag values (exit 2).
 pub fn run(args: CheckArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
-    let (a, b) = (backends::dfs(), backends::sat(&args.sat)?);
     if !args.run.quiet {
         args.limits.warn_if_budget_misses_sat(args.sat.solver());
     }
     let limits = args.limits.apply(Limits::count_to(args.limit));
     let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
+    let (a, b) = (backends::dfs(), backends::sat(&args.sat, certify.as_ref())?);
     let solver = args.sat.solver();
     let json = args.output == ReportArg::Json;
     let files = &args.input.files;

@@ -30,9 +30,6 @@ struct Settings {
     output: OutputArg,
     /// `--certify DIR`.
     certify: Option<Certify>,
-    /// `--unique --backend sat --certify`: the certifying solve answers the uniqueness question
-    /// (after a first solution), instead of a second plain solve ([`Certify::settle`]).
-    settle: bool,
     /// Whether solves are timed (JSON records, two backends, or a summary show the times): the clock
     /// is not read otherwise.
     timed: bool,
@@ -50,12 +47,6 @@ impl Settings {
 /// Bad flag values (exit 2).
 pub fn run(args: SolveArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
-    let backends = match args.backend {
-        BackendArg::Auto => vec![backends::auto(&args.sat)?],
-        BackendArg::Dfs => vec![backends::dfs()],
-        BackendArg::Sat => vec![backends::sat(&args.sat)?],
-        BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat)?],
-    };
     if args.backend != BackendArg::Dfs && !args.run.quiet {
         let solver = match args.backend {
             BackendArg::Auto => args.sat.solver_for_auto(),
@@ -76,8 +67,14 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
     };
     let show_summary = args.summary || (!args.run.quiet && io::stderr().is_terminal());
     let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
+    // Under `--certify`, the SAT backend answers `--unique` with the certificate.
+    let backends = match args.backend {
+        BackendArg::Auto => vec![backends::auto(&args.sat, certify.as_ref())?],
+        BackendArg::Dfs => vec![backends::dfs()],
+        BackendArg::Sat => vec![backends::sat(&args.sat, certify.as_ref())?],
+        BackendArg::Both => vec![backends::dfs(), backends::sat(&args.sat, certify.as_ref())?],
+    };
     let settings = Settings {
-        settle: certify.is_some() && args.unique && args.backend == BackendArg::Sat,
         certify,
         timed: show_summary || args.output == OutputArg::Json || backends.len() > 1,
         backends,
@@ -117,30 +114,10 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
     };
     match settings.backends.as_slice() {
         [one] => {
-            let (a, settled) = match &settings.certify {
-                Some(c) if settings.settle && c.settles(units, grid) => {
-                    // A first solution, then the certifying solve is the uniqueness answer.
-                    let start = settings.timed.then(Instant::now);
-                    let l = &settings.limits;
-                    let first = Limits::first()
-                        .with_budget(l.budget())
-                        .with_timeout(l.timeout());
-                    let (report, certified) = match one.solve(units, grid, &first) {
-                        Ok(r) => c.settle(item.index, units, grid, r, one.name()),
-                        Err(e) => (Err(e), Certified::NotAsked),
-                    };
-                    let a = Answer {
-                        backend: one.name(),
-                        report,
-                        time: start.map_or(Duration::ZERO, |s| s.elapsed()),
-                    };
-                    (a, Some(certified))
-                }
-                _ => (answer(one), None),
-            };
+            let a = answer(one);
             match &a.report {
                 Ok(report) => {
-                    let mut record = certified(item, report, &a, None, &layout, settings, settled);
+                    let mut record = certified(item, report, &a, None, &layout, settings);
                     let other = match a.backend {
                         "dfs" => Some("sat"),
                         "sat" => Some("dfs"),
@@ -170,15 +147,9 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
             let record = match joint(units, grid, &answers) {
                 Joint::Internal(_, e) => failure(item, e, json, ""),
                 Joint::Failed(e) => failure(item, e, json, ""),
-                Joint::Agree(report) => certified(
-                    item,
-                    report,
-                    &answers[0],
-                    Some(&answers),
-                    &layout,
-                    settings,
-                    None,
-                ),
+                Joint::Agree(report) => {
+                    certified(item, report, &answers[0], Some(&answers), &layout, settings)
+                }
                 Joint::OneSettled {
                     settled,
                     report,
@@ -186,15 +157,7 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                 } => {
                     let answer = answers.iter().find(|a| a.backend == settled);
                     let answer = answer.unwrap_or(&answers[0]);
-                    let mut r = certified(
-                        item,
-                        report,
-                        answer,
-                        Some(&answers),
-                        &layout,
-                        settings,
-                        None,
-                    );
+                    let mut r = certified(item, report, answer, Some(&answers), &layout, settings);
                     // Verified, but not cross-checked: the run cannot claim full success.
                     r.exit = r.exit.max(Exit::Unsolved);
                     r.diagnostic = Some(Diagnostic {
@@ -240,9 +203,8 @@ fn with_times(mut record: Record, answers: &[Answer], settings: &Settings) -> Re
     record
 }
 
-/// [`answered`], with a certificate for a unique or none answer under `--certify` (`settled`: what
-/// became of it when [`Certify::settle`] made the answer), and compared with the solution given with
-/// the puzzle, if any.
+/// [`answered`], with a certificate for a unique or none answer under `--certify`, and compared with
+/// the solution given with the puzzle, if any.
 fn certified(
     item: &Item,
     report: &Report,
@@ -250,11 +212,9 @@ fn certified(
     both: Option<&[Answer; 2]>,
     layout: &Layout,
     settings: &Settings,
-    settled: Option<Certified>,
 ) -> Record {
-    let certified = match (settled, &settings.certify, &item.puzzle) {
-        (Some(c), _, _) => c,
-        (None, Some(c), Ok(l)) => c.certify(item.index, &l.units, l.grid(), &report.outcome),
+    let certified = match (&settings.certify, &item.puzzle) {
+        (Some(c), Ok(l)) => c.certify(item.index, &l.units, l.grid(), &report.outcome),
         _ => Certified::NotAsked,
     };
     let record = answered(item, report, answer, both, layout, settings, &certified);

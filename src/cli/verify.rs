@@ -68,10 +68,6 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
         allow_clashes: true,
         ..args.read.read_options(args.solution_column.as_deref())?
     };
-    let backends = match args.unique {
-        true => Some((backends::dfs(), backends::sat(&args.sat)?)),
-        false => None,
-    };
     if args.unique && !args.run.quiet {
         args.limits.warn_if_budget_misses_sat(args.sat.solver());
     }
@@ -80,6 +76,10 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
         anyhow::bail!("--certify needs --unique: only a proven unique solution is certified");
     }
     let certify = Certify::from_args(&args.certify, &args.sat, limits)?;
+    let backends = match args.unique {
+        true => Some((backends::dfs(), backends::sat(&args.sat, certify.as_ref())?)),
+        false => None,
+    };
     let json = args.output == ReportArg::Json;
     let files = [args.puzzles.clone(), args.solutions.clone()];
     let progress = Progress::for_run(&files[..1], args.run.quiet, "pair");

@@ -513,6 +513,63 @@ impl SatBackend {
         })
     }
 
+    /// Answers the uniqueness question about `puzzle` and proves the answer when it is `unique` or
+    /// `none`, with one simplification: a first solve, then the cheap second solve of a plain
+    /// `--unique` answer (the same solver, warm, with the first solution blocked; within
+    /// [`WARM_SECOND_CONFLICTS`] conflicts' worth of work), and only when
+    /// that does not find a second solution the proof-recording solve of [`SatBackend::prove`]
+    /// (a fresh solver over what simplification left, and the clause excluding the first solution).
+    /// Puzzles with several solutions so pay no proof-recording solve; unique ones pay it once.
+    pub(crate) fn settle(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        first_fresh: usize,
+    ) -> Settlement {
+        let deadline = limits.deadline(Instant::now());
+        let job = Prove {
+            units,
+            puzzle,
+            excluded: None,
+            budget: limits.budget(),
+            deadline,
+            first_fresh,
+        };
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.settle_with(job, &mut scratch),
+            Err(_) => self.settle_with(job, &mut Scratch::default()),
+        })
+    }
+
+    fn settle_with(&self, job: Prove<'_>, scratch: &mut Scratch) -> Settlement {
+        let mut stats = Stats::default();
+        let (simplified, lemmas) =
+            self.simplified(job.units, job.puzzle, scratch, &mut stats, true);
+        let mut proof = lemmas.unwrap_or_default();
+        let (grid, rest, vars) = match simplified {
+            Simplified::NoSolution => {
+                proof.add(&[]);
+                return Settlement::NoSolution(Proved::Refutation(proof));
+            }
+            Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
+        };
+        if rest.is_empty() {
+            // Every cell assigned by propagation: the only solution, and propagation falsifies
+            // the clause that excludes it.
+            proof.add(&[]);
+            return Settlement::Unique(Box::new(grid), Proved::Refutation(proof), true);
+        }
+        let order = varisat_order(job.units, rest, vars, self.drops_long_unit_alo(job.units));
+        match self.solver {
+            #[cfg(feature = "cadical")]
+            SatSolver::Cadical => {
+                job.settle::<crate::sat::solver::Cadical>(rest, vars, &order, grid, proof)
+            }
+            _ => job.settle::<Varisat>(rest, vars, &order, grid, proof),
+        }
+    }
+
     fn prove_with(&self, job: &Prove<'_>, scratch: &mut Scratch) -> Proved {
         let mut stats = Stats::default();
         let (simplified, lemmas) =
@@ -580,6 +637,7 @@ fn to_fixed(proof: &Proof, vars: &CellVars) -> Proof {
 }
 
 /// What [`SatBackend::prove`] found.
+#[derive(Debug)]
 pub(crate) enum Proved {
     /// A DRAT refutation in the fixed numbering, ending with the empty clause.
     Refutation(Proof),
@@ -589,7 +647,33 @@ pub(crate) enum Proved {
     Unknown,
 }
 
+/// What [`SatBackend::settle`] found. Grids are the solver's, not yet verified.
+pub(crate) enum Settlement {
+    /// No solution: the refutation of the plain formula (or why there is none).
+    NoSolution(Proved),
+    /// A solution, and the proof-recording solve over the formula and the clause excluding it: a
+    /// refutation makes it unique ([`Proved::Solution`] does not occur here); and whether
+    /// uniqueness is known without it (propagation, or the warm second solve found no other).
+    Unique(Box<Grid>, Proved, bool),
+    /// Two different solutions.
+    Multiple(Box<Grid>, Box<Grid>),
+    /// A limit ran out: after the first solution, if one was found.
+    Unknown(Option<Box<Grid>>),
+}
+
+/// Conflicts the warm second solve of [`SatBackend::settle`] may take ([`Engine::solve_briefly`];
+/// on varisat measured by its proof output) before the proof-recording solve takes over: puzzles
+/// with several solutions give a second one within far fewer, and a hard unique puzzle's
+/// refutation is not done twice. Measured on the 16x16 set (every 10th of sudoku-acs): its 132
+/// puzzles with several solutions that reach the solver gave the second one within 17 conflicts on
+/// CaDiCaL, 205 of varisat's measure (their first solve: 60 and 776 at most); the refutations of
+/// forum-hardest-1106's unique puzzles take up to 224 and 686. `--certify` CPU time (one run,
+/// shared machine), varisat: 16x16 set 0.45 s with no warm solve, 0.31 with 1,000 or unlimited;
+/// hard 25x25 11.1 s with 1,000, 13.0 unlimited.
+const WARM_SECOND_CONFLICTS: u64 = 256;
+
 /// One certifying solve: see [`SatBackend::prove`].
+#[derive(Clone, Copy)]
 struct Prove<'a> {
     units: &'a Units,
     puzzle: &'a Grid,
@@ -597,6 +681,91 @@ struct Prove<'a> {
     budget: Option<u64>,
     deadline: Option<Instant>,
     first_fresh: usize,
+}
+
+impl<'a> Prove<'a> {
+    /// [`SatBackend::settle`] after simplification: the first and the warm second solve on a plain
+    /// solver of type `E`, then, unless a second solution was found, [`Prove::run`].
+    fn settle<E: Engine>(
+        self,
+        rest: &Formula,
+        vars: &CellVars,
+        order: &[usize],
+        base: Grid,
+        proof: Proof,
+    ) -> Settlement {
+        let mut compact = if E::FLIP_CELLS {
+            Compact::flipping_cells(rest.max_var(), vars.count())
+        } else {
+            Compact::new(rest.max_var())
+        };
+        let mut solver = E::new_limited(self.deadline);
+        for &i in order {
+            solver.add_mapped(rest.clause(i), |l| compact.map(l));
+        }
+        let grid_of = |solver: &mut E, compact: &Compact, blocking: &mut Vec<Lit>| {
+            let mut model = Vec::new();
+            solver.model(&mut model);
+            let mut grid = base.clone();
+            blocking.clear();
+            for &l in &model {
+                let x = compact.unmap(l);
+                if x.is_positive()
+                    && let Some((cell, d)) = vars.cell_digit(x.var().index())
+                {
+                    grid.set(Cell::new(cell), Digit::new((d + 1) as _));
+                    blocking.push(!l);
+                }
+            }
+            grid
+        };
+        let mut blocking = Vec::new();
+        let first = match solver.solve(self.budget) {
+            Answer::Unknown => return Settlement::Unknown(None),
+            Answer::Unsat => {
+                // No solution: the refutation comes from a fresh solver that records it.
+                drop(solver);
+                return Settlement::NoSolution(self.run::<E>(rest, vars, order, base, proof));
+            }
+            Answer::Sat => grid_of(&mut solver, &compact, &mut blocking),
+        };
+        if blocking.is_empty() {
+            // Nothing was left to vary (cannot happen: `rest` is not empty).
+            return Settlement::Unknown(Some(Box::new(first)));
+        }
+        solver.add_clause(&blocking);
+        let used = solver.conflicts().unwrap_or(0);
+        let left = self.budget.map(|b| b.saturating_sub(used));
+        if left == Some(0) {
+            return Settlement::Unknown(Some(Box::new(first)));
+        }
+        let warm = left.map_or(WARM_SECOND_CONFLICTS, |l| l.min(WARM_SECOND_CONFLICTS));
+        let warm_answer = solver.solve_briefly(warm);
+        match warm_answer {
+            Answer::Sat => {
+                let second = grid_of(&mut solver, &compact, &mut blocking);
+                return Settlement::Multiple(Box::new(first), Box::new(second));
+            }
+            Answer::Unknown if crate::solve::past(self.deadline) => {
+                return Settlement::Unknown(Some(Box::new(first)));
+            }
+            // Unsatisfiable, or out of its few conflicts: the proof-recording solve decides.
+            Answer::Unsat | Answer::Unknown => {}
+        }
+        let known = warm_answer == Answer::Unsat;
+        let spent = solver.conflicts().unwrap_or(0);
+        drop(solver);
+        let job = Prove {
+            excluded: Some(&first),
+            budget: self.budget.map(|b| b.saturating_sub(spent)),
+            ..self
+        };
+        let proved = job.run::<E>(rest, vars, order, base, proof);
+        match proved {
+            Proved::Solution(second) => Settlement::Multiple(Box::new(first.clone()), second),
+            p => Settlement::Unique(Box::new(first.clone()), p, known),
+        }
+    }
 }
 
 impl Prove<'_> {

@@ -677,3 +677,171 @@ fn solve_with_the_sat_backend_settles_by_the_certifying_solve() {
         }
     }
 }
+
+/// The cheapest certifying answer ([`Certifier::solve_unique`]: a first solve, the warm second
+/// solve, a proof-recording solve only when no second solution turned up) gives the native
+/// backend's answer on unique, multiple and none puzzles, on every SAT solver: the unique grid with
+/// a certificate both checkers accept, two different verified grids and no certificate for
+/// multiple, a certificate for none.
+#[test]
+fn solve_unique_certifies_what_it_settles() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (puzzle, plain)) in three_kinds().iter().enumerate() {
+        let units = Units::standard(puzzle.shape());
+        for solver in SatSolver::available() {
+            let what = format!("puzzle {i} ({}) {solver}", plain.status().word());
+            let settled = Certifier::new()
+                .with_solver(solver)
+                .unwrap()
+                .solve_unique(&units, puzzle)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            assert_eq!(settled.outcome.status(), plain.status(), "{what}");
+            assert!(settled.uncertified.is_none(), "{what}");
+            match (&settled.outcome, plain) {
+                (Outcome::Unique(a), Outcome::Unique(b)) => assert_eq!(a, b, "{what}"),
+                (Outcome::Multiple { solutions, .. }, _) => {
+                    assert_ne!(solutions[0], solutions[1], "{what}");
+                    for g in solutions {
+                        satdoku::verify(&units, puzzle, g)
+                            .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    }
+                }
+                _ => {}
+            }
+            match &settled.certificate {
+                Some(cert) => {
+                    assert_eq!(cert.status(), plain.status(), "{what}");
+                    cert.check().unwrap_or_else(|e| panic!("{what}: {e}"));
+                    let (cnf, drat) = cert
+                        .write_files(dir.path(), &format!("u{i}-{solver}"))
+                        .unwrap();
+                    if let Some(ok) = rate(&cnf, &drat) {
+                        assert!(ok, "{what}: rate rejects it");
+                    }
+                }
+                None => assert_eq!(plain.status(), satdoku::Status::Multiple, "{what}"),
+            }
+        }
+    }
+}
+
+/// Every command that certifies, with every backend choice that runs the SAT backend (`solve`
+/// with `sat`, `both`, and `auto` with a node budget of 1 so that its SAT phase answers; `check`;
+/// `verify --unique`), reports the native backend's statuses on unique, multiple and none puzzles,
+/// certifies unique and none (files both checkers accept) and writes nothing for multiple.
+#[test]
+fn every_certifying_command_answers_through_the_certifying_sat_backend() {
+    let dir = tempfile::tempdir().unwrap();
+    let kinds = three_kinds();
+    let input = dir.path().join("kinds.txt");
+    let text: String = kinds.iter().map(|(g, _)| line_of(g) + "\n").collect();
+    std::fs::write(&input, text).unwrap();
+    // The given solutions for verify: the native answer's (first) grid; none for a `none` puzzle.
+    let solutions = dir.path().join("solutions.txt");
+    let text: String = kinds
+        .iter()
+        .map(|(g, o)| o.grids().first().map_or(line_of(g), |s| line_of(s)) + "\n")
+        .collect();
+    std::fs::write(&solutions, text).unwrap();
+    let solve = |extra: &[&str]| {
+        let mut args = vec!["solve", "--unique", "--output", "json"];
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let mut runs: Vec<(String, Vec<String>)> = Vec::new();
+    for solver in SatSolver::available() {
+        let s = solver.to_string();
+        runs.push((
+            format!("solve sat {s}"),
+            solve(&["--backend", "sat", "--sat-solver", &s]),
+        ));
+        runs.push((
+            format!("solve both {s}"),
+            solve(&["--backend", "both", "--sat-solver", &s]),
+        ));
+        runs.push((
+            format!("check {s}"),
+            ["check", "--output", "json", "--sat-solver", &s]
+                .map(String::from)
+                .to_vec(),
+        ));
+    }
+    // varisat: a budget of 1 stops the native phase, and varisat has no conflict limit.
+    runs.push((
+        "solve auto varisat, budget 1".into(),
+        solve(&["--budget", "1", "--sat-solver", "varisat"]),
+    ));
+    let mut sat_answered = 0;
+    for (k, (name, args)) in runs.iter().enumerate() {
+        let certs = dir.path().join(format!("certs-{k}"));
+        let out = crate::common::satdoku()
+            .args(args)
+            .arg("--certify")
+            .arg(&certs)
+            .arg(&input)
+            .output()
+            .unwrap();
+        let expected_exit = if name.starts_with("check") { 0 } else { 1 };
+        assert_eq!(out.status.code(), Some(expected_exit), "{name}: {out:?}");
+        let records = crate::common::json_lines(&out.stdout);
+        assert_eq!(records.len(), kinds.len(), "{name}");
+        for (i, (r, (_, plain))) in records.iter().zip(&kinds).enumerate() {
+            let what = format!("{name}, puzzle {i}: {r}");
+            assert_eq!(r["status"], plain.status().word(), "{what}");
+            sat_answered += usize::from(r["backend"] == "sat");
+            let (cnf, drat) = (
+                certs.join(format!("puzzle-{i:06}.cnf")),
+                certs.join(format!("puzzle-{i:06}.drat")),
+            );
+            if matches!(plain, Outcome::Multiple { .. }) {
+                assert!(r.get("certified").is_none(), "{what}");
+                assert!(!cnf.exists() && !drat.exists(), "{what}");
+                continue;
+            }
+            assert_eq!(r["certified"], true, "{what}");
+            if let Outcome::Unique(s) = plain {
+                assert_eq!(r["solution"], line_of(s).as_str(), "{what}");
+            }
+            check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{what}: {e}"));
+            if let Some(ok) = rate(&cnf, &drat) {
+                assert!(ok, "{what}: rate rejects it");
+            }
+        }
+    }
+    assert!(sat_answered > 0, "the auto run never reached its SAT phase");
+    // verify --unique --certify: unique certified, multiple not unique and uncertified.
+    for solver in SatSolver::available() {
+        let certs = dir.path().join(format!("verify-{solver}"));
+        let out = crate::common::satdoku()
+            .args(["verify", "--unique", "--output", "json", "--sat-solver"])
+            .arg(solver.to_string())
+            .arg("--certify")
+            .arg(&certs)
+            .arg("--puzzles")
+            .arg(&input)
+            .arg("--solutions")
+            .arg(&solutions)
+            .output()
+            .unwrap();
+        let records = crate::common::json_lines(&out.stdout);
+        assert_eq!(records.len(), kinds.len(), "{out:?}");
+        for (i, (r, (_, plain))) in records.iter().zip(&kinds).enumerate() {
+            let what = format!("verify {solver}, puzzle {i}: {r}");
+            let cnf = certs.join(format!("puzzle-{i:06}.cnf"));
+            let drat = certs.join(format!("puzzle-{i:06}.drat"));
+            match plain {
+                Outcome::Unique(_) => {
+                    assert_eq!(r["certified"], true, "{what}");
+                    check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{what}: {e}"));
+                    if let Some(ok) = rate(&cnf, &drat) {
+                        assert!(ok, "{what}: rate rejects it");
+                    }
+                }
+                _ => {
+                    assert_ne!(r["certified"], true, "{what}");
+                    assert!(!cnf.exists(), "{what}");
+                }
+            }
+        }
+    }
+}

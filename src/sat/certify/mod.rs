@@ -16,7 +16,7 @@ use thiserror::Error;
 use self::checker::{Checker, Rejection};
 use crate::check::{Violation, verify};
 use crate::grid::{Cell, Grid, Shape};
-use crate::sat::backend::{CLAUSE_BUDGET, Proved, SatBackend};
+use crate::sat::backend::{CLAUSE_BUDGET, Proved, SatBackend, Settlement};
 use crate::sat::dimacs::{givens_string, rules_comments};
 use crate::sat::encode::{Amo, Encoding, encode};
 use crate::sat::lit::Lit;
@@ -164,6 +164,9 @@ struct Base {
     /// The rules beside the units, as comment lines (empty for the standard rules).
     rules: String,
     formula: Formula,
+    /// The formula's unit clauses (cages' encodings have some; the standard rules none), which a
+    /// checker adds after each reset.
+    unit_clauses: Vec<Lit>,
     text: Vec<u8>,
 }
 
@@ -206,6 +209,11 @@ fn base_for(units: &Units) -> Arc<Base> {
             unit_count: units.units().len(),
             max_var,
             rules: rules_comments(units, crate::sat::CageEncoding::default()),
+            unit_clauses: formula
+                .clauses()
+                .filter(|c| c.len() == 1)
+                .map(|c| c[0])
+                .collect(),
             formula,
             text,
         });
@@ -260,6 +268,11 @@ impl Certifier {
     /// The solver that writes the proofs.
     pub fn solver(&self) -> SatSolver {
         self.solver
+    }
+
+    /// The limits of each certificate.
+    pub fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// A certificate for `outcome`, the claim that `puzzle` has exactly the solution it names
@@ -351,10 +364,12 @@ impl Certifier {
             (Attempt::Proof(certificate), Some(s)) => Ok(Settled {
                 outcome: Outcome::Unique(s.clone()),
                 certificate: Some(*certificate),
+                uncertified: None,
             }),
             (Attempt::Proof(certificate), None) => Ok(Settled {
                 outcome: Outcome::NoSolution,
                 certificate: Some(*certificate),
+                uncertified: None,
             }),
             // The blocking clause rules the first grid out; a solver that returns it anyway has a
             // bug, and the question stays open.
@@ -366,12 +381,133 @@ impl Certifier {
                     complete: false,
                 },
                 certificate: None,
+                uncertified: None,
             }),
             (Attempt::Solution(grid), None) => Err(CertifyError::Refuted {
                 solution: grid,
                 other: false,
             }),
         }
+    }
+
+    /// Answers the uniqueness question about `puzzle` and certifies a `unique` or `none` answer,
+    /// the cheapest way we know (one simplification): a first solve, the cheap second solve of a
+    /// plain `--unique` answer (the same solver with the first solution blocked, on CaDiCaL
+    /// within a few conflicts), and only if that finds no second solution, one proof-recording
+    /// solve over the plain formula and the clause excluding the first solution. So a puzzle with
+    /// several solutions pays no proof, and a unique one one proof-recording solve.
+    ///
+    /// The outcome is [`Outcome::Unique`], [`Outcome::NoSolution`], [`Outcome::Multiple`] (count
+    /// 2, not complete) or, when a limit ran out, [`Outcome::Unknown`] (with the first solution if
+    /// one was found); every grid in it verified. A `unique` or `none` answer comes with its
+    /// certificate, or with [`Settled::uncertified`] saying why not (the proof-recording solve ran
+    /// out of limits after the plain solves had settled the question).
+    ///
+    /// ```
+    /// use satdoku::sat::Certifier;
+    /// use satdoku::{Cell, Grid, Shape, Status, Units};
+    ///
+    /// let shape = Shape::new(2, 2).unwrap();
+    /// let units = Units::standard(shape);
+    /// let settled = Certifier::new().solve_unique(&units, &Grid::empty(shape)).unwrap();
+    /// assert_eq!(settled.outcome.status(), Status::Multiple);
+    /// assert!(settled.certificate.is_none());
+    ///
+    /// let mut puzzle = settled.outcome.grids()[0].clone();
+    /// puzzle.set(Cell::new(0), None); // one blank: unique
+    /// let settled = Certifier::new().solve_unique(&units, &puzzle).unwrap();
+    /// assert_eq!(settled.outcome.status(), Status::Unique);
+    /// settled.certificate.unwrap().check().unwrap();
+    /// ```
+    ///
+    /// # Errors
+    /// Before any solving: [`CertifyError::TooLarge`], [`CertifyError::ShapeMismatch`]. After:
+    /// [`CertifyError::InvalidSolution`] if a solver's grid is not a solution (a bug), and
+    /// [`CertifyError::Refuted`] if the proof-recording solve finds a solution where the plain
+    /// solve found none (a bug in one of them).
+    pub fn solve_unique(&self, units: &Units, puzzle: &Grid) -> Result<Settled, CertifyError> {
+        self.fits(units, puzzle)?;
+        let (backend, first_fresh) = self.backend(units);
+        let checked = |g: &Grid| {
+            verify(units, puzzle, g)
+                .map_err(|violation| CertifyError::InvalidSolution { violation })
+        };
+        let settled = |outcome, certificate, uncertified| Settled {
+            outcome,
+            certificate,
+            uncertified,
+        };
+        Ok(
+            match backend.settle(units, puzzle, &self.limits, first_fresh) {
+                Settlement::NoSolution(Proved::Refutation(proof)) => settled(
+                    Outcome::NoSolution,
+                    Some(self.certificate(units, puzzle, None, proof)),
+                    None,
+                ),
+                Settlement::NoSolution(Proved::Unknown) => {
+                    settled(Outcome::NoSolution, None, Some(CertifyError::Unknown))
+                }
+                Settlement::NoSolution(Proved::Solution(grid)) => {
+                    checked(&grid)?;
+                    return Err(CertifyError::Refuted {
+                        solution: grid,
+                        other: false,
+                    });
+                }
+                Settlement::Unique(grid, proved, known) => {
+                    checked(&grid)?;
+                    match proved {
+                        Proved::Refutation(proof) => {
+                            let certificate = self.certificate(units, puzzle, Some(&grid), proof);
+                            settled(Outcome::Unique(*grid), Some(certificate), None)
+                        }
+                        Proved::Unknown if known => {
+                            settled(Outcome::Unique(*grid), None, Some(CertifyError::Unknown))
+                        }
+                        // Neither the warm solve nor the proof settled it.
+                        Proved::Unknown => settled(
+                            Outcome::Unknown {
+                                count: 1,
+                                first: Some(grid),
+                            },
+                            None,
+                            None,
+                        ),
+                        Proved::Solution(_) => unreachable!("a second solution is Multiple"),
+                    }
+                }
+                Settlement::Multiple(first, second) => {
+                    checked(&first)?;
+                    checked(&second)?;
+                    if first == second {
+                        // A solver returned the grid its clauses exclude: a bug, the question open.
+                        return Err(CertifyError::Unknown);
+                    }
+                    settled(
+                        Outcome::Multiple {
+                            solutions: [first, second],
+                            count: 2,
+                            complete: false,
+                        },
+                        None,
+                        None,
+                    )
+                }
+                Settlement::Unknown(first) => {
+                    if let Some(g) = &first {
+                        checked(g)?;
+                    }
+                    settled(
+                        Outcome::Unknown {
+                            count: first.is_some() as u64,
+                            first,
+                        },
+                        None,
+                        None,
+                    )
+                }
+            },
+        )
     }
 
     /// Whether a certificate of `puzzle` can be attempted: the shapes match and the plain CNF is
@@ -423,13 +559,7 @@ impl Certifier {
             verify(units, puzzle, s)
                 .map_err(|violation| CertifyError::InvalidSolution { violation })?;
         }
-        let n = units.shape().n();
-        // Pairwise at-most-one: the proof may mention no auxiliary variable (the certificate's plain
-        // CNF has none).
-        let backend = SatBackend::new(Encoding::Pruned, Amo::Pairwise).with_solver(self.solver);
-        // A certifier is only built with a solver compiled in.
-        let backend = backend.unwrap_or_default();
-        let first_fresh = base_for(units).max_var + 1;
+        let (backend, first_fresh) = self.backend(units);
         let proof = match backend.prove(units, puzzle, solution, &self.limits, first_fresh) {
             Proved::Refutation(proof) => proof,
             Proved::Unknown => return Err(CertifyError::Unknown),
@@ -442,6 +572,30 @@ impl Certifier {
                 };
             }
         };
+        Ok(Attempt::Proof(Box::new(
+            self.certificate(units, puzzle, solution, proof),
+        )))
+    }
+
+    /// The SAT backend that makes the proofs, and the first variable (1-based) its proofs may
+    /// introduce.
+    fn backend(&self, units: &Units) -> (SatBackend, usize) {
+        // Pairwise at-most-one: the proof may mention no auxiliary variable (the certificate's plain
+        // CNF has none).
+        let backend = SatBackend::new(Encoding::Pruned, Amo::Pairwise).with_solver(self.solver);
+        // A certifier is only built with a solver compiled in.
+        (backend.unwrap_or_default(), base_for(units).max_var + 1)
+    }
+
+    /// The certificate of `puzzle` (with `solution` excluded, if given) whose proof is `proof`.
+    fn certificate(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        solution: Option<&Grid>,
+        proof: Proof,
+    ) -> Certificate {
+        let n = units.shape().n();
         let mut extra = Formula::new();
         for i in 0..units.shape().cells() {
             let cell = Cell::new(i);
@@ -458,14 +612,14 @@ impl Certifier {
                 .collect();
             extra.add_clause(&clause);
         }
-        Ok(Attempt::Proof(Box::new(Certificate {
+        Certificate {
             base: base_for(units),
             puzzle: puzzle.clone(),
             solution: solution.cloned(),
             extra,
             proof,
             solver: self.solver,
-        })))
+        }
     }
 }
 
@@ -485,6 +639,8 @@ pub struct Settled {
     pub outcome: Outcome,
     /// The certificate of a `unique` or `none` outcome; `None` for `multiple`.
     pub certificate: Option<Certificate>,
+    /// Why a `unique` or `none` outcome has no certificate ([`Certifier::solve_unique`] only).
+    pub uncertified: Option<CertifyError>,
 }
 
 impl Certificate {
@@ -548,8 +704,8 @@ impl Certificate {
         checker.reset_to_base();
         // The base's unit clauses (cages' encodings have some) are not in the checker's saved base,
         // which must assign nothing.
-        for c in self.base.formula.clauses().filter(|c| c.len() == 1) {
-            checker.add_clause(c);
+        for &l in &self.base.unit_clauses {
+            checker.add_clause(&[l]);
         }
         for c in self.extra.clauses() {
             checker.add_clause(c);

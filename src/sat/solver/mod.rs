@@ -153,6 +153,22 @@ pub(crate) trait Engine: ClauseSink {
     /// a DRAT proof of what it derives.
     fn new(deadline: Option<Instant>, proof: bool) -> Self;
 
+    /// A fresh solver without proof whose [`Engine::solve_briefly`] stops after about the work
+    /// asked for, also where [`Engine::solve`] has no conflict limit (varisat: by the size of its
+    /// own proof output, which costs a few percent of speed).
+    fn new_limited(deadline: Option<Instant>) -> Self
+    where
+        Self: Sized,
+    {
+        Self::new(deadline, false)
+    }
+
+    /// Solves within about `conflicts` conflicts' worth of work ([`Answer::Unknown`] after), on a
+    /// solver made by [`Engine::new_limited`]. The answer is deterministic.
+    fn solve_briefly(&mut self, conflicts: u64) -> Answer {
+        self.solve(Some(conflicts))
+    }
+
     /// Adds the clause of the literals `lits` renumbered by `map` (saves the caller a buffer).
     fn add_mapped(&mut self, lits: &[Lit], map: impl FnMut(Lit) -> Lit);
 
@@ -194,5 +210,58 @@ pub(crate) mod testing {
             s.add_clause(&[u]);
         }
         s.solve(None) == Answer::Sat
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sat::lit::Var;
+
+    /// Pigeonhole: `n + 1` pigeons in `n` holes, unsatisfiable and hard for resolution.
+    fn pigeonhole<E: Engine>(solver: &mut E, n: usize) {
+        let p = |i: usize, j: usize| Var::from_index(i * n + j).lit(true);
+        for i in 0..=n {
+            let clause: Vec<Lit> = (0..n).map(|j| p(i, j)).collect();
+            solver.add_clause(&clause);
+        }
+        for j in 0..n {
+            for a in 0..=n {
+                for b in a + 1..=n {
+                    solver.add_clause(&[!p(a, j), !p(b, j)]);
+                }
+            }
+        }
+    }
+
+    fn brief_solves_stop<E: Engine>() {
+        // A little work is not enough to refute 9 pigeons in 8 holes.
+        let mut s = E::new_limited(None);
+        pigeonhole(&mut s, 8);
+        assert_eq!(s.solve_briefly(1), Answer::Unknown);
+        // Without a limit that matters, the same solve finishes.
+        let mut s = E::new_limited(None);
+        pigeonhole(&mut s, 5);
+        assert_eq!(s.solve_briefly(u64::MAX / 1024), Answer::Unsat);
+        // After a first, unlimited solve, a brief one on a warm solver still answers.
+        let mut s = E::new_limited(None);
+        let (a, b) = (Var::from_index(0).lit(true), Var::from_index(1).lit(true));
+        s.add_clause(&[a, b]);
+        assert_eq!(s.solve(None), Answer::Sat);
+        s.add_clause(&[!a]);
+        assert_eq!(s.solve_briefly(1), Answer::Sat);
+        s.add_clause(&[!b]);
+        assert_eq!(s.solve_briefly(1), Answer::Unsat);
+    }
+
+    #[test]
+    fn brief_solves_stop_on_varisat() {
+        brief_solves_stop::<Varisat>();
+    }
+
+    #[cfg(feature = "cadical")]
+    #[test]
+    fn brief_solves_stop_on_cadical() {
+        brief_solves_stop::<Cadical>();
     }
 }

@@ -2,7 +2,7 @@
 //! it through its proof output, which fails once the deadline has passed (varisat then ends the
 //! solve at its next step, with no thread left running).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::io;
 use std::rc::Rc;
 use std::time::Instant;
@@ -21,6 +21,9 @@ pub(crate) struct Varisat {
     buf: Vec<varisat::Lit>,
     /// The binary DRAT proof varisat writes, when one was requested.
     proof: Option<Rc<RefCell<Vec<u8>>>>,
+    /// For a solver made by [`Engine::new_limited`]: the bytes of its own proof format that
+    /// varisat may still write in this solve (`None`: no limit).
+    work_left: Option<Rc<Cell<Option<u64>>>>,
 }
 
 /// The target of varisat's proof output: keeps the proof if asked to (else nothing) and, once the
@@ -29,12 +32,23 @@ pub(crate) struct Varisat {
 struct ProofTarget {
     deadline: Option<Instant>,
     keep: Option<Rc<RefCell<Vec<u8>>>>,
+    /// Bytes that may still be written before the solve is stopped, if limited: a measure of work
+    /// (varisat writes a step for each clause it learns), deterministic where time is not.
+    work_left: Option<Rc<Cell<Option<u64>>>>,
 }
 
 impl io::Write for ProofTarget {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if crate::solve::past(self.deadline) {
             return Err(io::Error::other("satdoku: deadline passed"));
+        }
+        if let Some(left) = &self.work_left
+            && let Some(bytes) = left.get()
+        {
+            if bytes < buf.len() as u64 {
+                return Err(io::Error::other("satdoku: work limit reached"));
+            }
+            left.set(Some(bytes - buf.len() as u64));
         }
         if let Some(keep) = &self.keep {
             keep.borrow_mut().extend_from_slice(buf);
@@ -46,6 +60,11 @@ impl io::Write for ProofTarget {
         Ok(())
     }
 }
+
+/// Bytes of varisat's own proof format taken as one conflict by [`Engine::solve_briefly`] (about
+/// what varisat writes per learnt clause on our formulas; its proof is written in buffers of 8 KiB,
+/// so the limit is checked at that grain).
+const VARISAT_BYTES_PER_CONFLICT: u64 = 64;
 
 #[inline]
 fn to_varisat(l: Lit) -> varisat::Lit {
@@ -77,6 +96,7 @@ impl Engine for Varisat {
             let target = ProofTarget {
                 deadline,
                 keep: keep.clone(),
+                work_left: None,
             };
             solver.write_proof(target, ProofFormat::BinaryDrat);
         } else if deadline.is_some() {
@@ -85,6 +105,7 @@ impl Engine for Varisat {
             let target = ProofTarget {
                 deadline,
                 keep: None,
+                work_left: None,
             };
             solver.write_proof(target, ProofFormat::Varisat);
         }
@@ -92,7 +113,37 @@ impl Engine for Varisat {
             solver,
             buf: Vec::new(),
             proof: keep,
+            work_left: None,
         }
+    }
+
+    fn new_limited(deadline: Option<Instant>) -> Varisat {
+        let mut solver = Solver::new();
+        let work_left = Rc::new(Cell::new(None));
+        let target = ProofTarget {
+            deadline,
+            keep: None,
+            work_left: Some(Rc::clone(&work_left)),
+        };
+        // Its own format, which allows clauses added between solves.
+        solver.write_proof(target, ProofFormat::Varisat);
+        Varisat {
+            solver,
+            buf: Vec::new(),
+            proof: None,
+            work_left: Some(work_left),
+        }
+    }
+
+    fn solve_briefly(&mut self, conflicts: u64) -> Answer {
+        if let Some(left) = &self.work_left {
+            left.set(Some(conflicts.saturating_mul(VARISAT_BYTES_PER_CONFLICT)));
+        }
+        let answer = self.solve(None);
+        if let Some(left) = &self.work_left {
+            left.set(None);
+        }
+        answer
     }
 
     #[inline]
