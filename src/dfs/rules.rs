@@ -141,6 +141,12 @@ impl Rules {
         })
     }
 
+    /// Whether these rules treat every digit alike: no non-consecutive pairs, no cages (and so no sums
+    /// derived from them); "must differ" relations are peers and do not tell digits apart.
+    pub(crate) fn digit_symmetric(&self) -> bool {
+        self.pairs.is_empty() && self.cages.is_empty() && self.sums.is_empty()
+    }
+
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"
     /// relations (knight, king) and its cage mates. Ascending, without repeats.
     pub(crate) fn extra_peers(units: &Units) -> Vec<Vec<u32>> {
@@ -184,10 +190,22 @@ impl Rules {
             changed |= pair(n, a as usize, b as usize, cand, vals, out)?;
         }
         for cage in self.cages.iter() {
-            changed |= cage.prune(n, cand, vals, out)?;
+            match cage.prune(n, cand, vals, out) {
+                Ok(c) => changed |= c,
+                Err(e) => {
+                    out.blame.extend_from_slice(&cage.cells);
+                    return Err(e);
+                }
+            }
         }
         for sum in self.sums.iter() {
-            changed |= sum.prune(n, cand, vals, out)?;
+            match sum.prune(n, cand, vals, out) {
+                Ok(c) => changed |= c,
+                Err(e) => {
+                    out.blame.extend_from_slice(&sum.cells);
+                    return Err(e);
+                }
+            }
         }
         Ok(changed)
     }
@@ -507,6 +525,8 @@ pub(crate) struct Narrowed<'a, M> {
     pub queue: &'a mut Vec<u32>,
     /// Cells and the digits removed from them.
     pub removed: &'a mut Vec<(u32, M)>,
+    /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
+    pub blame: &'a mut Vec<u32>,
 }
 
 /// Narrows `cell` to `keep`; queues it when one candidate is left.
@@ -588,15 +608,17 @@ impl CageTable {
         }
         let rest = self.sum.checked_sub(placed_sum).ok_or(Contradiction)?;
         match &self.combos {
-            Some(combos) => self.by_combos(combos, placed, union, cand, vals, out),
+            Some(combos) => self.by_combos(n, combos, placed, union, cand, vals, out),
             None => self.by_bounds(n, rest, open, union, cand, vals, out),
         }
     }
 
     /// Keeps the digits of the combinations that hold every placed digit and whose other digits the
     /// open cells can take; places a digit every such combination needs where only one cell can take it.
+    #[allow(clippy::too_many_arguments)]
     fn by_combos<M: Mask>(
         &self,
+        n: usize,
         combos: &[u64],
         placed: u64,
         union: u64,
@@ -604,9 +626,20 @@ impl CageTable {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
+        // Digits the cage must hold: those placed in it, and those that a unit meeting it can hold
+        // nowhere else.
+        let mut required = placed;
+        for (_, outside) in self.seen_by.iter() {
+            let elsewhere = outside.iter().fold(0u64, |m, &c| match vals[c as usize] {
+                0 => m | cand[c as usize].low_bits(),
+                v => m | 1 << (v - 1),
+            });
+            required |= !elsewhere;
+        }
+        required &= all_digits(n);
         let (mut allowed, mut needed) = (0u64, u64::MAX);
         for &combo in combos {
-            if combo & placed != placed {
+            if combo & required != required {
                 continue;
             }
             let missing = combo & !placed;
@@ -802,10 +835,11 @@ mod tests {
         let rules = Rules::build(&units).unwrap();
         let mut cand = vec![0b1111u16; 16];
         let vals = vec![0u16; 16];
-        let (mut queue, mut removed) = (Vec::new(), Vec::new());
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let mut queue = Narrowed {
             queue: &mut queue,
             removed: &mut removed,
+            blame: &mut blame,
         };
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
         assert_eq!((cand[0], cand[5]), (0b11, 0b11));
@@ -877,10 +911,11 @@ mod tests {
             seen_by: Box::new([]),
         };
         let mut cand = vec![0b1_1111_1111u16; 3];
-        let (mut queue, mut removed) = (Vec::new(), Vec::new());
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let mut queue = Narrowed {
             queue: &mut queue,
             removed: &mut removed,
+            blame: &mut blame,
         };
         assert_eq!(table.prune(9, &mut cand, &[0, 0, 0], &mut queue), Ok(true));
         assert!(cand.iter().all(|&m| m == 0b111));
