@@ -247,6 +247,14 @@ impl<M: Mask> Search<'_, M> {
         }
     }
 
+    /// A dead end right after `tried`: its cell weighs more in the branching under cages.
+    #[inline(always)]
+    fn blame(&mut self, tried: Option<Branch>) {
+        if let (Some(b), false) = (tried, self.work.weights.is_empty()) {
+            self.work.weights[b.cell] += 1;
+        }
+    }
+
     /// Opens a branch at the current node: records it and leaves its digit out of the child's
     /// interchangeable digits.
     fn open(&mut self, mark: usize, branch: Branch) {
@@ -294,6 +302,7 @@ impl<M: Mask> Search<'_, M> {
             if self.stop() {
                 break;
             }
+            let tried = pending;
             match self.node(&mut stack[depth], pending.take()) {
                 Ok(false) => {
                     let b = self.pick(&stack[depth]);
@@ -314,7 +323,7 @@ impl<M: Mask> Search<'_, M> {
                         break;
                     }
                 }
-                Err(_) => {}
+                Err(_) => self.blame(tried),
             }
             // Back to the parent, whose branch cell lost the digit just tried (and those it cut);
             // a parent left without a candidate there is done too.
@@ -353,6 +362,7 @@ impl<M: Mask> Search<'_, M> {
             if self.stop() {
                 break;
             }
+            let tried = pending;
             let mut step = self.node(state, pending.take());
             if root && matches!(step, Ok(false)) {
                 let deadline = self.bounds.deadline;
@@ -374,7 +384,7 @@ impl<M: Mask> Search<'_, M> {
                         break;
                     }
                 }
-                Err(_) => {}
+                Err(_) => self.blame(tried),
             }
             // Back to the last branch: its state as it was, without the digit just tried (and those
             // it cut); a node left without a candidate there is done too.
