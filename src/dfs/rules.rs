@@ -45,8 +45,12 @@ pub(crate) struct Rules {
     sums: Box<[SumTable]>,
 }
 
-/// The most cells a derived linear equation has (more prune little).
-const MAX_SUM_CELLS: usize = 6;
+/// The most adjacent rows (or columns) a region of derived linear equations spans.
+const MAX_LINES: usize = 4;
+
+/// The most cells a derived linear equation has (more prune little; the partial sums of 14 cells
+/// of a 9x9 grid fit 128 bits).
+const MAX_SUM_CELLS: usize = 14;
 
 /// A linear equation Σ ± x = `total` over a few cells (no distinctness), derived by the rule of 45.
 #[derive(Debug, PartialEq, Eq)]
@@ -141,6 +145,11 @@ impl Rules {
         })
     }
 
+    /// The number of cages and sums, each with a signature in [`Narrowed::seen`].
+    pub(crate) fn constraints(&self) -> usize {
+        self.cages.len() + self.sums.len()
+    }
+
     /// Whether these rules treat every digit alike: no non-consecutive pairs, no cages (and so no sums
     /// derived from them); "must differ" relations are peers and do not tell digits apart.
     pub(crate) fn digit_symmetric(&self) -> bool {
@@ -189,18 +198,55 @@ impl Rules {
         for &(a, b) in self.pairs.iter() {
             changed |= pair(n, a as usize, b as usize, cand, vals, out)?;
         }
-        for cage in self.cages.iter() {
+        // A constraint that changed nothing on the same inputs (same signature) is skipped; not
+        // when its cells are all filled, so that a full grid is always checked whole.
+        let cached = out.seen.len() == self.cages.len() + self.sums.len();
+        for (k, cage) in self.cages.iter().enumerate() {
+            let sig = if cached {
+                signature(
+                    cage.cells
+                        .iter()
+                        .chain(cage.seen_by.iter().flat_map(|(_, o)| o.iter())),
+                    &cage.cells,
+                    cand,
+                    vals,
+                )
+            } else {
+                None
+            };
+            if sig.is_some() && sig == Some(out.seen[k]) {
+                continue;
+            }
             match cage.prune(n, cand, vals, out) {
-                Ok(c) => changed |= c,
+                Ok(c) => {
+                    changed |= c;
+                    if let (false, Some(s)) = (c, sig) {
+                        out.seen[k] = s;
+                    }
+                }
                 Err(e) => {
                     out.blame.extend_from_slice(&cage.cells);
                     return Err(e);
                 }
             }
         }
-        for sum in self.sums.iter() {
+        let base = self.cages.len();
+        for (k, sum) in self.sums.iter().enumerate() {
+            let sig = if cached {
+                signature(sum.cells.iter(), &sum.cells, cand, vals)
+            } else {
+                None
+            };
+            if sig.is_some() && sig == Some(out.seen[base + k]) {
+                continue;
+            }
             match sum.prune(n, cand, vals, out) {
-                Ok(c) => changed |= c,
+                Ok(c) => {
+                    changed |= c;
+                    if let (false, Some(s)) = (c, sig) {
+                        out.seen[base + k] = s;
+                    }
+                }
                 Err(e) => {
                     out.blame.extend_from_slice(&sum.cells);
                     return Err(e);
@@ -209,6 +255,24 @@ impl Rules {
         }
         Ok(changed)
     }
+}
+
+/// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
+/// when every cell of `own` is filled.
+fn signature<'a, M: Mask>(
+    inputs: impl Iterator<Item = &'a u32>,
+    own: &[u32],
+    cand: &[M],
+    vals: &[u16],
+) -> Option<u64> {
+    if own.iter().all(|&c| vals[c as usize] != 0) {
+        return None;
+    }
+    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
+        mix(mix(h, cand[c as usize].low_bits()), u64::from(vals[c as usize]))
+    });
+    Some(h | 1)
 }
 
 impl SumTable {
@@ -222,8 +286,8 @@ impl SumTable {
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let k = self.cells.len();
-        // Sums range over −kN..=kN: bit t + off stands for t.
-        let off = (k * n) as i32;
+        // Sums range over −mN..=(k − m)N, m terms subtracted: bit t + off stands for t.
+        let off = (self.negative.count_ones() as usize * n) as i32;
         let digits = |cand: &[M], i: usize| -> u64 {
             let c = self.cells[i] as usize;
             match vals[c] {
@@ -303,7 +367,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     let mut regions: Vec<Vec<&crate::units::Unit>> = Vec::new();
     for kind in [UnitKind::Row, UnitKind::Col] {
         let lines = of_kind(kind);
-        for len in 2..=3 {
+        for len in 1..=MAX_LINES {
             for start in 0..lines.len().saturating_sub(len - 1) {
                 if len < lines.len() {
                     regions.push(lines[start..start + len].to_vec());
@@ -314,6 +378,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     let boxes = of_kind(UnitKind::Block);
     let across = n / shape.box_cols();
     for b in 0..boxes.len() {
+        regions.push(vec![boxes[b]]);
         if (b + 1) % across != 0 && b + 1 < boxes.len() {
             regions.push(vec![boxes[b], boxes[b + 1]]);
         }
@@ -365,7 +430,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             .collect();
         let mut add = |mut plus: Vec<u32>, minus: Vec<u32>, t: i32| {
             let k = plus.len() + minus.len();
-            if k == 0 || k > MAX_SUM_CELLS || 2 * k * n >= 127 {
+            if k == 0 || k > MAX_SUM_CELLS || k * n >= 128 {
                 return;
             }
             let negative = ((1u64 << minus.len()) - 1) << plus.len();
@@ -377,7 +442,10 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
                 out.push((plus, negative, t));
             }
         };
-        add(innies, Vec::new(), goal - inner);
+        // One unit's innies are a cage of `derived` already.
+        if region.len() > 1 {
+            add(innies, Vec::new(), goal - inner);
+        }
         add(free, outies, goal - inner - crossing);
         members.iter().for_each(|&c| in_region[c] = false);
     }
@@ -462,12 +530,29 @@ fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
 
 /// Whether the open cells of `cells` (candidates `cand`) can take the digits `missing` one each:
 /// a perfect matching by augmenting paths (Kuhn's algorithm) over bit masks.
+///
+/// When every open cell can take at least as many of the digits as there are open cells, a
+/// matching exists (it can be built greedily) and none is searched for.
 fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bool {
-    let open: Vec<u64> = cells
-        .iter()
-        .filter(|&&c| vals[c as usize] == 0)
-        .map(|&c| cand[c as usize].low_bits() & missing)
-        .collect();
+    let mut buf = [0u64; 64];
+    let mut heap = Vec::new();
+    let open: &mut [u64] = if cells.len() <= 64 {
+        &mut buf[..]
+    } else {
+        heap.resize(cells.len(), 0);
+        &mut heap[..]
+    };
+    let mut k = 0;
+    for &c in cells {
+        if vals[c as usize] == 0 {
+            open[k] = cand[c as usize].low_bits() & missing;
+            k += 1;
+        }
+    }
+    let open = &open[..k];
+    if open.iter().all(|m| m.count_ones() as usize >= k) {
+        return true;
+    }
     // owner[d]: the open cell (index into `open`) that digit d is matched to, or usize::MAX.
     let mut owner = [usize::MAX; 64];
     fn augment(i: usize, open: &[u64], owner: &mut [usize; 64], seen: &mut u64) -> bool {
@@ -527,6 +612,9 @@ pub(crate) struct Narrowed<'a, M> {
     pub removed: &'a mut Vec<(u32, M)>,
     /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
     pub blame: &'a mut Vec<u32>,
+    /// Per cage, then per sum: the signature of its inputs when its pruning last changed nothing
+    /// (0: none); empty: no skipping.
+    pub seen: &'a mut [u64],
 }
 
 /// Narrows `cell` to `keep`; queues it when one candidate is left.
@@ -840,6 +928,7 @@ mod tests {
             queue: &mut queue,
             removed: &mut removed,
             blame: &mut blame,
+            seen: &mut [],
         };
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
         assert_eq!((cand[0], cand[5]), (0b11, 0b11));
@@ -916,6 +1005,7 @@ mod tests {
             queue: &mut queue,
             removed: &mut removed,
             blame: &mut blame,
+            seen: &mut [],
         };
         assert_eq!(table.prune(9, &mut cand, &[0, 0, 0], &mut queue), Ok(true));
         assert!(cand.iter().all(|&m| m == 0b111));

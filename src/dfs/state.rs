@@ -21,6 +21,8 @@ pub(crate) struct Work<M> {
     removed: Vec<(u32, M)>,
     /// The cells of the cage or sum whose pruning failed last.
     blame: Vec<u32>,
+    /// The signatures of the cages and sums (see [`Narrowed::seen`]).
+    seen: Vec<u64>,
     /// Per cell, one more than the dead ends it was blamed for in this search (cages: see
     /// [`State::pick_weighted`]); empty without cages.
     pub weights: Vec<u32>,
@@ -35,6 +37,7 @@ impl<M: Mask> Work<M> {
             outside: Vec::new(),
             removed: Vec::new(),
             blame: Vec::new(),
+            seen: Vec::new(),
             weights: Vec::new(),
         }
     }
@@ -46,6 +49,10 @@ impl<M: Mask> Work<M> {
         self.inter.resize(t.pairs.len(), M::ZERO);
         self.outside.resize(2 * t.pairs.len(), M::ZERO);
         self.weights.clear();
+        self.seen.clear();
+        if let Some(rules) = &t.rules {
+            self.seen.resize(rules.constraints(), 0);
+        }
         if t.weighted {
             self.weights.resize(t.cells, 1);
         }
@@ -567,6 +574,7 @@ impl<M: Mask> State<M> {
             queue: &mut work.queue,
             removed: &mut work.removed,
             blame: &mut work.blame,
+            seen: &mut work.seen,
         };
         let result = rules.prune(
             t.n,
