@@ -270,7 +270,10 @@ fn signature<'a, M: Mask>(
     }
     let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
     let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
-        mix(mix(h, cand[c as usize].low_bits()), u64::from(vals[c as usize]))
+        mix(
+            mix(h, cand[c as usize].low_bits()),
+            u64::from(vals[c as usize]),
+        )
     });
     Some(h | 1)
 }
@@ -910,6 +913,74 @@ mod tests {
             [1, 2, 3, 4, 6, 7, 8, 9]
         );
         assert_eq!(supported(9, 0b1111), all_digits(9));
+    }
+
+    #[test]
+    fn a_cage_holds_the_digits_its_units_can_put_nowhere_else() {
+        // 4x4: a cage r1c1 r1c2 = 5 is {1, 4} or {2, 3}. Once r1c3 and r1c4 cannot hold 4, row 1 must
+        // put its 4 in the cage: {1, 4}, so the cage cells lose 2 and 3.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let units = Units::rules(shape)
+            .cage(5, [(0, 0), (0, 1)])
+            .build()
+            .unwrap();
+        let rules = Rules::build(&units).unwrap();
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
+        let mut out = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut [],
+        };
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
+        cand[2] = 0b0111;
+        cand[3] = 0b0111;
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(true));
+        assert_eq!((cand[0], cand[1]), (0b1001, 0b1001));
+        // And with 1 gone from the cage too, nothing is left.
+        cand[0] = 0b1000;
+        cand[1] = 0b1000;
+        assert_eq!(
+            rules.prune(4, &mut cand, &vals, &mut out),
+            Err(Contradiction)
+        );
+        // The failing cage's cells are blamed (for the branching weights).
+        assert_eq!(*out.blame, [0, 1]);
+    }
+
+    #[test]
+    fn unchanged_inputs_skip_a_cage_but_a_full_grid_is_checked() {
+        // With signatures: a second pass over the same candidates skips the cage; a full grid
+        // that breaks the sum still fails.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let units = Units::rules(shape)
+            .cage(3, [(0, 0), (1, 1)])
+            .build()
+            .unwrap();
+        let rules = Rules::build(&units).unwrap();
+        let mut cand = vec![0b1111u16; 16];
+        let mut seen = vec![0u64; rules.constraints()];
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
+        let mut out = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut seen,
+        };
+        let vals = vec![0u16; 16];
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(true));
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
+        assert!(out.seen.iter().any(|&s| s != 0));
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
+        let mut full = vec![1u16; 16];
+        full[5] = 3;
+        let mut none = vec![0u16; 16];
+        assert_eq!(
+            rules.prune(4, &mut none, &full, &mut out),
+            Err(Contradiction)
+        );
     }
 
     #[test]
