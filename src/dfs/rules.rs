@@ -11,15 +11,17 @@
 //! grids) is pruned by bounds instead: a digit stays only if the rest of the cage can still make up
 //! the remainder with distinct digits.
 //!
-//! A combination fits only if its missing digits can go to the open cells one each (a matching,
-//! found by augmenting paths over bit masks).
+//! A combination fits only if it holds every digit that some unit meeting the cage can put nowhere
+//! else, and its missing digits can go to the open cells one each (a matching, found by augmenting
+//! paths over bit masks). A cage or sum whose inputs have not changed since it last changed nothing
+//! is skipped (a hash of them), except on a full grid.
 //!
 //! The search also derives constraints of its own from the units, as killer solvers do by "the rule
 //! of 45" (every unit's digits add up to N(N+1)/2): in a unit, the cells outside the cages lying
 //! wholly inside it add up to the rest (innies, a cage: they differ); when every cell of a unit is in
 //! some cage, the cells of those cages outside the unit add up to their sums less the unit's (outies,
-//! a cage when they lie in one unit). Over regions of several units (two or three adjacent rows or
-//! columns, two adjacent boxes) the same reasoning gives sums of a few cells that need not differ,
+//! a cage when they lie in one unit). Over regions of units (one to three adjacent rows or columns,
+//! one box or two adjacent ones) the same reasoning gives sums of a few cells that need not differ,
 //! possibly with innies added and outies subtracted: these are kept as linear equations with
 //! coefficients ±1 and pruned exactly by reachable partial sums (a forward and a backward pass over
 //! bit sets, as in the dynamic program of subset sum).
@@ -46,11 +48,11 @@ pub(crate) struct Rules {
 }
 
 /// The most adjacent rows (or columns) a region of derived linear equations spans.
-const MAX_LINES: usize = 4;
+const MAX_LINES: usize = 3;
 
-/// The most cells a derived linear equation has (more prune little; the partial sums of 14 cells
-/// of a 9x9 grid fit 128 bits).
-const MAX_SUM_CELLS: usize = 14;
+/// The most cells a derived linear equation has: more prune little for what they cost (measured
+/// on the shared killers: 9 against 6, 7, 11 and 14; BENCHMARKS.md).
+const MAX_SUM_CELLS: usize = 9;
 
 /// A linear equation Σ ± x = `total` over a few cells (no distinctness), derived by the rule of 45.
 #[derive(Debug, PartialEq, Eq)]
@@ -359,7 +361,9 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             }
         }
     }
-    // Regions: runs of 2 and 3 adjacent rows or columns, pairs of boxes side by side.
+    // Regions: runs of 1 to MAX_LINES adjacent rows or columns, single boxes, pairs of boxes side
+    // by side (a single unit's innies are a cage of `derived` already; its outies beyond one unit
+    // are kept here).
     let of_kind = |kind| -> Vec<&crate::units::Unit> {
         units
             .units()
