@@ -25,10 +25,17 @@
 //! - **Variant rules** (`rules.rs`): cells that must differ without sharing a unit (anti-knight and
 //!   anti-king pairs, cage mates) are peers in the tables (extra peer lists above 100x100); after
 //!   each round of singles, non-consecutive pairs and killer cages prune candidates (cages by the
-//!   digit combinations that can still reach the sum), then singles again, until neither changes
+//!   digit combinations that can still reach the sum and hold what their units need; sums derived
+//!   by the rule of 45), then singles again, until neither changes
 //!   anything (`State::settle`; removals are logged for the undo like any other).
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first. The
-//!   child puts the digit there, the parent then removes it.
+//!   child puts the digit there, the parent then removes it. Under cages and on jigsaw grids, the
+//!   fewest candidates per unit of weight instead (dom/wdeg: a cell weighs one more for each dead
+//!   end it was blamed for: the cells of a cage or sum that failed, the cell just branched on).
+//!   When every rule treats digits alike (no cages, no non-consecutive pairs), digits that no given
+//!   and no decision on the path names are interchangeable: a branch on one of them whose subtree
+//!   held no solution removes them all from the cell (only empty subtrees are cut: counts stay
+//!   exact).
 //! - **Tables**: the unit list is flattened once into `u32` index arrays (unit cells, peers, units of
 //!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
 //!   search reads units only through them, so other unit lists (diagonals, regions) work unchanged.

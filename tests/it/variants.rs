@@ -191,8 +191,10 @@ fn both_backends_agree_on_quick_killers() {
     assert_eq!(n, QUICK_KILLERS.len());
 }
 
-/// Every shared puzzle on both backends, without limits: a few minutes (the hardest killers take
-/// each backend up to about 20 s); run with `cargo test --release -- --ignored every_shared`.
+/// Every shared puzzle on both backends, without limits: many minutes (the hardest killers take the
+/// native backend about 10 s each, the SAT backend up to 31 s with the default cage encoding and
+/// longer with the sequential one, which is cross-checked too); run with
+/// `cargo test --release -- --ignored every_shared`.
 #[test]
 #[ignore]
 fn every_shared_puzzle_on_both_backends() {
