@@ -577,7 +577,7 @@ fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bo
     }
     (0..open.len()).all(|i| {
         let mut seen = 0u64;
-        augment(i, &open, &mut owner, &mut seen)
+        augment(i, open, &mut owner, &mut seen)
     })
 }
 

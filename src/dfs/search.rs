@@ -265,7 +265,7 @@ impl<M: Mask> Search<'_, M> {
             count: self.found.solutions.count(),
             free: self.free,
         });
-        self.free = self.free & !M::bit(branch.digit);
+        self.free &= !M::bit(branch.digit);
     }
 
     /// Back at the node of `open` after its branch's subtree, whose branch cell has the candidates
