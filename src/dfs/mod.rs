@@ -25,10 +25,17 @@
 //! - **Variant rules** (`rules.rs`): cells that must differ without sharing a unit (anti-knight and
 //!   anti-king pairs, cage mates) are peers in the tables (extra peer lists above 100x100); after
 //!   each round of singles, non-consecutive pairs and killer cages prune candidates (cages by the
-//!   digit combinations that can still reach the sum), then singles again, until neither changes
+//!   digit combinations that can still reach the sum and hold what their units need; sums derived
+//!   by the rule of 45), then singles again, until neither changes
 //!   anything (`State::settle`; removals are logged for the undo like any other).
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first. The
-//!   child puts the digit there, the parent then removes it.
+//!   child puts the digit there, the parent then removes it. Under cages and on jigsaw grids, the
+//!   fewest candidates per unit of weight instead (dom/wdeg: a cell weighs one more for each dead
+//!   end it was blamed for: the cells of a cage or sum that failed, the cell just branched on).
+//!   When every rule treats digits alike (no cages, no non-consecutive pairs), digits that no given
+//!   and no decision on the path names are interchangeable: a branch on one of them whose subtree
+//!   held no solution removes them all from the cell (only empty subtrees are cut: counts stay
+//!   exact).
 //! - **Tables**: the unit list is flattened once into `u32` index arrays (unit cells, peers, units of
 //!   each cell) and cached per thread by [`Units::id`], so a batch of puzzles builds them once; the
 //!   search reads units only through them, so other unit lists (diagonals, regions) work unchanged.
@@ -283,6 +290,71 @@ mod tests {
         swapped[0] = swapped[1].clone();
         assert!(!is_standard_9x9(&Units::from_units(s9, swapped)));
         assert!(is_standard_9x9(&std));
+    }
+
+    /// Every grid satisfying `units` (4x4 only), by brute force: the counts to compare with.
+    fn every_grid(units: &Units) -> Vec<Vec<u16>> {
+        fn fill(units: &Units, at: usize, g: &mut Vec<u16>, out: &mut Vec<Vec<u16>>) {
+            if at == g.len() {
+                out.push(g.clone());
+                return;
+            }
+            for d in 1..=4 {
+                let clash = units.units().iter().any(|u| {
+                    u.cells.iter().any(|c| c.index() == at)
+                        && u.cells.iter().any(|c| g[c.index()] == d)
+                });
+                if !clash {
+                    g[at] = d;
+                    fill(units, at + 1, g, out);
+                    g[at] = 0;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        fill(units, 0, &mut vec![0; 16], &mut out);
+        out
+    }
+
+    #[test]
+    fn counts_stay_exact_with_interchangeable_digits() {
+        // Digits no given names are interchangeable, and a subtree without a solution cuts the
+        // others; counts must not change. 4x4 puzzles with 0 to 4 givens (some of them
+        // unsolvable), with and without the diagonals, against brute force.
+        let shape = Shape::new(2, 2).unwrap();
+        let plain = Units::standard(shape);
+        let x = Units::rules(shape)
+            .variant(crate::rules::Variant::Diagonals)
+            .build()
+            .unwrap();
+        let dfs = DfsBackend::new();
+        for units in [plain, x] {
+            let grids = every_grid(&units);
+            assert!(!grids.is_empty());
+            let mut seed = 7u64;
+            let mut next = |k: u64| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) % k
+            };
+            let mut unsolvable = 0;
+            for _ in 0..200 {
+                let mut values = vec![0u16; 16];
+                for _ in 0..next(5) {
+                    values[next(16) as usize] = next(4) as u16 + 1;
+                }
+                let expected = grids
+                    .iter()
+                    .filter(|g| values.iter().zip(g.iter()).all(|(&v, &d)| v == 0 || v == d))
+                    .count() as u64;
+                unsolvable += u64::from(expected == 0);
+                let puzzle = Grid::from_values(shape, values).unwrap();
+                let r = dfs.solve(&units, &puzzle, &Limits::count_to(1000)).unwrap();
+                assert_eq!(r.outcome.count(), expected, "{puzzle:?}");
+            }
+            assert!(unsolvable > 0);
+        }
     }
 
     #[test]

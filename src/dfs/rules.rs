@@ -11,15 +11,17 @@
 //! grids) is pruned by bounds instead: a digit stays only if the rest of the cage can still make up
 //! the remainder with distinct digits.
 //!
-//! A combination fits only if its missing digits can go to the open cells one each (a matching,
-//! found by augmenting paths over bit masks).
+//! A combination fits only if it holds every digit that some unit meeting the cage can put nowhere
+//! else, and its missing digits can go to the open cells one each (a matching, found by augmenting
+//! paths over bit masks). A cage or sum whose inputs have not changed since it last changed nothing
+//! is skipped (a hash of them), except on a full grid.
 //!
 //! The search also derives constraints of its own from the units, as killer solvers do by "the rule
 //! of 45" (every unit's digits add up to N(N+1)/2): in a unit, the cells outside the cages lying
 //! wholly inside it add up to the rest (innies, a cage: they differ); when every cell of a unit is in
 //! some cage, the cells of those cages outside the unit add up to their sums less the unit's (outies,
-//! a cage when they lie in one unit). Over regions of several units (two or three adjacent rows or
-//! columns, two adjacent boxes) the same reasoning gives sums of a few cells that need not differ,
+//! a cage when they lie in one unit). Over regions of units (one to three adjacent rows or columns,
+//! one box or two adjacent ones) the same reasoning gives sums of a few cells that need not differ,
 //! possibly with innies added and outies subtracted: these are kept as linear equations with
 //! coefficients ±1 and pruned exactly by reachable partial sums (a forward and a backward pass over
 //! bit sets, as in the dynamic program of subset sum).
@@ -45,8 +47,12 @@ pub(crate) struct Rules {
     sums: Box<[SumTable]>,
 }
 
-/// The most cells a derived linear equation has (more prune little).
-const MAX_SUM_CELLS: usize = 6;
+/// The most adjacent rows (or columns) a region of derived linear equations spans.
+const MAX_LINES: usize = 3;
+
+/// The most cells a derived linear equation has: more prune little for what they cost (measured
+/// on the shared killers: 9 against 6, 7, 11 and 14; BENCHMARKS.md).
+const MAX_SUM_CELLS: usize = 9;
 
 /// A linear equation Σ ± x = `total` over a few cells (no distinctness), derived by the rule of 45.
 #[derive(Debug, PartialEq, Eq)]
@@ -141,6 +147,17 @@ impl Rules {
         })
     }
 
+    /// The number of cages and sums, each with a signature in [`Narrowed::seen`].
+    pub(crate) fn constraints(&self) -> usize {
+        self.cages.len() + self.sums.len()
+    }
+
+    /// Whether these rules treat every digit alike: no non-consecutive pairs, no cages (and so no sums
+    /// derived from them); "must differ" relations are peers and do not tell digits apart.
+    pub(crate) fn digit_symmetric(&self) -> bool {
+        self.pairs.is_empty() && self.cages.is_empty() && self.sums.is_empty()
+    }
+
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"
     /// relations (knight, king) and its cage mates. Ascending, without repeats.
     pub(crate) fn extra_peers(units: &Units) -> Vec<Vec<u32>> {
@@ -183,14 +200,84 @@ impl Rules {
         for &(a, b) in self.pairs.iter() {
             changed |= pair(n, a as usize, b as usize, cand, vals, out)?;
         }
-        for cage in self.cages.iter() {
-            changed |= cage.prune(n, cand, vals, out)?;
+        // A constraint that changed nothing on the same inputs (same signature) is skipped; not
+        // when its cells are all filled, so that a full grid is always checked whole.
+        let cached = out.seen.len() == self.cages.len() + self.sums.len();
+        for (k, cage) in self.cages.iter().enumerate() {
+            let sig = if cached {
+                signature(
+                    cage.cells
+                        .iter()
+                        .chain(cage.seen_by.iter().flat_map(|(_, o)| o.iter())),
+                    &cage.cells,
+                    cand,
+                    vals,
+                )
+            } else {
+                None
+            };
+            if sig.is_some() && sig == Some(out.seen[k]) {
+                continue;
+            }
+            match cage.prune(n, cand, vals, out) {
+                Ok(c) => {
+                    changed |= c;
+                    if let (false, Some(s)) = (c, sig) {
+                        out.seen[k] = s;
+                    }
+                }
+                Err(e) => {
+                    out.blame.extend_from_slice(&cage.cells);
+                    return Err(e);
+                }
+            }
         }
-        for sum in self.sums.iter() {
-            changed |= sum.prune(n, cand, vals, out)?;
+        let base = self.cages.len();
+        for (k, sum) in self.sums.iter().enumerate() {
+            let sig = if cached {
+                signature(sum.cells.iter(), &sum.cells, cand, vals)
+            } else {
+                None
+            };
+            if sig.is_some() && sig == Some(out.seen[base + k]) {
+                continue;
+            }
+            match sum.prune(n, cand, vals, out) {
+                Ok(c) => {
+                    changed |= c;
+                    if let (false, Some(s)) = (c, sig) {
+                        out.seen[base + k] = s;
+                    }
+                }
+                Err(e) => {
+                    out.blame.extend_from_slice(&sum.cells);
+                    return Err(e);
+                }
+            }
         }
         Ok(changed)
     }
+}
+
+/// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
+/// when every cell of `own` is filled.
+fn signature<'a, M: Mask>(
+    inputs: impl Iterator<Item = &'a u32>,
+    own: &[u32],
+    cand: &[M],
+    vals: &[u16],
+) -> Option<u64> {
+    if own.iter().all(|&c| vals[c as usize] != 0) {
+        return None;
+    }
+    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
+        mix(
+            mix(h, cand[c as usize].low_bits()),
+            u64::from(vals[c as usize]),
+        )
+    });
+    Some(h | 1)
 }
 
 impl SumTable {
@@ -204,8 +291,8 @@ impl SumTable {
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let k = self.cells.len();
-        // Sums range over −kN..=kN: bit t + off stands for t.
-        let off = (k * n) as i32;
+        // Sums range over −mN..=(k − m)N, m terms subtracted: bit t + off stands for t.
+        let off = (self.negative.count_ones() as usize * n) as i32;
         let digits = |cand: &[M], i: usize| -> u64 {
             let c = self.cells[i] as usize;
             match vals[c] {
@@ -274,7 +361,9 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             }
         }
     }
-    // Regions: runs of 2 and 3 adjacent rows or columns, pairs of boxes side by side.
+    // Regions: runs of 1 to MAX_LINES adjacent rows or columns, single boxes, pairs of boxes side
+    // by side (a single unit's innies are a cage of `derived` already; its outies beyond one unit
+    // are kept here).
     let of_kind = |kind| -> Vec<&crate::units::Unit> {
         units
             .units()
@@ -285,7 +374,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     let mut regions: Vec<Vec<&crate::units::Unit>> = Vec::new();
     for kind in [UnitKind::Row, UnitKind::Col] {
         let lines = of_kind(kind);
-        for len in 2..=3 {
+        for len in 1..=MAX_LINES {
             for start in 0..lines.len().saturating_sub(len - 1) {
                 if len < lines.len() {
                     regions.push(lines[start..start + len].to_vec());
@@ -296,6 +385,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     let boxes = of_kind(UnitKind::Block);
     let across = n / shape.box_cols();
     for b in 0..boxes.len() {
+        regions.push(vec![boxes[b]]);
         if (b + 1) % across != 0 && b + 1 < boxes.len() {
             regions.push(vec![boxes[b], boxes[b + 1]]);
         }
@@ -347,7 +437,7 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             .collect();
         let mut add = |mut plus: Vec<u32>, minus: Vec<u32>, t: i32| {
             let k = plus.len() + minus.len();
-            if k == 0 || k > MAX_SUM_CELLS || 2 * k * n >= 127 {
+            if k == 0 || k > MAX_SUM_CELLS || k * n >= 128 {
                 return;
             }
             let negative = ((1u64 << minus.len()) - 1) << plus.len();
@@ -359,7 +449,10 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
                 out.push((plus, negative, t));
             }
         };
-        add(innies, Vec::new(), goal - inner);
+        // One unit's innies are a cage of `derived` already.
+        if region.len() > 1 {
+            add(innies, Vec::new(), goal - inner);
+        }
         add(free, outies, goal - inner - crossing);
         members.iter().for_each(|&c| in_region[c] = false);
     }
@@ -444,12 +537,29 @@ fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
 
 /// Whether the open cells of `cells` (candidates `cand`) can take the digits `missing` one each:
 /// a perfect matching by augmenting paths (Kuhn's algorithm) over bit masks.
+///
+/// When every open cell can take at least as many of the digits as there are open cells, a
+/// matching exists (it can be built greedily) and none is searched for.
 fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bool {
-    let open: Vec<u64> = cells
-        .iter()
-        .filter(|&&c| vals[c as usize] == 0)
-        .map(|&c| cand[c as usize].low_bits() & missing)
-        .collect();
+    let mut buf = [0u64; 64];
+    let mut heap = Vec::new();
+    let open: &mut [u64] = if cells.len() <= 64 {
+        &mut buf[..]
+    } else {
+        heap.resize(cells.len(), 0);
+        &mut heap[..]
+    };
+    let mut k = 0;
+    for &c in cells {
+        if vals[c as usize] == 0 {
+            open[k] = cand[c as usize].low_bits() & missing;
+            k += 1;
+        }
+    }
+    let open = &open[..k];
+    if open.iter().all(|m| m.count_ones() as usize >= k) {
+        return true;
+    }
     // owner[d]: the open cell (index into `open`) that digit d is matched to, or usize::MAX.
     let mut owner = [usize::MAX; 64];
     fn augment(i: usize, open: &[u64], owner: &mut [usize; 64], seen: &mut u64) -> bool {
@@ -467,7 +577,7 @@ fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bo
     }
     (0..open.len()).all(|i| {
         let mut seen = 0u64;
-        augment(i, &open, &mut owner, &mut seen)
+        augment(i, open, &mut owner, &mut seen)
     })
 }
 
@@ -507,6 +617,11 @@ pub(crate) struct Narrowed<'a, M> {
     pub queue: &'a mut Vec<u32>,
     /// Cells and the digits removed from them.
     pub removed: &'a mut Vec<(u32, M)>,
+    /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
+    pub blame: &'a mut Vec<u32>,
+    /// Per cage, then per sum: the signature of its inputs when its pruning last changed nothing
+    /// (0: none); empty: no skipping.
+    pub seen: &'a mut [u64],
 }
 
 /// Narrows `cell` to `keep`; queues it when one candidate is left.
@@ -588,15 +703,17 @@ impl CageTable {
         }
         let rest = self.sum.checked_sub(placed_sum).ok_or(Contradiction)?;
         match &self.combos {
-            Some(combos) => self.by_combos(combos, placed, union, cand, vals, out),
+            Some(combos) => self.by_combos(n, combos, placed, union, cand, vals, out),
             None => self.by_bounds(n, rest, open, union, cand, vals, out),
         }
     }
 
     /// Keeps the digits of the combinations that hold every placed digit and whose other digits the
     /// open cells can take; places a digit every such combination needs where only one cell can take it.
+    #[allow(clippy::too_many_arguments)]
     fn by_combos<M: Mask>(
         &self,
+        n: usize,
         combos: &[u64],
         placed: u64,
         union: u64,
@@ -604,9 +721,20 @@ impl CageTable {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
+        // Digits the cage must hold: those placed in it, and those that a unit meeting it can hold
+        // nowhere else.
+        let mut required = placed;
+        for (_, outside) in self.seen_by.iter() {
+            let elsewhere = outside.iter().fold(0u64, |m, &c| match vals[c as usize] {
+                0 => m | cand[c as usize].low_bits(),
+                v => m | 1 << (v - 1),
+            });
+            required |= !elsewhere;
+        }
+        required &= all_digits(n);
         let (mut allowed, mut needed) = (0u64, u64::MAX);
         for &combo in combos {
-            if combo & placed != placed {
+            if combo & required != required {
                 continue;
             }
             let missing = combo & !placed;
@@ -792,6 +920,74 @@ mod tests {
     }
 
     #[test]
+    fn a_cage_holds_the_digits_its_units_can_put_nowhere_else() {
+        // 4x4: a cage r1c1 r1c2 = 5 is {1, 4} or {2, 3}. Once r1c3 and r1c4 cannot hold 4, row 1 must
+        // put its 4 in the cage: {1, 4}, so the cage cells lose 2 and 3.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let units = Units::rules(shape)
+            .cage(5, [(0, 0), (0, 1)])
+            .build()
+            .unwrap();
+        let rules = Rules::build(&units).unwrap();
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
+        let mut out = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut [],
+        };
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
+        cand[2] = 0b0111;
+        cand[3] = 0b0111;
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(true));
+        assert_eq!((cand[0], cand[1]), (0b1001, 0b1001));
+        // And with 1 gone from the cage too, nothing is left.
+        cand[0] = 0b1000;
+        cand[1] = 0b1000;
+        assert_eq!(
+            rules.prune(4, &mut cand, &vals, &mut out),
+            Err(Contradiction)
+        );
+        // The failing cage's cells are blamed (for the branching weights).
+        assert_eq!(*out.blame, [0, 1]);
+    }
+
+    #[test]
+    fn unchanged_inputs_skip_a_cage_but_a_full_grid_is_checked() {
+        // With signatures: a second pass over the same candidates skips the cage; a full grid
+        // that breaks the sum still fails.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let units = Units::rules(shape)
+            .cage(3, [(0, 0), (1, 1)])
+            .build()
+            .unwrap();
+        let rules = Rules::build(&units).unwrap();
+        let mut cand = vec![0b1111u16; 16];
+        let mut seen = vec![0u64; rules.constraints()];
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
+        let mut out = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut seen,
+        };
+        let vals = vec![0u16; 16];
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(true));
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
+        assert!(out.seen.iter().any(|&s| s != 0));
+        assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
+        let mut full = vec![1u16; 16];
+        full[5] = 3;
+        let mut none = vec![0u16; 16];
+        assert_eq!(
+            rules.prune(4, &mut none, &full, &mut out),
+            Err(Contradiction)
+        );
+    }
+
+    #[test]
     fn a_cage_prunes_by_its_combinations() {
         // A 2-cell cage summing to 3 in a 4x4 grid: both cells are 1 or 2.
         let shape = crate::grid::Shape::new(2, 2).unwrap();
@@ -802,10 +998,12 @@ mod tests {
         let rules = Rules::build(&units).unwrap();
         let mut cand = vec![0b1111u16; 16];
         let vals = vec![0u16; 16];
-        let (mut queue, mut removed) = (Vec::new(), Vec::new());
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let mut queue = Narrowed {
             queue: &mut queue,
             removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut [],
         };
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
         assert_eq!((cand[0], cand[5]), (0b11, 0b11));
@@ -877,10 +1075,12 @@ mod tests {
             seen_by: Box::new([]),
         };
         let mut cand = vec![0b1_1111_1111u16; 3];
-        let (mut queue, mut removed) = (Vec::new(), Vec::new());
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let mut queue = Narrowed {
             queue: &mut queue,
             removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut [],
         };
         assert_eq!(table.prune(9, &mut cand, &[0, 0, 0], &mut queue), Ok(true));
         assert!(cand.iter().all(|&m| m == 0b111));

@@ -16,9 +16,8 @@ pub(crate) struct Scratch<M: Mask> {
     /// `stack[0]` is the state (changed in place, with its undo log, on large grids); small grids
     /// keep `stack[k]`, the state at depth `k`, whose branch cell lost the digit its child took.
     stack: Vec<State<M>>,
-    /// The branches taken on the current path, each with the state's log mark before it (the mark
-    /// is unused when copying).
-    branches: Vec<(usize, Branch)>,
+    /// The branches taken on the current path (see [`Open`]).
+    branches: Vec<Open<M>>,
     /// The naked-single queue and locked-candidate masks.
     work: Work<M>,
 }
@@ -46,11 +45,22 @@ impl<M: Mask> Scratch<M> {
     pub fn trim(&mut self) {
         let bytes = self.stack.iter().map(State::bytes).sum::<usize>()
             + self.work.bytes()
-            + self.branches.capacity() * size_of::<(usize, Branch)>();
+            + self.branches.capacity() * size_of::<Open<M>>();
         if bytes > KEEP_BYTES {
             *self = Scratch::new();
         }
     }
+}
+
+/// A branch on the current path, with what backtracking to its node needs: the state's log mark
+/// before it (unused when copying), the solutions counted before it, and the digits interchangeable
+/// at its node (see [`Search::back`]).
+#[derive(Clone, Copy)]
+struct Open<M> {
+    mark: usize,
+    branch: Branch,
+    count: u64,
+    free: M,
 }
 
 /// What a search found: the solutions (two kept, all counted), whether a limit stopped it, and the
@@ -138,6 +148,17 @@ pub(crate) fn run<M: Mask>(
         stack.push(State::new());
     }
     let mut found = Found::new(limits);
+    // Digits no given uses are interchangeable when every rule treats digits alike.
+    let free = if t.symmetric {
+        let given = puzzle
+            .values()
+            .iter()
+            .filter(|&&v| v != 0)
+            .fold(M::ZERO, |m, &v| m | M::bit(u32::from(v) - 1));
+        M::all(t.n) & !given
+    } else {
+        M::ZERO
+    };
     // The root: givens placed one by one; two equal givens in a unit fail here.
     let root = &mut stack[0];
     root.reset(t, t.cells > COPY_MAX_CELLS);
@@ -160,6 +181,7 @@ pub(crate) fn run<M: Mask>(
         found: &mut found,
         branches,
         work,
+        free,
     };
     if t.cells <= COPY_MAX_CELLS {
         search.by_copies(stack);
@@ -176,8 +198,11 @@ struct Search<'a, M: Mask> {
     bounds: &'a Bounds,
     clock_mask: u64,
     found: &'a mut Found,
-    branches: &'a mut Vec<(usize, Branch)>,
+    branches: &'a mut Vec<Open<M>>,
     work: &'a mut Work<M>,
+    /// The digits interchangeable at the current node: used by no given and named by no decision
+    /// on the path to it (`ZERO` unless [`Tables::symmetric`]).
+    free: M,
 }
 
 impl<M: Mask> Search<'_, M> {
@@ -212,20 +237,75 @@ impl<M: Mask> Search<'_, M> {
         self.found.solutions.add_with(values)
     }
 
+    /// What to branch on: by weights under cages, else by the fewest candidates.
+    #[inline(always)]
+    fn pick(&self, state: &State<M>) -> Branch {
+        if self.work.weights.is_empty() {
+            state.pick()
+        } else {
+            state.pick_weighted(&self.work.weights)
+        }
+    }
+
+    /// A dead end right after `tried`: its cell weighs more in the branching under cages.
+    #[inline(always)]
+    fn blame(&mut self, tried: Option<Branch>) {
+        if let (Some(b), false) = (tried, self.work.weights.is_empty()) {
+            self.work.weights[b.cell] += 1;
+        }
+    }
+
+    /// Opens a branch at the current node: records it and leaves its digit out of the child's
+    /// interchangeable digits.
+    fn open(&mut self, mark: usize, branch: Branch) {
+        self.found.stats.guesses += 1;
+        self.branches.push(Open {
+            mark,
+            branch,
+            count: self.found.solutions.count(),
+            free: self.free,
+        });
+        self.free &= !M::bit(branch.digit);
+    }
+
+    /// Back at the node of `open` after its branch's subtree, whose branch cell has the candidates
+    /// `cand`: the digits that cell loses. The branch digit; and when that digit was interchangeable
+    /// at the node with others (no given and no decision on the path names them, and the rules
+    /// treat digits alike, so permuting them maps the node's solutions onto its solutions) and its
+    /// subtree held no solution, those others, which can hold none either: value symmetry breaking
+    /// for interchangeable values (Van Hentenryck, Flener, Pearson and Ågren, "Tractable symmetry
+    /// breaking for CSPs with interchangeable values", IJCAI 2003). Only subtrees without a solution
+    /// are cut, so counts stay exact; an empty jigsaw layout without a solution is refuted by
+    /// trying one new digit per cell rather than all of them. Sets the node's interchangeable digits:
+    /// removing the branch digit alone names it.
+    fn back(&mut self, open: &Open<M>, cand: M) -> M {
+        let bit = M::bit(open.branch.digit);
+        self.free = open.free;
+        if open.free & bit == M::ZERO {
+            return bit;
+        }
+        if self.found.solutions.count() == open.count {
+            (cand & open.free) | bit
+        } else {
+            self.free = open.free & !bit;
+            bit
+        }
+    }
+
     /// The search by copies: the child of a branch is a copy of its parent with the digit placed;
     /// the parent keeps the copy without it, for when the child's subtree is done.
     fn by_copies(&mut self, stack: &mut Vec<State<M>>) {
         let t = self.t;
         let mut depth = 0;
         let mut pending: Option<Branch> = None;
-        loop {
+        'search: loop {
             if self.stop() {
                 break;
             }
+            let tried = pending;
             match self.node(&mut stack[depth], pending.take()) {
                 Ok(false) => {
-                    let b = stack[depth].pick();
-                    self.found.stats.guesses += 1;
+                    let b = self.pick(&stack[depth]);
                     if stack.len() == depth + 1 {
                         stack.push(State::new());
                     }
@@ -233,7 +313,7 @@ impl<M: Mask> Search<'_, M> {
                     above[0].copy_from(&below[depth]);
                     below[depth].remove(t, b.cell, b.digit);
                     self.branches.truncate(depth);
-                    self.branches.push((0, b));
+                    self.open(0, b);
                     depth += 1;
                     pending = Some(b);
                     continue;
@@ -243,17 +323,30 @@ impl<M: Mask> Search<'_, M> {
                         break;
                     }
                 }
-                Err(_) => {}
+                Err(_) => self.blame(tried),
             }
-            // Back to the parent, whose branch cell lost the digit just tried.
+            // Back to the parent, whose branch cell lost the digit just tried (and those it cut);
+            // a parent left without a candidate there is done too.
             self.work.queue.clear();
-            if depth == 0 {
+            loop {
+                if depth == 0 {
+                    break 'search;
+                }
+                depth -= 1;
+                let open = self.branches[depth];
+                let c = open.branch.cell;
+                let cand = stack[depth].cand(c);
+                let gone = self.back(&open, cand) & cand;
+                if gone == cand {
+                    continue;
+                }
+                if gone != M::ZERO {
+                    stack[depth].remove_all(t, c, gone);
+                }
+                if stack[depth].cand(c).at_most_one() {
+                    self.work.queue.push(c as u32);
+                }
                 break;
-            }
-            depth -= 1;
-            let c = self.branches[depth].1.cell;
-            if stack[depth].cand(c).at_most_one() {
-                self.work.queue.push(c as u32);
             }
         }
     }
@@ -265,10 +358,11 @@ impl<M: Mask> Search<'_, M> {
         let t = self.t;
         let mut pending: Option<Branch> = None;
         let mut root = true;
-        loop {
+        'search: loop {
             if self.stop() {
                 break;
             }
+            let tried = pending;
             let mut step = self.node(state, pending.take());
             if root && matches!(step, Ok(false)) {
                 let deadline = self.bounds.deadline;
@@ -279,10 +373,9 @@ impl<M: Mask> Search<'_, M> {
             root = false;
             match step {
                 Ok(false) => {
-                    let b = state.pick();
-                    self.found.stats.guesses += 1;
+                    let b = self.pick(state);
                     state.start_logging();
-                    self.branches.push((state.mark(), b));
+                    self.open(state.mark(), b);
                     pending = Some(b);
                     continue;
                 }
@@ -291,18 +384,28 @@ impl<M: Mask> Search<'_, M> {
                         break;
                     }
                 }
-                Err(_) => {}
+                Err(_) => self.blame(tried),
             }
-            // Back to the last branch: its state as it was, without the digit just tried.
+            // Back to the last branch: its state as it was, without the digit just tried (and those
+            // it cut); a node left without a candidate there is done too.
             self.work.queue.clear();
-            let Some((mark, b)) = self.branches.pop() else {
+            loop {
+                let Some(open) = self.branches.pop() else {
+                    break 'search;
+                };
+                state.undo(t, open.mark);
+                state.clean();
+                let c = open.branch.cell;
+                let cand = state.cand(c);
+                let gone = self.back(&open, cand) & cand;
+                if gone == cand {
+                    continue;
+                }
+                state.remove_all(t, c, gone);
+                if state.cand(c).at_most_one() {
+                    self.work.queue.push(c as u32);
+                }
                 break;
-            };
-            state.undo(t, mark);
-            state.clean();
-            state.remove(t, b.cell, b.digit);
-            if state.cand(b.cell).at_most_one() {
-                self.work.queue.push(b.cell as u32);
             }
         }
     }

@@ -19,6 +19,13 @@ pub(crate) struct Work<M> {
     outside: Vec<M>,
     /// What one pass of the variant rules removed: cells and digits.
     removed: Vec<(u32, M)>,
+    /// The cells of the cage or sum whose pruning failed last.
+    blame: Vec<u32>,
+    /// The signatures of the cages and sums (see [`Narrowed::seen`]).
+    seen: Vec<u64>,
+    /// Per cell, one more than the dead ends it was blamed for in this search (cages: see
+    /// [`State::pick_weighted`]); empty without cages.
+    pub weights: Vec<u32>,
 }
 
 impl<M: Mask> Work<M> {
@@ -29,6 +36,9 @@ impl<M: Mask> Work<M> {
             inter: Vec::new(),
             outside: Vec::new(),
             removed: Vec::new(),
+            blame: Vec::new(),
+            seen: Vec::new(),
+            weights: Vec::new(),
         }
     }
 
@@ -38,6 +48,14 @@ impl<M: Mask> Work<M> {
         self.queue.reserve(t.cells);
         self.inter.resize(t.pairs.len(), M::ZERO);
         self.outside.resize(2 * t.pairs.len(), M::ZERO);
+        self.weights.clear();
+        self.seen.clear();
+        if let Some(rules) = &t.rules {
+            self.seen.resize(rules.constraints(), 0);
+        }
+        if t.weighted {
+            self.weights.resize(t.cells, 1);
+        }
     }
 
     /// Bytes held.
@@ -350,6 +368,15 @@ impl<M: Mask> State<M> {
         self.take(t, c, M::bit(d));
     }
 
+    /// Removes the candidates `digits` from open cell `c`, leaving at least one (a branch's digit and
+    /// those interchangeable with it). A cell left with one candidate must then be queued by the
+    /// caller.
+    #[inline]
+    pub fn remove_all(&mut self, t: &Tables, c: usize, digits: M) {
+        debug_assert!(self.cand[c] & !digits != M::ZERO);
+        self.take(t, c, digits);
+    }
+
     /// Puts 0-based digit `d` in cell `c` and removes it from every peer, queueing peers left with a
     /// single candidate.
     ///
@@ -542,9 +569,12 @@ impl<M: Mask> State<M> {
     /// A relation or cage that cannot hold; what was removed until then is logged all the same.
     fn prune_rules(&mut self, t: &Tables, rules: &Rules, work: &mut Work<M>) -> Step<bool> {
         work.removed.clear();
+        work.blame.clear();
         let mut out = Narrowed {
             queue: &mut work.queue,
             removed: &mut work.removed,
+            blame: &mut work.blame,
+            seen: &mut work.seen,
         };
         let result = rules.prune(
             t.n,
@@ -563,6 +593,11 @@ impl<M: Mask> State<M> {
                     from: 0,
                     mask,
                 });
+            }
+        }
+        if result.is_err() && !work.weights.is_empty() {
+            for &c in work.blame.iter() {
+                work.weights[c as usize] += 1;
             }
         }
         result
@@ -893,6 +928,32 @@ impl<M: Mask> State<M> {
             }
         }
         Ok(changed)
+    }
+
+    /// What to branch on under cages: the open cell with the fewest candidates per unit of weight
+    /// (`weights`: one more than the dead ends the cell was blamed for), smallest digit first. The
+    /// "dom/wdeg" heuristic of Boussemart, Hemery, Lecoutre and Sais ("Boosting systematic search by
+    /// weighting constraints", ECAI 2004), with weights on cells: a cell of a cage that keeps failing
+    /// is decided early.
+    pub fn pick_weighted(&self, weights: &[u32]) -> Branch {
+        let (mut best, mut best_count, mut best_weight) = (usize::MAX, 0u64, 1u64);
+        for (c, &m) in self.cand.iter().enumerate() {
+            if m == M::ZERO {
+                continue;
+            }
+            let (k, w) = (u64::from(m.count()), u64::from(weights[c]));
+            // k / w < best_count / best_weight.
+            if best == usize::MAX || k * best_weight < best_count * w {
+                best = c;
+                best_count = k;
+                best_weight = w;
+            }
+        }
+        debug_assert!(best != usize::MAX, "pick on a full grid");
+        Branch {
+            cell: best,
+            digit: self.cand[best].lowest(),
+        }
     }
 
     /// What to branch on, on a propagated state that is not full: the open cell with the fewest

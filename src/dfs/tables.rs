@@ -37,6 +37,12 @@ pub(crate) struct Tables {
     pub pair_cells: Box<[u32]>,
     /// The relations and cages beside the units, if any (see `rules.rs`).
     pub rules: Option<Rules>,
+    /// Whether every rule treats all digits alike (units and "must differ" relations, no cages or
+    /// non-consecutive pairs): then digits used by no given and no decision are interchangeable.
+    pub symmetric: bool,
+    /// Whether the search branches by weights ([`State::pick_weighted`](super::state::State)): under
+    /// cages.
+    pub weighted: bool,
     /// Without peer lists (large grids): per cell, where its extra peers start in `extra` (the
     /// cells it must differ from besides its units': relations, cage mates), and one more entry.
     /// Empty when there are peer lists (which hold them) or no such cells.
@@ -123,9 +129,12 @@ impl Tables {
         } else {
             Pairs::default()
         };
+        let rules = Rules::build(units);
         Tables {
             n,
             cells,
+            symmetric: rules.as_ref().is_none_or(Rules::digit_symmetric),
+            weighted: !units.cages().is_empty() || units.is_jigsaw(),
             units: list.len(),
             unit_cells,
             peer_start: peer_start.into(),
@@ -136,7 +145,7 @@ impl Tables {
             groups: groups.into(),
             sides: sides.into(),
             pair_cells: pair_cells.into(),
-            rules: Rules::build(units),
+            rules,
             extra_start: extra_start.into(),
             extra: extra.into(),
         }
