@@ -199,11 +199,7 @@ impl Backend for CertifyingSat {
         if limits.max_solutions() != 2 || self.certifier.fits(units, puzzle).is_err() {
             return self.sat.solve(units, puzzle, limits);
         }
-        let report = |outcome| Report {
-            outcome,
-            stats: Default::default(),
-        };
-        let (outcome, stashed) = match self
+        let (report, stashed) = match self
             .certifier
             .with_limits(*limits)
             .solve_unique(units, puzzle)
@@ -212,6 +208,7 @@ impl Backend for CertifyingSat {
                 outcome,
                 certificate,
                 uncertified,
+                stats,
                 ..
             }) => {
                 let stashed = match (certificate, uncertified) {
@@ -222,7 +219,7 @@ impl Backend for CertifyingSat {
                     )),
                     (None, None) => None,
                 };
-                (outcome, stashed)
+                (Report { outcome, stats }, stashed)
             }
             Err(CertifyError::InvalidSolution { violation }) => {
                 return Err(SolveError::InvalidAnswer {
@@ -242,6 +239,6 @@ impl Backend for CertifyingSat {
             }
             stash.insert((units.id(), puzzle.values().to_vec()), stashed);
         }
-        Ok(report(outcome))
+        Ok(report)
     }
 }

@@ -520,13 +520,14 @@ impl SatBackend {
     /// that does not find a second solution the proof-recording solve of [`SatBackend::prove`]
     /// (a fresh solver over what simplification left, and the clause excluding the first solution).
     /// Puzzles with several solutions so pay no proof-recording solve; unique ones pay it once.
+    /// With the settlement, the work of all its solves.
     pub(crate) fn settle(
         &self,
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
         first_fresh: usize,
-    ) -> Settlement {
+    ) -> (Settlement, Stats) {
         let deadline = limits.deadline(Instant::now());
         let job = Prove {
             units,
@@ -542,7 +543,7 @@ impl SatBackend {
         })
     }
 
-    fn settle_with(&self, job: Prove<'_>, scratch: &mut Scratch) -> Settlement {
+    fn settle_with(&self, job: Prove<'_>, scratch: &mut Scratch) -> (Settlement, Stats) {
         let mut stats = Stats::default();
         let (simplified, lemmas) =
             self.simplified(job.units, job.puzzle, scratch, &mut stats, true);
@@ -550,7 +551,7 @@ impl SatBackend {
         let (grid, rest, vars) = match simplified {
             Simplified::NoSolution => {
                 proof.add(&[]);
-                return Settlement::NoSolution(Proved::Refutation(proof));
+                return (Settlement::NoSolution(Proved::Refutation(proof)), stats);
             }
             Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
         };
@@ -558,16 +559,17 @@ impl SatBackend {
             // Every cell assigned by propagation: the only solution, and propagation falsifies
             // the clause that excludes it.
             proof.add(&[]);
-            return Settlement::Unique(Box::new(grid), Proved::Refutation(proof), true);
+            let settled = Settlement::Unique(Box::new(grid), Proved::Refutation(proof), true);
+            return (settled, stats);
         }
         let order = varisat_order(job.units, rest, vars, self.drops_long_unit_alo(job.units));
-        match self.solver {
+        let settled = match self.solver {
             #[cfg(feature = "cadical")]
-            SatSolver::Cadical => {
-                job.settle::<crate::sat::solver::Cadical>(rest, vars, &order, grid, proof)
-            }
-            _ => job.settle::<Varisat>(rest, vars, &order, grid, proof),
-        }
+            SatSolver::Cadical => job
+                .settle::<crate::sat::solver::Cadical>(rest, vars, &order, grid, proof, &mut stats),
+            _ => job.settle::<Varisat>(rest, vars, &order, grid, proof, &mut stats),
+        };
+        (settled, stats)
     }
 
     fn prove_with(&self, job: &Prove<'_>, scratch: &mut Scratch) -> Proved {
@@ -597,9 +599,9 @@ impl SatBackend {
         match self.solver {
             #[cfg(feature = "cadical")]
             SatSolver::Cadical => {
-                job.run::<crate::sat::solver::Cadical>(rest, vars, &order, grid, proof)
+                job.run::<crate::sat::solver::Cadical>(rest, vars, &order, grid, proof, &mut stats)
             }
-            _ => job.run::<Varisat>(rest, vars, &order, grid, proof),
+            _ => job.run::<Varisat>(rest, vars, &order, grid, proof, &mut stats),
         }
     }
 }
@@ -685,7 +687,8 @@ struct Prove<'a> {
 
 impl<'a> Prove<'a> {
     /// [`SatBackend::settle`] after simplification: the first and the warm second solve on a plain
-    /// solver of type `E`, then, unless a second solution was found, [`Prove::run`].
+    /// solver of type `E`, then, unless a second solution was found, [`Prove::run`]; the work of
+    /// each solve goes into `stats`.
     fn settle<E: Engine>(
         self,
         rest: &Formula,
@@ -693,6 +696,7 @@ impl<'a> Prove<'a> {
         order: &[usize],
         base: Grid,
         proof: Proof,
+        stats: &mut Stats,
     ) -> Settlement {
         let mut compact = if E::FLIP_CELLS {
             Compact::flipping_cells(rest.max_var(), vars.count())
@@ -720,27 +724,38 @@ impl<'a> Prove<'a> {
             grid
         };
         let mut blocking = Vec::new();
-        let first = match solver.solve(self.budget) {
-            Answer::Unknown => return Settlement::Unknown(None),
+        stats.nodes += 1;
+        let first = solver.solve(self.budget);
+        let first = match first {
+            Answer::Unknown => {
+                add_work(stats, &solver);
+                return Settlement::Unknown(None);
+            }
             Answer::Unsat => {
                 // No solution: the refutation comes from a fresh solver that records it.
+                add_work(stats, &solver);
                 drop(solver);
-                return Settlement::NoSolution(self.run::<E>(rest, vars, order, base, proof));
+                let proved = self.run::<E>(rest, vars, order, base, proof, stats);
+                return Settlement::NoSolution(proved);
             }
             Answer::Sat => grid_of(&mut solver, &compact, &mut blocking),
         };
         if blocking.is_empty() {
             // Nothing was left to vary (cannot happen: `rest` is not empty).
+            add_work(stats, &solver);
             return Settlement::Unknown(Some(Box::new(first)));
         }
         solver.add_clause(&blocking);
         let used = solver.conflicts().unwrap_or(0);
         let left = self.budget.map(|b| b.saturating_sub(used));
         if left == Some(0) {
+            add_work(stats, &solver);
             return Settlement::Unknown(Some(Box::new(first)));
         }
         let warm = left.map_or(WARM_SECOND_CONFLICTS, |l| l.min(WARM_SECOND_CONFLICTS));
+        stats.nodes += 1;
         let warm_answer = solver.solve_briefly(warm);
+        add_work(stats, &solver);
         match warm_answer {
             Answer::Sat => {
                 let second = grid_of(&mut solver, &compact, &mut blocking);
@@ -760,7 +775,7 @@ impl<'a> Prove<'a> {
             budget: self.budget.map(|b| b.saturating_sub(spent)),
             ..self
         };
-        let proved = job.run::<E>(rest, vars, order, base, proof);
+        let proved = job.run::<E>(rest, vars, order, base, proof, stats);
         match proved {
             Proved::Solution(second) => Settlement::Multiple(Box::new(first.clone()), second),
             p => Settlement::Unique(Box::new(first.clone()), p, known),
@@ -770,7 +785,8 @@ impl<'a> Prove<'a> {
 
 impl Prove<'_> {
     /// Solves `rest` (its clauses `order`) and the excluding clause with a fresh solver of type
-    /// `E` that records a proof; `proof` holds the lemmas so far.
+    /// `E` that records a proof; `proof` holds the lemmas so far; the solve's work goes into
+    /// `stats`.
     fn run<E: Engine>(
         &self,
         rest: &Formula,
@@ -778,6 +794,7 @@ impl Prove<'_> {
         order: &[usize],
         base: Grid,
         mut proof: Proof,
+        stats: &mut Stats,
     ) -> Proved {
         let mut compact = if E::FLIP_CELLS {
             Compact::flipping_cells(rest.max_var(), vars.count())
@@ -802,7 +819,10 @@ impl Prove<'_> {
             }
             solver.add_clause(&clause);
         }
-        match solver.solve(self.budget) {
+        stats.nodes += 1;
+        let answer = solver.solve(self.budget);
+        add_work(stats, &solver);
+        match answer {
             Answer::Sat => {
                 let mut model = Vec::new();
                 solver.model(&mut model);
@@ -849,6 +869,12 @@ impl Prove<'_> {
             Answer::Unknown => Proved::Unknown,
         }
     }
+}
+
+/// Adds the conflicts and decisions `solver` made (where it counts them) to `stats`.
+fn add_work<E: Engine>(stats: &mut Stats, solver: &E) {
+    stats.conflicts += solver.conflicts().unwrap_or(0);
+    stats.guesses += solver.decisions().unwrap_or(0);
 }
 
 /// The units' at-least-one clauses that varisat gets when they may be left out

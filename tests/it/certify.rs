@@ -701,6 +701,8 @@ fn solve_unique_certifies_what_it_settles() {
                 (Outcome::Unique(a), Outcome::Unique(b)) => assert_eq!(a, b, "{what}"),
                 (Outcome::Multiple { solutions, .. }, _) => {
                     assert_ne!(solutions[0], solutions[1], "{what}");
+                    // Two solutions take two solver calls at least: their work is reported.
+                    assert!(settled.stats.nodes >= 2, "{what}: {:?}", settled.stats);
                     for g in solutions {
                         satdoku::verify(&units, puzzle, g)
                             .unwrap_or_else(|e| panic!("{what}: {e}"));

@@ -24,7 +24,7 @@ use crate::sat::proof::{Proof, ProofParseError, push_dimacs};
 use crate::sat::sink::{ClauseSink, Formula};
 use crate::sat::solver::{SatSolver, SolverUnavailable};
 use crate::sat::vars::{cell_lit, cell_var_count};
-use crate::solve::{Limits, Outcome, Status};
+use crate::solve::{Limits, Outcome, Stats, Status};
 use crate::units::Units;
 
 /// Makes [`Certificate`]s: which solver writes the proof, and within which limits.
@@ -365,11 +365,13 @@ impl Certifier {
                 outcome: Outcome::Unique(s.clone()),
                 certificate: Some(*certificate),
                 uncertified: None,
+                stats: Stats::default(),
             }),
             (Attempt::Proof(certificate), None) => Ok(Settled {
                 outcome: Outcome::NoSolution,
                 certificate: Some(*certificate),
                 uncertified: None,
+                stats: Stats::default(),
             }),
             // The blocking clause rules the first grid out; a solver that returns it anyway has a
             // bug, and the question stays open.
@@ -382,6 +384,7 @@ impl Certifier {
                 },
                 certificate: None,
                 uncertified: None,
+                stats: Stats::default(),
             }),
             (Attempt::Solution(grid), None) => Err(CertifyError::Refuted {
                 solution: grid,
@@ -432,82 +435,82 @@ impl Certifier {
             verify(units, puzzle, g)
                 .map_err(|violation| CertifyError::InvalidSolution { violation })
         };
+        let (settlement, stats) = backend.settle(units, puzzle, &self.limits, first_fresh);
         let settled = |outcome, certificate, uncertified| Settled {
             outcome,
             certificate,
             uncertified,
+            stats,
         };
-        Ok(
-            match backend.settle(units, puzzle, &self.limits, first_fresh) {
-                Settlement::NoSolution(Proved::Refutation(proof)) => settled(
-                    Outcome::NoSolution,
-                    Some(self.certificate(units, puzzle, None, proof)),
-                    None,
-                ),
-                Settlement::NoSolution(Proved::Unknown) => {
-                    settled(Outcome::NoSolution, None, Some(CertifyError::Unknown))
-                }
-                Settlement::NoSolution(Proved::Solution(grid)) => {
-                    checked(&grid)?;
-                    return Err(CertifyError::Refuted {
-                        solution: grid,
-                        other: false,
-                    });
-                }
-                Settlement::Unique(grid, proved, known) => {
-                    checked(&grid)?;
-                    match proved {
-                        Proved::Refutation(proof) => {
-                            let certificate = self.certificate(units, puzzle, Some(&grid), proof);
-                            settled(Outcome::Unique(*grid), Some(certificate), None)
-                        }
-                        Proved::Unknown if known => {
-                            settled(Outcome::Unique(*grid), None, Some(CertifyError::Unknown))
-                        }
-                        // Neither the warm solve nor the proof settled it.
-                        Proved::Unknown => settled(
-                            Outcome::Unknown {
-                                count: 1,
-                                first: Some(grid),
-                            },
-                            None,
-                            None,
-                        ),
-                        Proved::Solution(_) => unreachable!("a second solution is Multiple"),
+        Ok(match settlement {
+            Settlement::NoSolution(Proved::Refutation(proof)) => settled(
+                Outcome::NoSolution,
+                Some(self.certificate(units, puzzle, None, proof)),
+                None,
+            ),
+            Settlement::NoSolution(Proved::Unknown) => {
+                settled(Outcome::NoSolution, None, Some(CertifyError::Unknown))
+            }
+            Settlement::NoSolution(Proved::Solution(grid)) => {
+                checked(&grid)?;
+                return Err(CertifyError::Refuted {
+                    solution: grid,
+                    other: false,
+                });
+            }
+            Settlement::Unique(grid, proved, known) => {
+                checked(&grid)?;
+                match proved {
+                    Proved::Refutation(proof) => {
+                        let certificate = self.certificate(units, puzzle, Some(&grid), proof);
+                        settled(Outcome::Unique(*grid), Some(certificate), None)
                     }
-                }
-                Settlement::Multiple(first, second) => {
-                    checked(&first)?;
-                    checked(&second)?;
-                    if first == second {
-                        // A solver returned the grid its clauses exclude: a bug, the question open.
-                        return Err(CertifyError::Unknown);
+                    Proved::Unknown if known => {
+                        settled(Outcome::Unique(*grid), None, Some(CertifyError::Unknown))
                     }
-                    settled(
-                        Outcome::Multiple {
-                            solutions: [first, second],
-                            count: 2,
-                            complete: false,
-                        },
-                        None,
-                        None,
-                    )
-                }
-                Settlement::Unknown(first) => {
-                    if let Some(g) = &first {
-                        checked(g)?;
-                    }
-                    settled(
+                    // Neither the warm solve nor the proof settled it.
+                    Proved::Unknown => settled(
                         Outcome::Unknown {
-                            count: first.is_some() as u64,
-                            first,
+                            count: 1,
+                            first: Some(grid),
                         },
                         None,
                         None,
-                    )
+                    ),
+                    Proved::Solution(_) => unreachable!("a second solution is Multiple"),
                 }
-            },
-        )
+            }
+            Settlement::Multiple(first, second) => {
+                checked(&first)?;
+                checked(&second)?;
+                if first == second {
+                    // A solver returned the grid its clauses exclude: a bug, the question open.
+                    return Err(CertifyError::Unknown);
+                }
+                settled(
+                    Outcome::Multiple {
+                        solutions: [first, second],
+                        count: 2,
+                        complete: false,
+                    },
+                    None,
+                    None,
+                )
+            }
+            Settlement::Unknown(first) => {
+                if let Some(g) = &first {
+                    checked(g)?;
+                }
+                settled(
+                    Outcome::Unknown {
+                        count: first.is_some() as u64,
+                        first,
+                    },
+                    None,
+                    None,
+                )
+            }
+        })
     }
 
     /// Whether a certificate of `puzzle` can be attempted: the shapes match and the plain CNF is
@@ -641,6 +644,8 @@ pub struct Settled {
     pub certificate: Option<Certificate>,
     /// Why a `unique` or `none` outcome has no certificate ([`Certifier::solve_unique`] only).
     pub uncertified: Option<CertifyError>,
+    /// The work of the solves that settled it ([`Certifier::solve_unique`] only; zero otherwise).
+    pub stats: Stats,
 }
 
 impl Certificate {
