@@ -881,6 +881,42 @@ mod tests {
         (0..64).filter(|d| m >> d & 1 == 1).map(|d| d + 1).collect()
     }
 
+    /// A 4x4 grid with one two-cell cage: its units and the native backend's rules.
+    fn one_cage_4x4(sum: u32, cells: [(usize, usize); 2]) -> (Units, Rules) {
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let units = Units::rules(shape).cage(sum, cells).build().unwrap();
+        let rules = Rules::build(&units).unwrap();
+        (units, rules)
+    }
+
+    /// The buffers a [`Narrowed`] borrows, owned for a test.
+    #[derive(Default)]
+    struct Bufs {
+        queue: Vec<u32>,
+        removed: Vec<(u32, u16)>,
+        blame: Vec<u32>,
+        seen: Vec<u64>,
+    }
+
+    impl Bufs {
+        /// With signatures for `seen` (one per cage and sum), so that unchanged inputs are skipped.
+        fn with_seen(seen: Vec<u64>) -> Bufs {
+            Bufs {
+                seen,
+                ..Bufs::default()
+            }
+        }
+
+        fn narrowed(&mut self) -> Narrowed<'_, u16> {
+            Narrowed {
+                queue: &mut self.queue,
+                removed: &mut self.removed,
+                blame: &mut self.blame,
+                seen: &mut self.seen,
+            }
+        }
+    }
+
     #[test]
     fn combinations_of_known_cages() {
         // The classic killer table: 2 cells summing to 3 is {1,2}; 3 cells to 6 is {1,2,3}; 2 cells
@@ -923,21 +959,11 @@ mod tests {
     fn a_cage_holds_the_digits_its_units_can_put_nowhere_else() {
         // 4x4: a cage r1c1 r1c2 = 5 is {1, 4} or {2, 3}. Once r1c3 and r1c4 cannot hold 4, row 1 must
         // put its 4 in the cage: {1, 4}, so the cage cells lose 2 and 3.
-        let shape = crate::grid::Shape::new(2, 2).unwrap();
-        let units = Units::rules(shape)
-            .cage(5, [(0, 0), (0, 1)])
-            .build()
-            .unwrap();
-        let rules = Rules::build(&units).unwrap();
+        let (_, rules) = one_cage_4x4(5, [(0, 0), (0, 1)]);
         let mut cand = vec![0b1111u16; 16];
         let vals = vec![0u16; 16];
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let mut out = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut [],
-        };
+        let mut bufs = Bufs::default();
+        let mut out = bufs.narrowed();
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
         cand[2] = 0b0111;
         cand[3] = 0b0111;
@@ -958,21 +984,10 @@ mod tests {
     fn unchanged_inputs_skip_a_cage_but_a_full_grid_is_checked() {
         // With signatures: a second pass over the same candidates skips the cage; a full grid
         // that breaks the sum still fails.
-        let shape = crate::grid::Shape::new(2, 2).unwrap();
-        let units = Units::rules(shape)
-            .cage(3, [(0, 0), (1, 1)])
-            .build()
-            .unwrap();
-        let rules = Rules::build(&units).unwrap();
+        let (_, rules) = one_cage_4x4(3, [(0, 0), (1, 1)]);
         let mut cand = vec![0b1111u16; 16];
-        let mut seen = vec![0u64; rules.constraints()];
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let mut out = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut seen,
-        };
+        let mut bufs = Bufs::with_seen(vec![0u64; rules.constraints()]);
+        let mut out = bufs.narrowed();
         let vals = vec![0u16; 16];
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(true));
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(false));
@@ -990,21 +1005,11 @@ mod tests {
     #[test]
     fn a_cage_prunes_by_its_combinations() {
         // A 2-cell cage summing to 3 in a 4x4 grid: both cells are 1 or 2.
-        let shape = crate::grid::Shape::new(2, 2).unwrap();
-        let units = Units::rules(shape)
-            .cage(3, [(0, 0), (1, 1)])
-            .build()
-            .unwrap();
-        let rules = Rules::build(&units).unwrap();
+        let (units, rules) = one_cage_4x4(3, [(0, 0), (1, 1)]);
         let mut cand = vec![0b1111u16; 16];
         let vals = vec![0u16; 16];
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let mut queue = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut [],
-        };
+        let mut bufs = Bufs::default();
+        let mut queue = bufs.narrowed();
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(true));
         assert_eq!((cand[0], cand[5]), (0b11, 0b11));
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut queue), Ok(false));
@@ -1075,13 +1080,8 @@ mod tests {
             seen_by: Box::new([]),
         };
         let mut cand = vec![0b1_1111_1111u16; 3];
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let mut queue = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut [],
-        };
+        let mut bufs = Bufs::default();
+        let mut queue = bufs.narrowed();
         assert_eq!(table.prune(9, &mut cand, &[0, 0, 0], &mut queue), Ok(true));
         assert!(cand.iter().all(|&m| m == 0b111));
     }
