@@ -582,6 +582,34 @@ fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bo
 }
 
 /// The digits (bits) next to the digits of `m`.
+/// The sum of the `k` smallest digits in the digit set `m` (bit d is digit d + 1), or of all of them
+/// if it has fewer.
+fn lowest_sum(mut m: u64, k: usize) -> u32 {
+    let mut sum = 0;
+    for _ in 0..k {
+        if m == 0 {
+            break;
+        }
+        sum += m.trailing_zeros() + 1;
+        m &= m - 1;
+    }
+    sum
+}
+
+/// The sum of the `k` largest digits in the digit set `m`, or of all of them if it has fewer.
+fn highest_sum(mut m: u64, k: usize) -> u32 {
+    let mut sum = 0;
+    for _ in 0..k {
+        if m == 0 {
+            break;
+        }
+        let top = 63 - m.leading_zeros();
+        sum += top + 1;
+        m &= !(1 << top);
+    }
+    sum
+}
+
 fn neighbours(m: u64) -> u64 {
     (m << 1) | (m >> 1)
 }
@@ -804,8 +832,8 @@ impl CageTable {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
-        let digits: Vec<u32> = (0..n as u32).filter(|&d| union >> d & 1 == 1).collect();
-        if digits.len() < open {
+        let union = union & all_digits(n);
+        if (union.count_ones() as usize) < open {
             return Err(Contradiction);
         }
         let others = open - 1;
@@ -820,9 +848,8 @@ impl CageTable {
                 let d = m.trailing_zeros();
                 m &= m - 1;
                 let value = d + 1;
-                let pool = digits.iter().filter(|&&e| e != d).map(|&e| e + 1);
-                let low: u32 = pool.clone().take(others).sum();
-                let high: u32 = pool.rev().take(others).sum();
+                let pool = union & !(1 << d);
+                let (low, high) = (lowest_sum(pool, others), highest_sum(pool, others));
                 if value + low <= rest && rest <= value + high {
                     keep |= 1 << d;
                 }
@@ -1068,6 +1095,28 @@ mod tests {
         // Two cells that can only take 1, one that takes 2 or 3: no.
         let cand = [0b001u16, 0b001, 0b110];
         assert!(!matches(&[0, 1, 2], &cand, &[0, 0, 0], 0b111));
+    }
+
+    #[test]
+    fn lowest_and_highest_sums_of_digit_sets() {
+        for m in [0u64, 0b1, 0b1011_0110, u64::MAX, 1 << 63 | 1] {
+            let ds: Vec<u32> = (0..64)
+                .filter(|&d| m >> d & 1 == 1)
+                .map(|d| d + 1)
+                .collect();
+            for k in 0..5 {
+                assert_eq!(
+                    lowest_sum(m, k),
+                    ds.iter().take(k).sum::<u32>(),
+                    "{m:b} {k}"
+                );
+                assert_eq!(
+                    highest_sum(m, k),
+                    ds.iter().rev().take(k).sum::<u32>(),
+                    "{m:b} {k}"
+                );
+            }
+        }
     }
 
     #[test]
