@@ -543,17 +543,37 @@ impl SatBackend {
         })
     }
 
-    fn settle_with(&self, job: Prove<'_>, scratch: &mut Scratch) -> (Settlement, Stats) {
-        let mut stats = Stats::default();
-        let (simplified, lemmas) =
-            self.simplified(job.units, job.puzzle, scratch, &mut stats, true);
+    /// Simplification recording its lemmas: the puzzle with what was fixed, the clauses left, their
+    /// cell numbering and the lemmas so far; or, on a conflict, the refutation (the lemmas and the
+    /// empty clause).
+    fn simplified_proving<'s>(
+        &self,
+        job: &Prove<'_>,
+        scratch: &'s mut Scratch,
+        stats: &mut Stats,
+    ) -> Result<(Grid, &'s Formula, &'s CellVars, Proof), Proof> {
+        let (simplified, lemmas) = self.simplified(job.units, job.puzzle, scratch, stats, true);
         let mut proof = lemmas.unwrap_or_default();
-        let (grid, rest, vars) = match simplified {
+        match simplified {
             Simplified::NoSolution => {
                 proof.add(&[]);
-                return (Settlement::NoSolution(Proved::Refutation(proof)), stats);
+                Err(proof)
             }
-            Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
+            Simplified::Rest(grid, rest, vars) => Ok((grid, rest, vars, proof)),
+        }
+    }
+
+    fn settle_with(&self, job: Prove<'_>, scratch: &mut Scratch) -> (Settlement, Stats) {
+        let mut stats = Stats::default();
+        let (grid, rest, vars, mut proof) = match self.simplified_proving(&job, scratch, &mut stats)
+        {
+            Ok(rest) => rest,
+            Err(refutation) => {
+                return (
+                    Settlement::NoSolution(Proved::Refutation(refutation)),
+                    stats,
+                );
+            }
         };
         if rest.is_empty() {
             // Every cell assigned by propagation: the only solution, and propagation falsifies
@@ -574,15 +594,10 @@ impl SatBackend {
 
     fn prove_with(&self, job: &Prove<'_>, scratch: &mut Scratch) -> Proved {
         let mut stats = Stats::default();
-        let (simplified, lemmas) =
-            self.simplified(job.units, job.puzzle, scratch, &mut stats, true);
-        let mut proof = lemmas.unwrap_or_default();
-        let (grid, rest, vars) = match simplified {
-            Simplified::NoSolution => {
-                proof.add(&[]);
-                return Proved::Refutation(proof);
-            }
-            Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
+        let (grid, rest, vars, mut proof) = match self.simplified_proving(job, scratch, &mut stats)
+        {
+            Ok(rest) => rest,
+            Err(refutation) => return Proved::Refutation(refutation),
         };
         if rest.is_empty() {
             // Every cell assigned by propagation: the only solution. If it is the excluded one,
