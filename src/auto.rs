@@ -112,52 +112,60 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             }
             Err(e) => return Err(e),
         };
-        if !matches!(first.outcome, Outcome::Unknown { .. }) {
+        if first.outcome.settles(limits) {
             return Ok(self.answer(first, self.dfs.name()));
         }
         let left = limits.timeout().map(|t| t.saturating_sub(start.elapsed()));
         let race = limits.with_timeout(Some(left.unwrap_or(FAR)));
         // The native search goes on unless the user's budget stopped it (it would stop again).
         let again = limits.budget().is_none_or(|b| b > budget);
-        let (native, sat) = if again {
+        let (native, sat, winner) = if again {
             self.race(units, puzzle, &race)
         } else {
-            (None, Some(self.sat.solve(units, puzzle, &race)))
+            let sat = self.sat.solve(units, puzzle, &race);
+            let settled = matches!(&sat, Ok(r) if r.outcome.settles(limits));
+            (None, Some(sat), settled.then_some(Phase::Sat))
         };
-        let settled = |r: &Option<Result<Report, SolveError>>| matches!(r, Some(Ok(rep)) if !matches!(rep.outcome, Outcome::Unknown { .. }));
-        if settled(&sat) {
-            let Some(Ok(report)) = sat else {
-                unreachable!("settled")
-            };
-            return Ok(self.answer(report, self.sat.name()));
+        // The race's answer is always its winner's: the first phase to settle the puzzle.
+        match (winner, sat, native) {
+            (Some(Phase::Sat), Some(Ok(report)), _) => Ok(self.answer(report, self.sat.name())),
+            (Some(Phase::Native), _, Some(Ok(report))) => Ok(self.answer(report, self.dfs.name())),
+            (_, sat, native) => self.unsettled(first, sat, native),
         }
-        if settled(&native) {
-            let Some(Ok(report)) = native else {
-                unreachable!("settled")
-            };
-            return Ok(self.answer(report, self.dfs.name()));
-        }
-        // Neither settled it: the SAT phase's unknown (or the native one's, if the SAT backend
-        // could not attempt the puzzle), with the first solution either search found.
+    }
+
+    /// Neither phase settled the puzzle: the SAT phase's unknown (or the native one's, if the SAT
+    /// backend could not attempt the puzzle), with the most solutions any search found and the
+    /// first of them.
+    fn unsettled(
+        &self,
+        first: Report,
+        sat: Option<Result<Report, SolveError>>,
+        native: Option<Result<Report, SolveError>>,
+    ) -> Result<(Report, &'static str), SolveError> {
         let found = [&sat, &native]
             .into_iter()
             .flatten()
             .filter_map(|r| r.as_ref().ok())
             .chain([&first])
-            .find_map(|r| match &r.outcome {
+            .filter_map(|r| match &r.outcome {
                 Outcome::Unknown {
                     count,
                     first: Some(g),
-                } => Some((*count, g.clone())),
+                } => Some((*count, g)),
                 _ => None,
-            });
+            })
+            .max_by_key(|(count, _)| *count)
+            .map(|(count, g)| (count, g.clone()));
         let (mut report, by) = match (sat, native) {
             (Some(Ok(r)), _) => (r, self.sat.name()),
             (_, Some(Ok(r))) => (r, self.dfs.name()),
             (Some(Err(e)), _) => return Err(e),
             _ => (first, self.dfs.name()),
         };
-        if let (Outcome::Unknown { count: 0, .. }, Some((count, g))) = (&report.outcome, found) {
+        if let (Outcome::Unknown { count: k, .. }, Some((count, g))) = (&report.outcome, found)
+            && count > *k
+        {
             report.outcome = Outcome::Unknown {
                 count,
                 first: Some(g),
@@ -173,7 +181,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     }
 
     /// The native and the SAT backend on two threads within `limits`; the first to settle the puzzle
-    /// stops the other. Their reports (native, SAT).
+    /// stops the other. Their reports (native, SAT) and the winner, if one settled it.
     #[allow(clippy::type_complexity)]
     fn race(
         &self,
@@ -183,31 +191,45 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     ) -> (
         Option<Result<Report, SolveError>>,
         Option<Result<Report, SolveError>>,
+        Option<Phase>,
     ) {
+        // A stop flag of this race alone: setting it stops these two solves and nothing else.
         let stop = Arc::new(AtomicBool::new(false));
         // 0 until one settles the puzzle: 1 native, 2 SAT.
         let winner = AtomicU8::new(0);
         let work = WorkCounters::on_this_thread();
-        let run = |backend: &dyn Backend, me: u8| {
+        let run = |backend: &dyn Backend, me: Phase| {
             let report = stoppable(&stop, work.clone(), || backend.solve(units, puzzle, limits));
-            let settled = matches!(&report, Ok(r) if !matches!(r.outcome, Outcome::Unknown { .. }));
+            let settled = matches!(&report, Ok(r) if r.outcome.settles(limits));
             if settled
                 && winner
-                    .compare_exchange(0, me, Ordering::AcqRel, Ordering::Acquire)
+                    .compare_exchange(0, me as u8, Ordering::AcqRel, Ordering::Acquire)
                     .is_ok()
             {
                 stop.store(true, Ordering::Release);
             }
             report
         };
-        std::thread::scope(|s| {
-            let sat = s.spawn(|| run(&self.sat, 2));
-            let native = run(&self.dfs, 1);
+        let (native, sat) = std::thread::scope(|s| {
+            let sat = s.spawn(|| run(&self.sat, Phase::Sat));
+            let native = run(&self.dfs, Phase::Native);
             // A backend that cannot attempt the puzzle leaves the race to the other.
-            let sat = sat.join().ok();
-            (Some(native), sat)
-        })
+            (Some(native), sat.join().ok())
+        });
+        let winner = match winner.into_inner() {
+            1 => Some(Phase::Native),
+            2 => Some(Phase::Sat),
+            _ => None,
+        };
+        (native, sat, winner)
     }
+}
+
+/// The two phases of a race.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Native = 1,
+    Sat = 2,
 }
 
 impl<D: Backend, S: Backend> Backend for AutoBackend<D, S> {
@@ -410,5 +432,174 @@ mod race_tests {
             .unwrap();
         assert_eq!((report.outcome.status(), by), (Status::Multiple, "sat"));
         assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 1);
+    }
+}
+
+#[cfg(test)]
+mod settle_tests {
+    use std::sync::atomic::AtomicUsize;
+
+    use super::*;
+    use crate::grid::Shape;
+    use crate::solve::{Stats, Status, stop_requested};
+
+    /// A native phase that, on every call, reports two solutions of the first puzzle it is given
+    /// and then a stopped count (as the native search did when its first phase ran out of nodes
+    /// after two of six solutions): `multiple`, count 2, not complete.
+    #[derive(Default)]
+    struct PartialCount {
+        calls: AtomicUsize,
+    }
+
+    impl Backend for PartialCount {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(&self, units: &Units, puzzle: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let two = DfsBackend::new().solve(units, puzzle, &Limits::unique())?;
+            let Outcome::Multiple { solutions, .. } = two.outcome else {
+                panic!("the test puzzle has several solutions")
+            };
+            Ok(Report {
+                outcome: Outcome::Multiple {
+                    solutions,
+                    count: 2,
+                    complete: false,
+                },
+                stats: Stats::default(),
+            })
+        }
+    }
+
+    /// A 4x4 puzzle with several solutions, but fewer than six: the first row and column given.
+    fn four_solutions() -> (Units, Grid) {
+        let s = Shape::new(2, 2).unwrap();
+        let g = Grid::from_values(s, vec![1, 2, 3, 4, 3, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0]).unwrap();
+        (Units::standard(s), g)
+    }
+
+    #[test]
+    fn a_count_cut_short_is_not_an_answer() {
+        let (units, puzzle) = four_solutions();
+        let limits = Limits::count_to(6);
+        let exact = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
+        assert!(
+            matches!(exact.outcome, Outcome::Multiple { count, complete: true, .. } if count > 2),
+            "{:?}",
+            exact.outcome
+        );
+        // The native phase (first and in the race) only ever has a partial count; the SAT
+        // phase's complete count is the answer.
+        let auto = AutoBackend::from_phases(PartialCount::default(), SatBackend::default());
+        let (report, by) = auto.solve_reporting(&units, &puzzle, &limits).unwrap();
+        assert_eq!(by, "sat");
+        assert_eq!(report.outcome.count(), exact.outcome.count());
+        assert!(report.outcome.settles(&limits));
+        assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 2);
+        // Counting to two, the same partial answer is the answer asked for.
+        let (report, by) = auto
+            .solve_reporting(&units, &puzzle, &Limits::unique())
+            .unwrap();
+        assert_eq!((report.outcome.status(), by), (Status::Multiple, "dfs"));
+    }
+
+    /// A native phase that gives up at once in the first phase and settles in the race.
+    #[derive(Default)]
+    struct SettlesSecond {
+        calls: AtomicUsize,
+    }
+
+    impl Backend for SettlesSecond {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+        ) -> Result<Report, SolveError> {
+            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
+                return Ok(Report {
+                    outcome: Outcome::Unknown {
+                        count: 0,
+                        first: None,
+                    },
+                    stats: Stats::default(),
+                });
+            }
+            let mut report = DfsBackend::new().solve(units, puzzle, limits)?;
+            report.stats.nodes = 424_242;
+            Ok(report)
+        }
+    }
+
+    /// A SAT phase that settles only after it was told to stop (after the native phase won), and
+    /// then anyway: a loser that settles too late.
+    struct LateSat;
+
+    impl Backend for LateSat {
+        fn name(&self) -> &'static str {
+            "sat"
+        }
+
+        fn solve(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+        ) -> Result<Report, SolveError> {
+            while !stop_requested() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            // Settled on a thread of its own, which the stop does not reach.
+            let mut report = std::thread::scope(|s| {
+                s.spawn(|| SatBackend::default().solve(units, puzzle, limits))
+                    .join()
+                    .unwrap()
+            })?;
+            assert!(report.outcome.settles(limits));
+            report.stats.nodes = 99;
+            Ok(report)
+        }
+    }
+
+    #[test]
+    fn the_race_answer_is_the_winners() {
+        let (units, puzzle) = four_solutions();
+        let auto = AutoBackend::from_phases(SettlesSecond::default(), LateSat);
+        let (report, by) = auto
+            .solve_reporting(&units, &puzzle, &Limits::count_to(6))
+            .unwrap();
+        assert_eq!(by, "dfs");
+        assert_eq!(report.stats.nodes, 424_242, "the winner's own report");
+    }
+
+    #[test]
+    fn a_race_stop_reaches_no_later_search_on_the_thread() {
+        let (units, puzzle) = four_solutions();
+        // A race that the SAT phase wins stops the native search on this thread...
+        let auto = AutoBackend::from_phases(SettlesSecond::default(), SatBackend::default());
+        let limits = Limits::count_to(6);
+        auto.solve_reporting(&units, &puzzle, &limits).unwrap();
+        // ... and no later search on it: a stop flag set before a search starts is not its own.
+        assert!(!stop_requested());
+        let after = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
+        assert!(after.outcome.settles(&limits), "{:?}", after.outcome);
+        // Nor does a stop flag outlive a solve that panicked.
+        let flag = Arc::new(AtomicBool::new(true));
+        let panicked = std::panic::catch_unwind(|| {
+            stoppable(&flag, None, || {
+                assert!(stop_requested());
+                panic!("a backend bug")
+            })
+        });
+        assert!(panicked.is_err());
+        assert!(!stop_requested());
+        let after = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
+        assert!(after.outcome.settles(&limits), "{:?}", after.outcome);
     }
 }

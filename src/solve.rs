@@ -167,6 +167,19 @@ impl Outcome {
         }
     }
 
+    /// Whether this outcome answers the question `limits` ask: not [`Outcome::Unknown`], and not a
+    /// count of several solutions cut short below the solution limit (which
+    /// [`Solutions::finish`] never makes, but a [`Backend`] of another crate might).
+    pub fn settles(&self, limits: &Limits) -> bool {
+        match self {
+            Outcome::Unknown { .. } => false,
+            Outcome::Multiple {
+                count, complete, ..
+            } => *complete || *count >= limits.max_solutions(),
+            _ => true,
+        }
+    }
+
     /// The number of solutions found.
     pub fn count(&self) -> u64 {
         match self {
@@ -250,18 +263,22 @@ impl Solutions {
 
     /// The outcome of a search that found these solutions and then either finished or reached the
     /// solution limit (`gave_up == false`), or gave up on a budget or deadline (`gave_up == true`).
+    ///
+    /// A search that gave up before reaching the solution limit has not answered the question
+    /// asked, whatever it found: its outcome is [`Outcome::Unknown`] with the count so far (a
+    /// count of 2 when 6 were asked for is not an answer). So an [`Outcome::Multiple`] count is
+    /// either exact (`complete`) or the solution limit itself.
     pub fn finish(self, gave_up: bool) -> Outcome {
         let complete = !gave_up && self.count < self.max;
         match (self.first, self.second) {
-            // Two solutions settle "multiple" even if a limit then ran out.
+            (first, _) if gave_up && self.count < self.max => Outcome::Unknown {
+                count: self.count,
+                first: first.map(Box::new),
+            },
             (Some(a), Some(b)) => Outcome::Multiple {
                 solutions: [Box::new(a), Box::new(b)],
                 count: self.count,
                 complete,
-            },
-            (first, _) if gave_up && self.count < self.max => Outcome::Unknown {
-                count: self.count,
-                first: first.map(Box::new),
             },
             (None, _) => Outcome::NoSolution,
             (Some(a), None) if self.max == 1 => Outcome::Found(a),
@@ -369,20 +386,27 @@ pub(crate) fn stoppable<R>(
     work: Option<WorkCounters>,
     f: impl FnOnce() -> R,
 ) -> R {
+    /// Puts this thread's previous watch back when the solve ends, even by a panic, so that no
+    /// later solve on this thread sees this flag.
+    struct Restore(Option<Watch>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            if let Some(previous) = self.0.take() {
+                WATCH.with(|w| *w.borrow_mut() = previous);
+            }
+        }
+    }
     let previous = WATCH.with(|w| {
-        let mut w = w.borrow_mut();
-        (
-            w.stop.replace(Arc::clone(flag)),
-            std::mem::replace(&mut w.work, work),
+        std::mem::replace(
+            &mut *w.borrow_mut(),
+            Watch {
+                stop: Some(Arc::clone(flag)),
+                work,
+            },
         )
     });
-    let r = f();
-    WATCH.with(|w| {
-        let mut w = w.borrow_mut();
-        w.stop = previous.0;
-        w.work = previous.1;
-    });
-    r
+    let _restore = Restore(Some(previous));
+    f()
 }
 
 /// Whether the solve running on this thread was asked to stop ([`stoppable`]).
@@ -579,16 +603,23 @@ mod tests {
         assert_eq!(finish(&first, vec![], true).status(), Status::Unknown);
         // A first solution answers a first-solution question even if a limit then ran out.
         assert_eq!(finish(&first, vec![g(1)], true).status(), Status::Solved);
-        // Two solutions already prove "multiple", even if a budget then ran out.
+        // Two solutions of the nine asked for, then a budget ran out: the count is not an answer.
         let m = finish(&Limits::count_to(9), vec![g(1), g(2)], true);
-        assert!(matches!(
-            m,
-            Outcome::Multiple {
-                count: 2,
-                complete: false,
-                ..
-            }
-        ));
+        assert!(
+            matches!(
+                m,
+                Outcome::Unknown {
+                    count: 2,
+                    first: Some(_)
+                }
+            ),
+            "{m:?}"
+        );
+        assert!(!m.settles(&Limits::count_to(9)));
+        // Two of two, then a budget ran out: "multiple" is the answer to the question asked.
+        let m = finish(&two, vec![g(1), g(2)], true);
+        assert!(matches!(m, Outcome::Multiple { count: 2, .. }), "{m:?}");
+        assert!(m.settles(&two));
     }
 
     #[test]
