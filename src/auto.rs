@@ -291,9 +291,9 @@ mod race_tests {
     use std::sync::atomic::AtomicUsize;
 
     use super::*;
-    use crate::check::verify;
     use crate::grid::Shape;
     use crate::solve::{Stats, Status, past, stop_requested};
+    use crate::verify::verify;
 
     /// The native backend, except that its first solve gives up at once (as if the puzzle needed
     /// more than the first phase's budget).

@@ -29,6 +29,7 @@
 
 mod auto;
 mod check;
+mod constraint;
 mod dfs;
 pub mod format;
 mod grid;
@@ -40,18 +41,18 @@ pub mod study;
 #[cfg(test)]
 mod testing;
 mod units;
+mod verify;
 
 pub use auto::AutoBackend;
 pub use check::{
-    Answer, CrossCheck, Expected, Problem, Verdict, Verified, Violation, compare_expected,
-    cross_check, judge, verify,
+    Answer, CrossCheck, Expected, Problem, Verdict, Verified, compare_expected, cross_check, judge,
 };
+pub use constraint::{Cage, Relation, RelationKind, UnknownVariant, Variant, sum_range};
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
-pub use rules::{
-    Cage, Relation, RelationKind, RulesBuilder, RulesError, UnknownVariant, Variant, sum_range,
-};
+pub use rules::{RulesBuilder, RulesError};
 pub use solve::{
     Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status, WorkCounters,
 };
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};
+pub use verify::{Violation, verify};

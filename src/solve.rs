@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::check::Violation;
 use crate::grid::{Grid, Shape};
 use crate::units::Units;
+use crate::verify::Violation;
 
 /// How far a backend may go on one puzzle: how many solutions to count, and a node/conflict budget and
 /// a timeout that each apply to one `solve` call (so two backends given the same limits each get the

@@ -78,7 +78,7 @@ pub(crate) struct Published {
 /// non-consecutive, jigsaw, and the mixes (anti-knight + anti-king, anti-knight + non-consecutive,
 /// X + windoku).
 pub(crate) fn published_variants() -> Vec<Published> {
-    use crate::rules::Variant;
+    use crate::constraint::Variant;
     let shape = Shape::new(3, 3).unwrap();
     let region = |map: &str| -> Vec<usize> {
         let mut labels: Vec<char> = Vec::new();

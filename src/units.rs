@@ -9,8 +9,8 @@ use std::fmt;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::constraint::{Cage, Relation, Variant};
 use crate::grid::{Cell, Digit, Grid, Shape};
-use crate::rules::{Cage, Relation, Variant};
 
 /// What kind of group a unit is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

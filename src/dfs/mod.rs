@@ -53,6 +53,7 @@ mod nine;
 mod rules;
 mod search;
 mod state;
+mod step;
 mod tables;
 
 use std::cell::Cell;
@@ -324,7 +325,7 @@ mod tests {
         let shape = Shape::new(2, 2).unwrap();
         let plain = Units::standard(shape);
         let x = Units::rules(shape)
-            .variant(crate::rules::Variant::Diagonals)
+            .variant(crate::constraint::Variant::Diagonals)
             .build()
             .unwrap();
         let dfs = DfsBackend::new();
@@ -361,7 +362,7 @@ mod tests {
     fn a_killer_without_givens_has_its_published_solution() {
         let (units, solution) = crate::testing::wikipedia_killer();
         let shape = units.shape();
-        crate::check::verify(&units, &Grid::empty(shape), &solution).unwrap();
+        crate::verify::verify(&units, &Grid::empty(shape), &solution).unwrap();
         let r = DfsBackend::new()
             .solve(&units, &Grid::empty(shape), &Limits::unique())
             .unwrap();
@@ -380,7 +381,7 @@ mod tests {
                 .solve(&units, &Grid::empty(shape), &Limits::first())
                 .unwrap();
             let g = r.outcome.solution().unwrap();
-            crate::check::verify(&units, &Grid::empty(shape), g).unwrap();
+            crate::verify::verify(&units, &Grid::empty(shape), g).unwrap();
         }
     }
 }

@@ -23,7 +23,7 @@
 //!   generic path.
 
 use super::search::{Bounds, Found, out_of_limits};
-use super::state::{Contradiction, Step};
+use super::step::{Contradiction, Step};
 use crate::grid::{Grid, Shape};
 use crate::solve::Limits;
 

@@ -30,8 +30,8 @@
 //! has a candidate that is neither it nor next to it.
 
 use super::mask::Mask;
-use super::state::{Contradiction, Step};
-use crate::rules::{RelationKind, sum_range};
+use super::step::{Contradiction, Step};
+use crate::constraint::{RelationKind, sum_range};
 use crate::units::Units;
 
 /// The most combinations listed for one cage; beyond, it is pruned by bounds.

@@ -5,7 +5,8 @@
 use std::time::Instant;
 
 use super::mask::Mask;
-use super::state::{Branch, State, Step, Work};
+use super::state::{Branch, State, Work};
+use super::step::Step;
 use super::tables::Tables;
 use crate::grid::{Grid, Shape};
 use crate::solve::{Limits, Solutions, Stats, add_nodes, past};

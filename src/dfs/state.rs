@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 
 use super::mask::Mask;
 use super::rules::{Narrowed, Rules};
+use super::step::{Contradiction, Step};
 use super::tables::Tables;
 
 /// Buffers for propagation, reused across nodes: the naked-single queue and the locked-candidate
@@ -64,13 +65,6 @@ impl<M: Mask> Work<M> {
             + (self.inter.capacity() + self.outside.capacity()) * size_of::<M>()
     }
 }
-
-/// A dead end: some cell has no candidate, some digit has no place in a unit, or a digit is repeated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Contradiction;
-
-/// The result of a propagation step.
-pub(crate) type Step<T> = Result<T, Contradiction>;
 
 /// The `digit` of a log entry that records removed candidates rather than a placement.
 const REMOVED: u32 = u32::MAX;
@@ -1009,7 +1003,7 @@ mod tests {
         // 121x121 anti-knight: no peer lists (above 100x100), so the knight cells are kept apart.
         let shape = Shape::new(11, 11).unwrap();
         let units = Units::rules(shape)
-            .variant(crate::rules::Variant::AntiKnight)
+            .variant(crate::constraint::Variant::AntiKnight)
             .build()
             .unwrap();
         let t = Tables::build(&units);

@@ -10,7 +10,7 @@ use super::detect::{Note, Plan, choose_alphabet, shape_hint};
 use super::error::{ParseError, ParseErrorKind};
 use super::layout::Layout;
 use super::lines::{Line, MAX_LINE, first_non_text};
-use super::reader::{Puzzle, Record};
+use super::record::{Puzzle, Record};
 use super::symbols::Symbols;
 use super::{Format, ReadOptions};
 use crate::grid::{Grid, GridError, MAX_N, Shape};

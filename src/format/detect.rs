@@ -7,9 +7,11 @@
 use std::fmt;
 
 use super::alphabet::Alphabet;
-use super::csv;
+use super::csv_records;
 use super::error::ParseErrorKind;
-use super::lines::{Kind, OwnedLine, classify, column, first_non_text, note_split, trim_start};
+use super::lines::{
+    Kind, OwnedLine, RuleWord, classify, column, first_non_text, note_split, rule_word, trim_start,
+};
 use super::symbols::BLANKS;
 use super::{Format, ReadOptions};
 use crate::grid::Shape;
@@ -400,9 +402,9 @@ fn without_rule_rows(sample: &[OwnedLine]) -> Vec<OwnedLine> {
             Kind::Rule => {
                 let t = trim_start(&l.text);
                 section = matches!(
-                    super::variant::rule_word(t),
+                    rule_word(t),
                     Some((
-                        super::variant::RuleWord::Regions | super::variant::RuleWord::Solution,
+                        RuleWord::Regions | RuleWord::Solution,
                         k
                     )) if trim_start(&t[k..]).is_empty()
                 );
@@ -743,7 +745,7 @@ fn detect_csv(
     options: &ReadOptions,
     mut plan: Plan,
 ) -> Result<Plan, DetectError> {
-    let records = csv::records(sample);
+    let records = csv_records::records(sample);
     let Some((first_line, first)) = records.first() else {
         return Ok(plan);
     };

@@ -6,7 +6,7 @@ use super::context::{Context, Emitted, garbage};
 use super::detect::{flat_width, square_side};
 use super::error::{ParseError, ParseErrorKind};
 use super::lines::{Kind, Line, classify, column, note_split, trim_start};
-use super::reader::Puzzle;
+use super::record::Puzzle;
 use super::symbols::SKIP;
 
 /// Feeds one line of a line-format input.

@@ -157,7 +157,7 @@ pub(crate) fn classify(text: &[u8]) -> Kind {
         let v = t.iter().fold(0u32, |a, &b| a * 10 + u32::from(b - b'0'));
         return Kind::HeaderInt(v);
     }
-    if super::variant::rule_word(t).is_some() {
+    if rule_word(t).is_some() {
         return Kind::Rule;
     }
     // A grid with a note after it (`4.....8.5…  # SE 11.9`) is no title, whatever the note says.
@@ -265,6 +265,58 @@ pub(crate) fn first_non_text(text: &[u8]) -> Option<(usize, u8, bool)> {
         (None, Some(u)) => Some((u, text[u], true)),
         (None, None) => None,
     }
+}
+
+/// The keyword of a rule line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RuleWord {
+    /// `cage SUM cells…`
+    Cage,
+    /// `variant: names…`
+    Variant,
+    /// `regions:`
+    Regions,
+    /// `solution:`
+    Solution,
+    /// `RxC:d:k:values…`
+    SudoCue,
+    /// `expected: solvable` or `expected: unsolvable` (the jigsaw layouts of the shared collection)
+    Expected,
+}
+
+/// The rule keyword `t` (left-trimmed) starts with, and the offset after it.
+pub(crate) fn rule_word(t: &[u8]) -> Option<(RuleWord, usize)> {
+    let lower = |k: &[u8]| t.len() >= k.len() && t[..k.len()].eq_ignore_ascii_case(k);
+    for (word, key) in [
+        (RuleWord::Variant, &b"variants:"[..]),
+        (RuleWord::Variant, b"variant:"),
+        (RuleWord::Regions, b"regions:"),
+        (RuleWord::Regions, b"region:"),
+        (RuleWord::Solution, b"solution:"),
+        (RuleWord::Expected, b"expected:"),
+    ] {
+        if lower(key) {
+            return Some((word, key.len()));
+        }
+    }
+    if lower(b"cage") && matches!(t.get(4), Some(b' ' | b'\t')) {
+        return Some((RuleWord::Cage, 4));
+    }
+    // RxC:…:k:
+    let digits = |from: usize| t[from..].iter().take_while(|b| b.is_ascii_digit()).count();
+    let r = digits(0);
+    if r > 0 && matches!(t.get(r), Some(b'x' | b'X')) {
+        let c = digits(r + 1);
+        let colon = r + 1 + c;
+        if c > 0 && t.get(colon) == Some(&b':') {
+            let mut parts = t[colon + 1..].splitn(3, |&b| b == b':');
+            let _flags = parts.next();
+            if parts.next() == Some(b"k") {
+                return Some((RuleWord::SudoCue, 0));
+            }
+        }
+    }
+    None
 }
 
 #[cfg(test)]

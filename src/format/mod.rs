@@ -70,6 +70,7 @@ mod alphabet;
 mod block;
 mod context;
 mod csv;
+mod csv_records;
 mod detect;
 mod error;
 mod ints;
@@ -77,6 +78,7 @@ mod layout;
 mod line;
 mod lines;
 mod reader;
+mod record;
 mod symbols;
 mod variant;
 
@@ -87,7 +89,8 @@ pub use alphabet::{Alphabet, AlphabetError, MAX_SYMBOLS};
 pub use detect::Note;
 pub use error::{ParseError, ParseErrorKind};
 pub use layout::Layout;
-pub use reader::{Puzzle, PuzzleReader, Record, read_str};
+pub use reader::{PuzzleReader, read_str};
+pub use record::{Puzzle, Record};
 
 use crate::grid::Shape;
 
@@ -184,5 +187,5 @@ pub struct ReadOptions {
     /// solutions that a checker is about to judge (`satdoku verify`); puzzles leave it `false`.
     pub allow_clashes: bool,
     /// Variants for every puzzle (`--variant`), besides those a puzzle's `variant:` line names.
-    pub variants: Vec<crate::rules::Variant>,
+    pub variants: Vec<crate::constraint::Variant>,
 }

@@ -1076,9 +1076,9 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::verify;
     use crate::grid::Shape;
     use crate::solve::Status;
+    use crate::verify::verify;
 
     /// Every encoding × amo × simplification × solver compiled in.
     fn all_backends() -> Vec<SatBackend> {

@@ -169,7 +169,7 @@ pub fn decode_model(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::verify;
+    use crate::verify::verify;
 
     /// rows 1234 / 3412 / 2143 / 4321, checked by hand.
     fn solved4() -> Grid {

@@ -26,9 +26,11 @@
 use std::ops::Range;
 
 use crate::grid::{Cell, Digit, Shape};
-use crate::sat::encode::MAX_COMBINATIONS;
 use crate::sat::lit::{Lit, Var};
 use crate::units::Units;
+
+/// The most digit sets the combinations encoding writes for one cage.
+pub(crate) const MAX_COMBINATIONS: u64 = 20_000;
 
 /// The number of cell variables of a grid of side `n`: N³.
 pub fn cell_var_count(n: usize) -> usize {

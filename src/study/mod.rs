@@ -12,7 +12,6 @@ mod propagate;
 use std::fmt::Write as _;
 use std::time::Duration;
 
-use crate::check::verify;
 use crate::dfs::DfsBackend;
 use crate::grid::Grid;
 use crate::sat::{
@@ -20,6 +19,7 @@ use crate::sat::{
 };
 use crate::solve::{Backend, Limits};
 use crate::units::Units;
+use crate::verify::verify;
 
 pub use propagate::{Propagation, propagate};
 

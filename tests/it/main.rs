@@ -13,6 +13,7 @@ mod fixtures;
 mod formats;
 mod fuzz_corpus;
 mod large;
+mod layers;
 mod lookahead;
 mod noisy_input;
 mod readme;

@@ -8,12 +8,61 @@
 //! checked (so a proof with a wrong but unused lemma is accepted, as DRAT-trim accepts it).
 
 use std::collections::HashMap;
+use std::io;
+use std::path::PathBuf;
+
+use thiserror::Error;
 
 use crate::sat::lit::Lit;
+use crate::sat::proof::ProofParseError;
 
 const UNSET: i8 = 0;
 const TRUE: i8 = 1;
 const FALSE: i8 = -1;
+
+/// Why a proof was not accepted.
+#[derive(Debug, Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// A lemma of the proof that the refutation uses does not follow (neither RUP nor RAT).
+    #[error("proof step {step} does not follow from the formula and the lemmas before it")]
+    Rejected {
+        /// The step, 1-based (= its line in a text DRAT file).
+        step: usize,
+    },
+    /// The proof never derives the empty clause.
+    #[error("the proof does not derive the empty clause")]
+    Incomplete,
+    /// The CNF could not be read.
+    #[error("CNF line {line}: {message}")]
+    Cnf {
+        /// Line number, 1-based.
+        line: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// The proof could not be read.
+    #[error("DRAT proof: {0}")]
+    Proof(#[from] ProofParseError),
+    /// A file could not be read.
+    #[error("reading {path}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        #[source]
+        source: io::Error,
+    },
+}
+
+impl From<Rejection> for CheckError {
+    fn from(r: Rejection) -> CheckError {
+        match r {
+            Rejection::Lemma(i) => CheckError::Rejected { step: i + 1 },
+            Rejection::NoEmptyClause => CheckError::Incomplete,
+        }
+    }
+}
 
 /// Clause flags: in the database now; a lemma the refutation depends on (to be checked); in the
 /// watch lists.

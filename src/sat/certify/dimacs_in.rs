@@ -1,7 +1,7 @@
 //! DIMACS CNF in, for checking a certificate from its files: comment lines (`c`), the `p cnf V C`
 //! header, then clauses of nonzero literals each ended by `0` (a clause may span lines).
 
-use super::CheckError;
+use super::checker::CheckError;
 use crate::sat::lit::Lit;
 use crate::sat::sink::{ClauseSink, Formula};
 

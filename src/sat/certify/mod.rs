@@ -13,19 +13,20 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use self::checker::{Checker, Rejection};
-use crate::check::{Violation, verify};
+pub use self::checker::CheckError;
+use self::checker::Checker;
 use crate::grid::{Cell, Grid, Shape};
 use crate::sat::backend::{CLAUSE_BUDGET, Proved, SatBackend, Settlement};
 use crate::sat::dimacs::{givens_string, rules_comments};
 use crate::sat::encode::{Amo, Encoding, encode};
 use crate::sat::lit::Lit;
-use crate::sat::proof::{Proof, ProofParseError, push_dimacs};
+use crate::sat::proof::{Proof, push_dimacs};
 use crate::sat::sink::{ClauseSink, Formula};
 use crate::sat::solver::{SatSolver, SolverUnavailable};
 use crate::sat::vars::{cell_lit, cell_var_count};
 use crate::solve::{Limits, Outcome, Stats, Status};
 use crate::units::Units;
+use crate::verify::{Violation, verify};
 
 /// Makes [`Certificate`]s: which solver writes the proof, and within which limits.
 ///
@@ -102,50 +103,6 @@ pub enum CertifyError {
         /// The budget.
         budget: u64,
     },
-}
-
-/// Why a proof was not accepted.
-#[derive(Debug, Error)]
-#[non_exhaustive]
-pub enum CheckError {
-    /// A lemma of the proof that the refutation uses does not follow (neither RUP nor RAT).
-    #[error("proof step {step} does not follow from the formula and the lemmas before it")]
-    Rejected {
-        /// The step, 1-based (= its line in a text DRAT file).
-        step: usize,
-    },
-    /// The proof never derives the empty clause.
-    #[error("the proof does not derive the empty clause")]
-    Incomplete,
-    /// The CNF could not be read.
-    #[error("CNF line {line}: {message}")]
-    Cnf {
-        /// Line number, 1-based.
-        line: usize,
-        /// What is wrong.
-        message: String,
-    },
-    /// The proof could not be read.
-    #[error("DRAT proof: {0}")]
-    Proof(#[from] ProofParseError),
-    /// A file could not be read.
-    #[error("reading {path}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The error.
-        #[source]
-        source: io::Error,
-    },
-}
-
-impl From<Rejection> for CheckError {
-    fn from(r: Rejection) -> CheckError {
-        match r {
-            Rejection::Lemma(i) => CheckError::Rejected { step: i + 1 },
-            Rejection::NoEmptyClause => CheckError::Incomplete,
-        }
-    }
 }
 
 /// The plain encoding of the empty grid of one unit list (extended, pairwise), shared by the

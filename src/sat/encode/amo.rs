@@ -13,7 +13,7 @@
 //! - bimander: m = ⌈k/2⌉ groups of two (the last may hold one) and b = ⌈log₂ m⌉ bits;
 //!   A = ⌊k/2⌋ + k·b, X = b (k ≥ 7; below that pairwise is no larger and is used).
 
-use super::Amo;
+use super::choice::Amo;
 use crate::sat::lit::Lit;
 use crate::sat::sink::ClauseSink;
 use crate::sat::vars::AuxVars;

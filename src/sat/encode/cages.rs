@@ -21,16 +21,14 @@
 //! Auxiliary variables are taken in cage order, all of them whatever the givens, so that every
 //! encoding of one set of rules numbers them alike (see `vars.rs`).
 
-use super::{EncodeError, Fixed};
+use super::choice::EncodeError;
+use super::fixed::Fixed;
+use crate::constraint::{Cage, sum_range};
 use crate::grid::Shape;
-use crate::rules::{Cage, sum_range};
 use crate::sat::lit::Lit;
 use crate::sat::sink::ClauseSink;
-use crate::sat::vars::{AuxVars, cell_lit_at};
+use crate::sat::vars::{AuxVars, MAX_COMBINATIONS, cell_lit_at};
 use crate::units::Units;
-
-/// The most digit sets the combinations encoding writes for one cage.
-pub(crate) const MAX_COMBINATIONS: u64 = 20_000;
 
 /// The digit sets (bit d − 1 for digit d) of `k` distinct digits of 1..=`n` adding up to `sum`, in
 /// increasing order of their smallest digits, or `None` past `cap` of them.

@@ -3,7 +3,7 @@
 //! Size before givens: N³ + (N² + |U|·N)·X(N) variables, N² + (N² + |U|·N)·A(N) clauses (A, X: one
 //! at-most-one constraint, see [`super::amo_size`]). Standard rules, pairwise: N² + 2N³(N−1).
 
-use super::Parts;
+use super::choice::Parts;
 
 /// Cell at-least-one and at-most-one, unit at-most-one.
 pub(super) const PARTS: Parts = Parts {

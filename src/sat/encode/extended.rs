@@ -5,7 +5,7 @@
 //! X: one at-most-one constraint, see [`super::amo_size`]). Standard rules, pairwise:
 //! 4N² + 2N³(N−1).
 
-use super::Parts;
+use super::choice::Parts;
 
 /// Cell and unit at-least-one and at-most-one.
 pub(super) const PARTS: Parts = Parts {

@@ -7,7 +7,7 @@
 //! Its models are exactly the solutions although cells have no at-most-one clause: a unit's N cells
 //! hold at least N digit occurrences and, each digit being there at most once, at most N.
 
-use super::Parts;
+use super::choice::Parts;
 
 /// Cell at-least-one and unit at-most-one only.
 pub(super) const PARTS: Parts = Parts {

@@ -14,7 +14,8 @@
 //! unsatisfiable at sight. The size depends on the givens: it is pinned for specific puzzles in the
 //! tests. Work and memory grow with the open candidates, not with N³.
 
-use super::{Amo, at_most_one};
+use super::amo::at_most_one;
+use super::choice::Amo;
 use crate::grid::{Cell, Digit, DigitSet, Grid};
 use crate::sat::lit::{Lit, Var};
 use crate::sat::sink::ClauseSink;

@@ -7,8 +7,8 @@
 //!   clauses a pair, the conflict clauses of the direct encoding of a binary constraint (Walsh 2000,
 //!   "SAT v CSP": one clause per forbidden pair of values).
 
-use super::Fixed;
-use crate::rules::{Relation, RelationKind};
+use super::fixed::Fixed;
+use crate::constraint::{Relation, RelationKind};
 use crate::sat::sink::ClauseSink;
 use crate::sat::vars::cell_lit_at;
 
