@@ -295,6 +295,20 @@ mod race_tests {
     use crate::solve::{Stats, Status, past, stop_requested};
     use crate::verify::verify;
 
+    /// An `unknown` answer with nothing found.
+    fn unknown() -> Report {
+        Report {
+            outcome: Outcome::Unknown {
+                count: 0,
+                first: None,
+            },
+            stats: Stats::default(),
+        }
+    }
+
+    /// The node count [`SlowStart`] reports after its first solve, to tell its reports apart.
+    const SLOW_START_NODES: u64 = 424_242;
+
     /// The native backend, except that its first solve gives up at once (as if the puzzle needed
     /// more than the first phase's budget).
     #[derive(Default)]
@@ -314,15 +328,11 @@ mod race_tests {
             limits: &Limits,
         ) -> Result<Report, SolveError> {
             if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
-                return Ok(Report {
-                    outcome: Outcome::Unknown {
-                        count: 0,
-                        first: None,
-                    },
-                    stats: Stats::default(),
-                });
+                return Ok(unknown());
             }
-            DfsBackend::new().solve(units, puzzle, limits)
+            let mut report = DfsBackend::new().solve(units, puzzle, limits)?;
+            report.stats.nodes = SLOW_START_NODES;
+            Ok(report)
         }
     }
 
@@ -345,13 +355,7 @@ mod race_tests {
             }
             let why = if stop_requested() { "stop" } else { "deadline" };
             *self.ended_by.lock().unwrap() = Some(why);
-            Ok(Report {
-                outcome: Outcome::Unknown {
-                    count: 0,
-                    first: None,
-                },
-                stats: Stats::default(),
-            })
+            Ok(unknown())
         }
     }
 
@@ -433,15 +437,6 @@ mod race_tests {
         assert_eq!((report.outcome.status(), by), (Status::Multiple, "sat"));
         assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 1);
     }
-}
-
-#[cfg(test)]
-mod settle_tests {
-    use std::sync::atomic::AtomicUsize;
-
-    use super::*;
-    use crate::grid::Shape;
-    use crate::solve::{Stats, Status, stop_requested};
 
     /// A native phase that, on every call, reports two solutions of the first puzzle it is given
     /// and then a stopped count (as the native search did when its first phase ran out of nodes
@@ -505,38 +500,6 @@ mod settle_tests {
         assert_eq!((report.outcome.status(), by), (Status::Multiple, "dfs"));
     }
 
-    /// A native phase that gives up at once in the first phase and settles in the race.
-    #[derive(Default)]
-    struct SettlesSecond {
-        calls: AtomicUsize,
-    }
-
-    impl Backend for SettlesSecond {
-        fn name(&self) -> &'static str {
-            "dfs"
-        }
-
-        fn solve(
-            &self,
-            units: &Units,
-            puzzle: &Grid,
-            limits: &Limits,
-        ) -> Result<Report, SolveError> {
-            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
-                return Ok(Report {
-                    outcome: Outcome::Unknown {
-                        count: 0,
-                        first: None,
-                    },
-                    stats: Stats::default(),
-                });
-            }
-            let mut report = DfsBackend::new().solve(units, puzzle, limits)?;
-            report.stats.nodes = 424_242;
-            Ok(report)
-        }
-    }
-
     /// A SAT phase that settles only after it was told to stop (after the native phase won), and
     /// then anyway: a loser that settles too late.
     struct LateSat;
@@ -570,19 +533,22 @@ mod settle_tests {
     #[test]
     fn the_race_answer_is_the_winners() {
         let (units, puzzle) = four_solutions();
-        let auto = AutoBackend::from_phases(SettlesSecond::default(), LateSat);
+        let auto = AutoBackend::from_phases(SlowStart::default(), LateSat);
         let (report, by) = auto
             .solve_reporting(&units, &puzzle, &Limits::count_to(6))
             .unwrap();
         assert_eq!(by, "dfs");
-        assert_eq!(report.stats.nodes, 424_242, "the winner's own report");
+        assert_eq!(
+            report.stats.nodes, SLOW_START_NODES,
+            "the winner's own report"
+        );
     }
 
     #[test]
     fn a_race_stop_reaches_no_later_search_on_the_thread() {
         let (units, puzzle) = four_solutions();
         // A race that the SAT phase wins stops the native search on this thread...
-        let auto = AutoBackend::from_phases(SettlesSecond::default(), SatBackend::default());
+        let auto = AutoBackend::from_phases(SlowStart::default(), SatBackend::default());
         let limits = Limits::count_to(6);
         auto.solve_reporting(&units, &puzzle, &limits).unwrap();
         // ... and no later search on it: a stop flag set before a search starts is not its own.
