@@ -53,6 +53,7 @@ __all__ = [
     "certify_batch",
     "check",
     "check_batch",
+    "check_certificate",
     "count",
     "count_batch",
     "encode",
@@ -926,6 +927,13 @@ def certify_batch(
         p, "certify", max_solutions=2, timeout=timeout, budget=budget, sat_solver=sat_solver, jobs=jobs,
         certify_dir=None if dir is None else os.fspath(dir),
     )
+
+
+def check_certificate(cnf: bytes, drat: bytes) -> None:
+    """Check a certificate with satdoku's own DRAT checker (backward, as DRAT-trim and ``rate``
+    check): returns if ``drat`` refutes ``cnf``, raises ``ValueError`` saying what fails
+    otherwise."""
+    _satdoku.check_drat(bytes(cnf), bytes(drat))
 
 
 def sat_solvers() -> List[str]:

@@ -879,3 +879,11 @@ pub fn sat_solvers() -> Vec<&'static str> {
         .map(|s| s.name())
         .collect()
 }
+
+/// Checks a DRAT proof that the CNF is unsatisfiable with satdoku's own checker (as
+/// `satdoku::sat::check_drat`): raises `ValueError` naming what fails.
+#[pyfunction]
+pub fn check_drat(py: Python<'_>, cnf: Vec<u8>, drat: Vec<u8>) -> PyResult<()> {
+    py.detach(|| satdoku::sat::check_drat(&cnf, &drat))
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
