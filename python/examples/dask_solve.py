@@ -103,7 +103,8 @@ def solve_dataset(path: str, client, column: str = "quizzes", unique: bool = Fal
     else:
         frame = dd.read_csv(path, usecols=[column], dtype={column: str}, blocksize=blocksize)
     solved = frame.map_partitions(solve_partition, column, unique, jobs, timeout, meta=META)
-    return client.compute(solved).result()
+    # CSV partitions number their rows from 0 each: number them across the data set.
+    return client.compute(solved).result().reset_index(drop=True)
 
 
 def main() -> None:
