@@ -778,8 +778,6 @@ def verify(
     s = _one(solution, {**opts, "variant": ()}, clashes=True)
     b = _run(p, "verify", solutions=s, unique=unique, max_solutions=2, timeout=timeout, budget=budget, sat_solver=sat_solver, jobs=1, detail=True)
     status = Status.from_code(b.status[0])
-    if status == Status.ERROR and not unique:
-        raise ParseError(b.messages.get(0, "error"))
     other = (b.details or [{}])[0].get("other")
     return Verification(status=status, message=b.messages.get(0), other=None if other is None else _grid(other, b.n))
 
