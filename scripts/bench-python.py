@@ -8,7 +8,7 @@ Rows, each on the first --count puzzles of FILE (default: the shared 17-clue lis
 - `satdoku.solve_batch(array, jobs=1[, unique=True])` from a (B, 81) uint8 array already in memory;
   CPU = this process's CPU time over the call (every thread).
 - `satdoku.solve_batch(satdoku.read_file(FILE), ...)`: the same, reading the file too.
-- peers, one Python call per puzzle, when installed: rustoku (`rustoku.solve`, `count_solutions(p, 2)`
+- peers, one Python call per puzzle, when installed, on the first --peers-count puzzles: rustoku (`rustoku.solve`, `count_solutions(p, 2)`
   for unique), python-sat (CaDiCaL 1.5.3 on the plain extended CNF: one solver, the
   givens as assumptions; unique: a second solve with the first model blocked, then the blocking clause
   removed through an activation literal), py-sudoku (pure Python; on the first 10 puzzles only).
@@ -17,7 +17,8 @@ and is left out.)
 Rounds are interleaved (every row once, then the next round) and the median is reported: the machine
 is shared. Everything runs on one core (`jobs=1`), so puzzles/s per CPU-second is the per-core figure.
 
-usage: scripts/bench-python.py [--file FILE] [--count N] [--rounds R] [--bin PATH] [--unique]
+usage: scripts/bench-python.py [--file FILE] [--count N] [--peers-count M] [--rounds R] [--bin PATH]
+                               [--unique]
 """
 
 import argparse
@@ -107,12 +108,15 @@ def main():
     ap.add_argument("--file", default=os.path.join(ROOT, "..", "shared", "datasets", "17-clue.txt"))
     ap.add_argument("--count", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--peers-count", type=int, default=2_000, help="puzzles for the peers (slower)")
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "satdoku"))
     ap.add_argument("--unique", action="store_true")
     args = ap.parse_args()
 
     lines = puzzles_of(args.file, args.count)
     n = len(lines)
+    few = lines[: args.peers_count]
+    m = len(few)
     array = np.array([[0 if ch in ".0" else int(ch) for ch in p] for p in lines], dtype=np.uint8)
     work = tempfile.mkdtemp()
     path = os.path.join(work, "puzzles.txt")
@@ -139,27 +143,27 @@ def main():
         import rustoku
 
         if args.unique:
-            rows["rustoku 0.16 (`count_solutions(p, 2)`)"] = (lambda: [rustoku.count_solutions(p, 2) for p in lines], n)
+            rows[f"rustoku 0.16 (`count_solutions(p, 2)`; first {m})"] = (lambda: [rustoku.count_solutions(p, 2) for p in few], m)
         else:
-            rows["rustoku 0.16 (`solve(p)`)"] = (lambda: [rustoku.solve(p) for p in lines], n)
+            rows[f"rustoku 0.16 (`solve(p)`; first {m})"] = (lambda: [rustoku.solve(p) for p in few], m)
     except ImportError:
         pass
     try:
         solve = pysat_solver(args.unique)
-        rows["python-sat 1.9 (CaDiCaL 1.5.3, extended CNF, assumptions)"] = (lambda: [solve(p) for p in lines], n)
+        rows[f"python-sat 1.9 (CaDiCaL 1.5.3, extended CNF, assumptions; first {m})"] = (lambda: [solve(p) for p in few], m)
     except ImportError:
         pass
     try:
         from sudoku import Sudoku
 
-        few = lines[:10]
+        ten = lines[:10]
 
         def pysudoku():
-            for p in few:
+            for p in ten:
                 board = [[int(ch) if ch not in ".0" else None for ch in p[r * 9 : r * 9 + 9]] for r in range(9)]
                 Sudoku(3, 3, board=board).solve()
 
-        rows["py-sudoku 2.0 (pure Python; first 10 puzzles)"] = (pysudoku, len(few))
+        rows["py-sudoku 2.0 (pure Python; first 10)"] = (pysudoku, len(ten))
     except ImportError:
         pass
 
