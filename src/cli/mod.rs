@@ -13,6 +13,7 @@ mod input;
 mod joint;
 mod pipeline;
 mod progress;
+mod record;
 mod render;
 mod solve;
 mod study;
@@ -40,7 +41,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(exit) => exit.into(),
         Err(e) => {
-            pipeline::note(format_args!("{e:#}"));
+            record::note(format_args!("{e:#}"));
             Exit::BadInput.into()
         }
     }
