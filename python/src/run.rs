@@ -78,25 +78,30 @@ where
                 wake.notify_all();
             });
         }
-        loop {
-            let all_done = py.detach(|| {
-                let (count, wake) = &*finished;
-                let guard = count.lock().unwrap_or_else(|e| e.into_inner());
-                let (guard, _) = wake
-                    .wait_timeout_while(guard, POLL, |c| *c < jobs)
-                    .unwrap_or_else(|e| e.into_inner());
-                *guard >= jobs
-            });
-            if all_done {
-                break;
-            }
+        let wait = |timeout: Option<Duration>| {
+            let (count, wake) = &*finished;
+            let guard = count.lock().unwrap_or_else(|e| e.into_inner());
+            let guard = match timeout {
+                Some(t) => {
+                    wake.wait_timeout_while(guard, t, |c| *c < jobs)
+                        .unwrap_or_else(|e| e.into_inner())
+                        .0
+                }
+                None => wake
+                    .wait_while(guard, |c| *c < jobs)
+                    .unwrap_or_else(|e| e.into_inner()),
+            };
+            *guard >= jobs
+        };
+        while !py.detach(|| wait(Some(POLL))) {
             if let Err(e) = py.check_signals() {
                 stop.store(true, Ordering::Relaxed);
                 interrupted = Some(e);
+                // The workers stop at their next look at the flag; wait for them without the GIL.
+                py.detach(|| wait(None));
                 break;
             }
         }
-        // Leaving the scope joins the workers: they stop at their next look at the flag.
     });
     let results = slots
         .into_iter()
