@@ -184,6 +184,15 @@ impl Puzzles {
         self.len()
     }
 
+    fn __repr__(&self) -> String {
+        format!(
+            "<satdoku.Puzzles: {} puzzle(s), {1}x{1}, from {2}>",
+            self.len(),
+            self.n,
+            self.name
+        )
+    }
+
     /// The grid side N of the batch (0 when no puzzle could be read).
     #[getter(n)]
     fn py_n(&self) -> usize {
