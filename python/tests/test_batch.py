@@ -98,6 +98,10 @@ def test_numpy_shapes_and_types():
     c = satdoku.solve_batch(base.astype(np.int64), jobs=1)
     assert a.solution.dtype == np.uint8 and a.solution.shape == (10, 81)
     assert (a.solution == b.solution).all() and (a.solution == c.solution).all()
+    assert a.counts() == {"solved": 10}
+    first = next(a.records())
+    assert (first["index"], first["status"], first["backend"]) == (0, "solved", "dfs")
+    assert first["solution"] == a.solution[0].tolist()
     for field in ("status", "count", "nodes", "micros", "backend"):
         assert len(getattr(a, field)) == 10
     with pytest.raises(ValueError, match="N\\*N"):
