@@ -10,6 +10,7 @@ mod encode;
 mod exit;
 mod fault;
 mod input;
+mod interrupt;
 mod joint;
 mod pipeline;
 mod progress;
@@ -22,7 +23,7 @@ mod verify;
 
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 
 pub use args::{Cli, Command};
 use exit::Exit;
@@ -37,6 +38,7 @@ pub fn main() -> ExitCode {
         Command::Encode(args) => encode::run_encode(args),
         Command::Decode(args) => encode::run_decode(args),
         Command::Study(args) => study::run(args),
+        Command::Help(args) => help(args.command.as_deref()),
     };
     match result {
         Ok(exit) => exit.into(),
@@ -45,4 +47,24 @@ pub fn main() -> ExitCode {
             Exit::BadInput.into()
         }
     }
+}
+
+/// `satdoku help [COMMAND]`: the long help of satdoku or of one of its commands.
+fn help(command: Option<&str>) -> anyhow::Result<Exit> {
+    let mut cli = Cli::command();
+    let mut target = match command {
+        None => cli,
+        Some(name) => match cli.find_subcommand_mut(name) {
+            Some(c) => c.clone().bin_name(format!("satdoku {name}")),
+            None => {
+                let names: Vec<String> = cli
+                    .get_subcommands()
+                    .map(|c| c.get_name().to_string())
+                    .collect();
+                anyhow::bail!("no command {name:?}; the commands: {}", names.join(", "));
+            }
+        },
+    };
+    target.print_long_help()?;
+    Ok(Exit::Success)
 }

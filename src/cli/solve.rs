@@ -19,7 +19,7 @@ use super::pipeline::Run;
 use super::progress::Progress;
 use super::record::{Diagnostic, Record};
 use super::render::{
-    answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
+    self, answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
     with_expected,
 };
 use super::summary::Summary;
@@ -39,6 +39,12 @@ struct Settings {
 impl Settings {
     fn json(&self) -> bool {
         self.output == OutputArg::Json
+    }
+
+    /// Whether a text record with a solution also says its status: when uniqueness or a count was
+    /// asked, or a certificate, except with `--output line` (grids alone, to pipe on).
+    fn says_status(&self) -> bool {
+        (self.limits.counting() || self.certify.is_some()) && self.output != OutputArg::Line
     }
 }
 
@@ -84,6 +90,7 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
     };
     let files = &args.input.files;
     let progress = Progress::for_run(files, args.run.quiet, "puzzle");
+    let json = settings.json();
     let run = Run {
         jobs: args.run.jobs(files),
         typing: input::typing(files),
@@ -91,6 +98,8 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         progress,
         summary: show_summary.then(|| Summary::new(format!("solve ({name})"), "puzzle")),
         quiet: args.run.quiet,
+        interrupted: Box::new(move |place| render::interrupted(place, json, "")),
+        noun: "puzzle",
     };
     Ok(run.over_puzzles(files, &options, |item| solve_item(&item, &settings)))
 }
@@ -293,27 +302,36 @@ fn answered(
         }
         Record::new(json_line(&v), status.word(), exit)
     } else {
+        let status_line = format!(
+            "{}{}",
+            status_text(&report.outcome),
+            match certified {
+                Certified::NotAsked => "",
+                Certified::Yes => ", certified",
+                Certified::No(_) | Certified::Wrong(_) => ", not certified",
+            }
+        );
         match report.outcome.solution() {
             Some(grid) => {
                 let mut text = Vec::with_capacity(grid.values().len() + 1);
                 layout.write_bytes(grid, &mut text);
+                // The status the question asked for (uniqueness, a count, a certificate) after the
+                // grid: on its line, or on a line below; never with `--output line`, whose lines are
+                // grids alone (to pipe on).
+                if settings.says_status() {
+                    if layout.is_multiline() {
+                        text.extend_from_slice(status_line.as_bytes());
+                        text.push(b'\n');
+                    } else if text.last() == Some(&b'\n') {
+                        text.pop();
+                        text.extend_from_slice(format!("  {status_line}\n").as_bytes());
+                    }
+                }
                 let mut r = Record::new(text, status.word(), exit);
                 r.multiline = layout.is_multiline();
                 r
             }
-            None => Record::new(
-                format!(
-                    "{}{}\n",
-                    status_text(&report.outcome),
-                    if *certified == Certified::Yes {
-                        ", certified"
-                    } else {
-                        ""
-                    }
-                ),
-                status.word(),
-                exit,
-            ),
+            None => Record::new(format!("{status_line}\n"), status.word(), exit),
         }
     };
     record.exit = exit;

@@ -12,6 +12,7 @@ mod encode_cli;
 mod fixtures;
 mod formats;
 mod fuzz_corpus;
+mod interrupt;
 mod large;
 mod lookahead;
 mod noisy_input;
