@@ -683,6 +683,9 @@ pub enum OutputArg {
     /// Each solution in the layout its puzzle came in (CSV input gives lines).
     #[default]
     Same,
+    /// Each solution drawn in boxes, for people; the givens told apart by colour on a terminal
+    /// (not with NO_COLOR). The default when standard output is a terminal.
+    Pretty,
     /// One line per puzzle.
     Line,
     /// N lines per puzzle, records separated by a blank line.
@@ -745,9 +748,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
-    /// Output layout.
-    #[arg(long, value_enum, default_value_t)]
-    pub output: OutputArg,
+    /// Output layout (default: pretty on a terminal, else same).
+    #[arg(long, value_enum)]
+    pub output: Option<OutputArg>,
 
     /// Solver backend.
     #[arg(long, value_enum, default_value_t)]

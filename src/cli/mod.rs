@@ -13,6 +13,7 @@ mod input;
 mod interrupt;
 mod joint;
 mod pipeline;
+mod pretty;
 mod progress;
 mod record;
 mod render;

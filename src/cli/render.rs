@@ -20,7 +20,7 @@ pub fn output_layout(layout: &Layout, output: OutputArg) -> Cow<'_, Layout> {
     match output {
         OutputArg::Line if layout.format() != Format::Line => Cow::Owned(layout.as_line()),
         OutputArg::Block if !layout.is_multiline() => Cow::Owned(layout.as_block()),
-        OutputArg::Same | OutputArg::Json if layout.format() == Format::Csv => {
+        OutputArg::Same | OutputArg::Json | OutputArg::Pretty if layout.format() == Format::Csv => {
             Cow::Owned(layout.as_line())
         }
         _ => Cow::Borrowed(layout),

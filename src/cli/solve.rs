@@ -16,6 +16,7 @@ use super::exit::Exit;
 use super::input::{self, Item};
 use super::joint::{Joint, joint};
 use super::pipeline::Run;
+use super::pretty;
 use super::progress::Progress;
 use super::record::{Diagnostic, Record};
 use super::render::{
@@ -29,6 +30,8 @@ struct Settings {
     backends: Vec<Checked>,
     limits: Limits,
     output: OutputArg,
+    /// Pretty output in colour.
+    colour: bool,
     /// `--certify DIR`.
     certify: Option<Certify>,
     /// Whether solves are timed (JSON records, two backends, or a summary show the times): the clock
@@ -54,6 +57,11 @@ impl Settings {
 /// Bad flag values (exit 2).
 pub fn run(args: SolveArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
+    let output = args.output.unwrap_or(if io::stdout().is_terminal() {
+        OutputArg::Pretty
+    } else {
+        OutputArg::Same
+    });
     if args.backend != BackendArg::Dfs && !args.run.quiet {
         let solver = match args.backend {
             BackendArg::Auto => args.sat.solver_for_auto(),
@@ -83,10 +91,11 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
     };
     let settings = Settings {
         certify,
-        timed: show_summary || args.output == OutputArg::Json || backends.len() > 1,
+        timed: show_summary || output == OutputArg::Json || backends.len() > 1,
         backends,
         limits,
-        output: args.output,
+        output,
+        colour: output == OutputArg::Pretty && pretty::colour_on_stdout(),
     };
     let files = &args.input.files;
     let progress = Progress::for_run(files, args.run.quiet, "puzzle");
@@ -314,12 +323,19 @@ fn answered(
         match report.outcome.solution() {
             Some(grid) => {
                 let mut text = Vec::with_capacity(grid.values().len() + 1);
-                layout.write_bytes(grid, &mut text);
+                if settings.output == OutputArg::Pretty {
+                    let puzzle = item.puzzle.as_ref().map(|l| l.grid());
+                    let puzzle = puzzle.unwrap_or(grid);
+                    let drawn = pretty::draw(layout, puzzle, grid, settings.colour);
+                    text.extend_from_slice(drawn.as_bytes());
+                } else {
+                    layout.write_bytes(grid, &mut text);
+                }
                 // The status the question asked for (uniqueness, a count, a certificate) after the
                 // grid: on its line, or on a line below; never with `--output line`, whose lines are
                 // grids alone (to pipe on).
                 if settings.says_status() {
-                    if layout.is_multiline() {
+                    if layout.is_multiline() || settings.output == OutputArg::Pretty {
                         text.extend_from_slice(status_line.as_bytes());
                         text.push(b'\n');
                     } else if text.last() == Some(&b'\n') {
@@ -328,7 +344,7 @@ fn answered(
                     }
                 }
                 let mut r = Record::new(text, status.word(), exit);
-                r.multiline = layout.is_multiline();
+                r.multiline = layout.is_multiline() || settings.output == OutputArg::Pretty;
                 r
             }
             None => Record::new(format!("{status_line}\n"), status.word(), exit),

@@ -16,6 +16,7 @@ mod interrupt;
 mod large;
 mod lookahead;
 mod noisy_input;
+mod pretty;
 mod readme;
 mod sat;
 mod study_cli;
