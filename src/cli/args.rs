@@ -96,9 +96,42 @@ pub enum Command {
     /// Measure backends and encodings on puzzle files: sizes, times, propagation; a table per file.
     #[command(after_help = STUDY_HELP)]
     Study(StudyArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to standard output: satdoku.1, or satdoku-COMMAND.1.
+    #[command(after_help = MAN_HELP)]
+    Man(HelpArgs),
     /// Print the help of satdoku, or of a command.
     #[command(after_help = "Exit status:\n  0    the help was printed\n  2    no such command")]
     Help(HelpArgs),
+}
+
+const COMPLETIONS_HELP: &str = "\
+Examples:
+  satdoku completions bash > ~/.local/share/bash-completion/completions/satdoku
+  satdoku completions zsh > ~/.zfunc/_satdoku        (a folder on zsh's fpath)
+  satdoku completions fish > ~/.config/fish/completions/satdoku.fish
+
+Exit status:
+  0    the script was printed
+  2    bad usage (an unknown shell)";
+
+const MAN_HELP: &str = "\
+Examples:
+  satdoku man > ~/.local/share/man/man1/satdoku.1; man satdoku
+  satdoku man solve | man -l -                        satdoku-solve.1: the command's options, examples, exit statuses
+
+Exit status:
+  0    the page was printed
+  2    no such command";
+
+/// Options of `satdoku completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
 }
 
 /// Options of `satdoku help`.

@@ -641,3 +641,51 @@ fn help_lists_only_the_statuses_each_command_returns() {
     let out = satdoku().args(["help", "nope"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Shell completions and the man pages, generated from the command-line definition: every command
+/// is in them.
+#[test]
+fn completions_and_man_pages_cover_every_command() {
+    let commands = ["solve", "check", "verify", "encode", "decode", "study"];
+    for (shell, head) in [
+        ("bash", "_satdoku()"),
+        ("zsh", "#compdef satdoku"),
+        ("fish", "complete -c satdoku"),
+    ] {
+        let out = satdoku().args(["completions", shell]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(head), "{shell}");
+        for c in commands {
+            assert!(text.contains(c), "{shell}: {c}");
+        }
+        // The options of a command, e.g. solve's --unique and its --output choices.
+        assert!(
+            text.contains("unique") && text.contains("pretty"),
+            "{shell}"
+        );
+    }
+    let out = satdoku().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let page = satdoku().arg("man").output().unwrap();
+    assert_eq!(page.status.code(), Some(0));
+    let page = String::from_utf8(page.stdout).unwrap();
+    assert!(page.contains(".TH satdoku 1"), "{page}");
+    for c in commands {
+        assert!(page.contains(c), "{c}");
+        let sub = satdoku().args(["man", c]).output().unwrap();
+        assert_eq!(sub.status.code(), Some(0));
+        let sub = String::from_utf8(sub.stdout).unwrap();
+        assert!(sub.contains(&format!(".TH satdoku-{c} 1")), "{sub}");
+        assert!(sub.contains("Exit status"), "{c}");
+    }
+    assert_eq!(
+        satdoku()
+            .args(["man", "nope"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
+}
