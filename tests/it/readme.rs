@@ -87,3 +87,24 @@ fn every_example_in_using_it_runs() {
     left.sort();
     assert_eq!(left, ["fixtures", "target"]);
 }
+
+/// The README shows the library at work and names every program in `examples/`, saying what it
+/// shows (the Rust example itself runs as a doc test of the crate).
+#[test]
+fn the_library_section_names_every_example() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme.find("## As a library").expect("the section");
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    assert!(section.contains("```rust\n"), "no Rust example");
+    assert!(section.contains(".solve("), "the example solves nothing");
+    for entry in std::fs::read_dir(root.join("examples")).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let row = section
+            .lines()
+            .find(|l| l.starts_with(&format!("| `examples/{name}` |")))
+            .unwrap_or_else(|| panic!("examples/{name} is not in the README"));
+        assert!(row.len() > name.len() + 30, "{row}");
+    }
+}
