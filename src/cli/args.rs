@@ -152,10 +152,15 @@ checked).
 Examples:
   satdoku study fixtures/top95.txt fixtures/pe96.txt
   satdoku study --backends sat --encodings extended,pruned --amo sequential --table csv fixtures/top95.txt
+  satdoku study --cage-encodings combinations,sequential --timeout 2 fixtures/variants/killer.txt
+
+--timeout and --budget apply to each puzzle of each configuration: a solve they cut short counts in
+the row's last column, \"cut by limits\" (its time is the time until the cut).
 
 ",
     exit_status!(),
     "  0    every file was read and measured
+  1    a limit (--timeout, --budget) cut some solve short (its row counts them)
   2    bad usage, or some puzzle or file could not be read (the others are measured)"
 );
 
@@ -212,6 +217,9 @@ pub struct StudyArgs {
     /// Measure at most the first N puzzles of each file.
     #[arg(long, value_name = "N")]
     pub max: Option<usize>,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
 
     /// Output format.
     #[arg(long, value_enum, default_value_t)]

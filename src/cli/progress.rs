@@ -114,6 +114,15 @@ impl Progress {
         Progress::start(super::input::total_bytes(files), noun)
     }
 
+    /// A spinner (no bar: the amount of work is not known from the input's size) counting `noun`s,
+    /// drawn on a terminal standard error unless `quiet`.
+    pub fn spinner(quiet: bool, noun: &'static str) -> Progress {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Progress::disabled();
+        }
+        Progress::start(None, noun)
+    }
+
     /// Starts a display (its thread draws from [`DELAY`] on).
     fn start(total_bytes: Option<u64>, noun: &'static str) -> Progress {
         let counters = Counters::default();
