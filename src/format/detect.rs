@@ -443,10 +443,8 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     };
     // A note after a one-line grid is free text (as on every later line): only the grid part can make
     // the input binary.
-    let checked = match note_split(&first.text) {
-        Some((_, _, note)) => &first.text[..note],
-        None => &first.text[..],
-    };
+    let before_note = |t: &'_ [u8]| -> usize { note_split(t).map_or(t.len(), |(_, _, note)| note) };
+    let checked = &first.text[..before_note(&first.text)];
     if let Some((offset, byte, utf8)) = first_non_text(checked) {
         let kind = if utf8 {
             ParseErrorKind::InvalidUtf8 { byte }
@@ -456,8 +454,10 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
         return Err((first.number, column(&first.text, offset), kind));
     }
     let has_ws = |t: &[u8]| trim_start(t).iter().any(|&b| b == b' ' || b == b'\t');
-    let csv_like = first.text.contains(&b',')
-        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| l.text.contains(&b',')));
+    // Commas in a note (`…  unique, certified`, as `solve --unique --certify` writes) make no CSV.
+    let comma = |t: &[u8]| t[..before_note(t)].contains(&b',');
+    let csv_like = comma(&first.text)
+        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| comma(&l.text)));
     let data: Vec<&OwnedLine> = content
         .iter()
         .copied()

@@ -502,6 +502,25 @@ fn a_grid_pasted_as_its_rows_on_one_line_is_read_and_written_so() {
 }
 
 #[test]
+fn commas_in_notes_make_no_csv() {
+    // `solve --unique --certify` writes `GRID  unique, certified`: read back, it is the line format.
+    let top = std::fs::read_to_string(fixture("top95.txt")).unwrap();
+    let text: String = top
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}  unique, certified\n"))
+        .collect();
+    let records = read_str(&text, "t", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    for (r, line) in records.iter().zip(top.lines()) {
+        let p = r.puzzle.as_ref().unwrap();
+        assert_eq!(p.layout.format(), Format::Line);
+        assert_eq!(p.layout.compact(&p.grid), line);
+        assert_eq!(p.note.as_deref(), Some("unique, certified"));
+    }
+}
+
+#[test]
 fn a_block_written_in_box_groups_is_not_a_grid_on_one_line() {
     // A 16x16 block whose rows are written `ABCD EFGH IJKL MNOP` (four tokens of four symbols, as a
     // 4x4 grid pasted on one line would be) stays one 16x16 grid.
