@@ -1,16 +1,23 @@
 //! An ordered parallel map for batch runs: one thread reads, `jobs` threads work on chunks, the calling
 //! thread consumes results in input order. Memory is bounded by the chunks in flight, not the input.
-//! An interrupted run hands over every result finished so far and a stub for every item read but not
-//! finished, still in input order.
+//! Chunks are as large as the reader gets ahead: an idle worker takes what has been read so far, so
+//! a fast reader hands over full chunks (little thread traffic per puzzle) and typed input is
+//! solved line by line. An interrupted run hands over every result finished so far and a stub for
+//! every item read but not finished, still in input order.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel, sync_channel};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-/// Items per chunk handed to a worker: large enough that channel traffic is noise next to solving a
-/// 9x9 (a few µs each), small enough that the last chunks balance across workers.
+/// The most items per chunk handed to a worker for puzzles to solve: large enough that thread traffic
+/// is noise next to solving a 9x9 (a few µs each), small enough that the last chunks balance across
+/// workers.
 pub const CHUNK: usize = 64;
+
+/// Chunks per worker that may be read and not yet handed to the sink: one slow puzzle (a 64x64 that
+/// takes minutes) must not let the results and the input after it pile up.
+const WINDOW: usize = 4;
 
 /// How often the consuming thread looks whether the run was interrupted while it waits for results.
 const POLL: Duration = Duration::from_millis(50);
@@ -26,10 +33,27 @@ pub trait Sink<R, S> {
     fn interrupted(&mut self) -> !;
 }
 
-/// The stubs of the items read and not yet handed to the sink, in input order.
-struct Open<S> {
+/// What the reader has read and the consuming thread has not yet handed over.
+struct Queue<T, S> {
+    /// Full chunks that no worker has taken yet, oldest first.
+    full: VecDeque<Vec<T>>,
+    /// The chunk being filled, which an idle worker takes as it is.
+    forming: Vec<T>,
+    /// The stubs of the items read and not yet handed to the sink, in input order.
     stubs: VecDeque<S>,
-    /// Set once the run is interrupted: what is read from then on is dropped.
+    /// The length of every chunk taken and not yet handed over, by sequence number from the
+    /// consuming thread's next.
+    taken: VecDeque<usize>,
+    /// The sequence number of the next chunk taken.
+    seq: usize,
+    /// Workers waiting for items.
+    idle: usize,
+    /// The reader waits for the sink to catch up.
+    reader_waits: bool,
+    /// The reader has read everything.
+    ended: bool,
+    /// Set once the run is interrupted (or nothing takes results any more): what is read from then
+    /// on is dropped, and the workers stop taking chunks.
     closed: bool,
 }
 
@@ -40,15 +64,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+fn wait<'a, T>(c: &Condvar, g: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
+    c.wait(g).unwrap_or_else(|e| e.into_inner())
+}
+
 /// Runs `work` over every item that `produce` emits, on `jobs` threads, and hands each result to
-/// `sink` in the order the items were emitted.
-///
-/// `produce` runs on a thread of its own (so it can own a non-`Send` reader, e.g. locked stdin) and
-/// calls its argument once per item; `stub` keeps what the sink needs of an item that is not finished
-/// when `interrupted()` turns true (checked at least every 50 ms), and the sink is then handed, in
-/// input order, the result of every finished item and the stub of every other item read, then told
-/// [`Sink::interrupted`]. With `jobs <= 1` one worker takes the items one by one, with no batching
-/// (what `--jobs 1` and interactive input get).
+/// `sink` in the order the items were emitted, the workers taking at most [`CHUNK`] items at a time
+/// (see [`ordered_map_chunked`]). Returns how many chunks the workers took.
+#[cfg_attr(not(test), allow(dead_code))]
 pub fn ordered_map<T, S, R, P, W>(
     jobs: usize,
     produce: P,
@@ -56,7 +79,38 @@ pub fn ordered_map<T, S, R, P, W>(
     work: W,
     sink: &mut dyn Sink<R, S>,
     interrupted: &dyn Fn() -> bool,
-) where
+) -> usize
+where
+    T: Send,
+    S: Send,
+    R: Send,
+    P: FnOnce(&mut dyn FnMut(T)) + Send,
+    W: Fn(T) -> R + Sync,
+{
+    ordered_map_chunked(jobs, CHUNK, produce, stub, work, sink, interrupted)
+}
+
+/// Runs `work` over every item that `produce` emits, on `jobs` threads, the workers taking at most
+/// `chunk` items at a time (1 for items that are long work each, such as puzzles to generate), and
+/// hands each result to `sink` in the order the items were emitted. Returns how many chunks the
+/// workers took. At most `4 · jobs · chunk` items are read and not yet handed over.
+///
+/// `produce` runs on a thread of its own (so it can own a non-`Send` reader, e.g. locked stdin) and
+/// calls its argument once per item; `stub` keeps what the sink needs of an item that is not finished
+/// when `interrupted()` turns true (checked at least every 50 ms), and the sink is then handed, in
+/// input order, the result of every finished item and the stub of every other item read, then told
+/// [`Sink::interrupted`]. A worker never waits for a chunk to fill: when it has nothing to do it
+/// takes the items read so far, so typed input is answered line by line at any `jobs`.
+pub fn ordered_map_chunked<T, S, R, P, W>(
+    jobs: usize,
+    chunk: usize,
+    produce: P,
+    stub: impl Fn(&T) -> S + Sync,
+    work: W,
+    sink: &mut dyn Sink<R, S>,
+    interrupted: &dyn Fn() -> bool,
+) -> usize
+where
     T: Send,
     S: Send,
     R: Send,
@@ -64,49 +118,57 @@ pub fn ordered_map<T, S, R, P, W>(
     W: Fn(T) -> R + Sync,
 {
     let jobs = jobs.max(1);
-    let chunk_len = if jobs == 1 { 1 } else { CHUNK };
-    // A bounded queue: the reader runs at most 2·jobs chunks ahead of the workers. (Results are as
-    // many as the tasks taken; the consuming thread takes them as they come.)
-    let (task_tx, task_rx) = sync_channel::<(usize, Vec<T>)>(2 * jobs);
+    let chunk = chunk.max(1);
+    let window = WINDOW.saturating_mul(jobs).saturating_mul(chunk);
+    let queue = Mutex::new(Queue {
+        full: VecDeque::new(),
+        forming: Vec::new(),
+        stubs: VecDeque::new(),
+        taken: VecDeque::new(),
+        seq: 0,
+        idle: 0,
+        reader_waits: false,
+        ended: false,
+        closed: false,
+    });
+    // Workers wait on `ready` for items, the reader on `room` while a window of items is out.
+    let (ready, room) = (Condvar::new(), Condvar::new());
     let (done_tx, done_rx) = channel::<(usize, Vec<R>)>();
-    let task_rx = Mutex::new(task_rx);
     // Each worker's chunk in hand and the results it has so far, which an interrupted run hands
     // over; a chunk is sent on with the lock held, so that it is in one place or the other.
     let slots: Vec<Slot<R>> = (0..jobs).map(|_| Mutex::new(None)).collect();
-    let open = Mutex::new(Open {
-        stubs: VecDeque::new(),
-        closed: false,
-    });
     std::thread::scope(|s| {
-        let (open, stub) = (&open, &stub);
+        let (queue, stub, ready, room) = (&queue, &stub, &ready, &room);
         s.spawn(move || {
-            let mut seq = 0;
-            let mut chunk = Vec::with_capacity(chunk_len);
             produce(&mut |item| {
-                {
-                    let mut open = lock(open);
-                    if open.closed {
-                        return;
-                    }
-                    open.stubs.push_back(stub(&item));
+                let mut q = lock(queue);
+                while q.stubs.len() >= window && !q.closed {
+                    q.reader_waits = true;
+                    q = wait(room, q);
                 }
-                chunk.push(item);
-                if chunk.len() == chunk_len {
-                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_len));
-                    // A send fails only once every worker has gone; nothing is left to do then.
-                    let _ = task_tx.send((seq, full));
-                    seq += 1;
+                q.reader_waits = false;
+                if q.closed {
+                    return;
+                }
+                q.stubs.push_back(stub(&item));
+                q.forming.push(item);
+                if q.forming.len() >= chunk {
+                    let full = std::mem::take(&mut q.forming);
+                    q.full.push_back(full);
+                }
+                if q.idle > 0 {
+                    ready.notify_one();
                 }
             });
-            if !chunk.is_empty() {
-                let _ = task_tx.send((seq, chunk));
-            }
+            lock(queue).ended = true;
+            ready.notify_all();
         });
         for slot in &slots {
             let done_tx = done_tx.clone();
-            let (task_rx, work) = (&task_rx, &work);
+            let work = &work;
             s.spawn(move || {
-                while let Some((seq, items)) = next_task(task_rx) {
+                let _close = CloseOnPanic(queue, ready, room);
+                while let Some((seq, items)) = next_chunk(queue, ready) {
                     *lock(slot) = Some((seq, Vec::with_capacity(items.len())));
                     for item in items {
                         let result = work(item);
@@ -117,10 +179,11 @@ pub fn ordered_map<T, S, R, P, W>(
                     let mut slot = lock(slot);
                     let Some(chunk) = slot.take() else { continue };
                     if done_tx.send(chunk).is_err() {
-                        // Nothing takes results any more: empty the queue, so that the reader is
-                        // not left waiting to send.
+                        // Nothing takes results any more: let the reader and the others go.
                         drop(slot);
-                        while next_task(task_rx).is_some() {}
+                        lock(queue).closed = true;
+                        room.notify_all();
+                        ready.notify_all();
                         break;
                     }
                 }
@@ -135,7 +198,14 @@ pub fn ordered_map<T, S, R, P, W>(
                 Ok((seq, results)) => {
                     pending.insert(seq, results);
                     while let Some(results) = pending.remove(&next) {
-                        lock(open).stubs.drain(..results.len());
+                        {
+                            let mut q = lock(queue);
+                            q.stubs.drain(..results.len());
+                            q.taken.pop_front();
+                            if q.reader_waits {
+                                room.notify_one();
+                            }
+                        }
                         results.into_iter().for_each(|r| sink.done(r));
                         next += 1;
                     }
@@ -144,11 +214,13 @@ pub fn ordered_map<T, S, R, P, W>(
                 Err(RecvTimeoutError::Disconnected) => break,
             }
             if interrupted() {
-                let stubs = {
-                    let mut open = lock(open);
-                    open.closed = true;
-                    std::mem::take(&mut open.stubs)
+                let (stubs, taken) = {
+                    let mut q = lock(queue);
+                    q.closed = true;
+                    (std::mem::take(&mut q.stubs), std::mem::take(&mut q.taken))
                 };
+                room.notify_all();
+                ready.notify_all();
                 // The workers' chunks in hand, held from now on, then every chunk sent before.
                 let mut held: Vec<_> = slots.iter().map(lock).collect();
                 for (seq, results) in held.iter_mut().filter_map(|s| s.take()) {
@@ -157,29 +229,65 @@ pub fn ordered_map<T, S, R, P, W>(
                 while let Ok((seq, results)) = done_rx.try_recv() {
                     pending.insert(seq, results);
                 }
-                // The stubs left are those of chunks `next`, `next + 1`, …: each chunk's results
-                // so far, then the stubs of the items not finished.
+                // The stubs left are those of the chunks taken (`next`, `next + 1`, …), then of the
+                // items no worker took: each chunk's results so far, then the stubs of the items
+                // not finished.
                 let mut stubs = stubs.into_iter();
-                for seq in next.. {
-                    let group: Vec<S> = stubs.by_ref().take(chunk_len).collect();
-                    if group.is_empty() {
-                        break;
-                    }
+                for (seq, len) in (next..).zip(taken) {
+                    let group: Vec<S> = stubs.by_ref().take(len).collect();
                     let results = pending.remove(&seq).unwrap_or_default();
                     let finished = results.len();
                     results.into_iter().for_each(|r| sink.done(r));
                     group.into_iter().skip(finished).for_each(|s| sink.cut(s));
                 }
+                stubs.for_each(|s| sink.cut(s));
                 sink.interrupted();
             }
         }
     });
+    lock(&queue).seq
 }
 
-fn next_task<T>(rx: &Mutex<Receiver<T>>) -> Option<T> {
-    // A worker that panicked while holding the lock poisons it; the others still drain the queue.
-    let guard = rx.lock().unwrap_or_else(|e| e.into_inner());
-    guard.recv().ok()
+/// The next chunk for a worker and its sequence number: the oldest full chunk, else the items read
+/// so far; waits while there are none, and `None` once the reader has ended and everything was
+/// taken (or the run was closed).
+fn next_chunk<T, S>(queue: &Mutex<Queue<T, S>>, ready: &Condvar) -> Option<(usize, Vec<T>)> {
+    let mut q = lock(queue);
+    let items = loop {
+        if q.closed {
+            return None;
+        }
+        if let Some(chunk) = q.full.pop_front() {
+            break chunk;
+        }
+        if !q.forming.is_empty() {
+            break std::mem::take(&mut q.forming);
+        }
+        if q.ended {
+            return None;
+        }
+        q.idle += 1;
+        q = wait(ready, q);
+        q.idle -= 1;
+    };
+    let seq = q.seq;
+    q.seq += 1;
+    q.taken.push_back(items.len());
+    Some((seq, items))
+}
+
+/// Closes the queue if its worker panics, so that the reader and the other workers stop (its chunk
+/// will never be handed over; the panic reaches the caller once the other threads are done).
+struct CloseOnPanic<'a, T, S>(&'a Mutex<Queue<T, S>>, &'a Condvar, &'a Condvar);
+
+impl<T, S> Drop for CloseOnPanic<'_, T, S> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            lock(self.0).closed = true;
+            self.1.notify_all();
+            self.2.notify_all();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -237,24 +345,18 @@ mod tests {
     #[test]
     fn an_interrupt_hands_over_every_finished_result_and_a_stub_for_the_rest() {
         // Item `stuck` does not finish until the sink is told of the interrupt (then the scope can
-        // end), which comes once it has started, every item before its chunk has been handed over
-        // and every other item is done.
+        // end), which comes once it has started, every item before it is done (some may still be
+        // in a worker's hands: the rest of the stuck item's chunk) and, with several jobs, all but
+        // at most a chunk of the others.
         for jobs in [1, 2, 3] {
             let (n, stuck) = (3 * CHUNK + 5, CHUNK + 3);
-            let chunk = if jobs == 1 { 1 } else { CHUNK };
-            let hole = stuck / chunk * chunk;
             let started = AtomicBool::new(false);
             let release = Arc::new(AtomicBool::new(false));
             let finished = AtomicUsize::new(0);
             let handed = Arc::new(AtomicUsize::new(0));
-            // What finishes: with one job, nothing after the stuck item; with more, all but the rest
+            // With one job nothing after the stuck item can finish; with more, all but the rest
             // of its chunk.
-            let chunk_end = (hole + chunk).min(n);
-            let others = if jobs == 1 {
-                stuck
-            } else {
-                n - (chunk_end - stuck)
-            };
+            let others = if jobs == 1 { stuck } else { n - CHUNK };
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let mut out = Collect(Vec::new(), Arc::clone(&handed), Arc::clone(&release));
                 ordered_map(
@@ -273,11 +375,7 @@ mod tests {
                         i * 2
                     },
                     &mut out,
-                    &|| {
-                        started.load(Ordering::SeqCst)
-                            && handed.load(Ordering::SeqCst) >= hole
-                            && finished.load(Ordering::SeqCst) >= others
-                    },
+                    &|| started.load(Ordering::SeqCst) && finished.load(Ordering::SeqCst) >= others,
                 );
             }));
             let got = *result
@@ -288,29 +386,133 @@ mod tests {
             for (i, g) in got.iter().enumerate() {
                 assert!(*g == Ok(2 * i) || *g == Err(i), "jobs {jobs}: {i}: {g:?}");
             }
-            // Everything before the stuck item is handed over, even the items of its own chunk;
-            // nothing after it in its chunk was started.
+            // Everything before the stuck item is handed over; the stuck item is cut.
             assert!(got[..stuck].iter().all(Result::is_ok), "jobs {jobs}");
-            let chunk_end = chunk_end.min(got.len());
-            assert!(
-                got[stuck..chunk_end].iter().all(Result::is_err),
-                "jobs {jobs}"
-            );
+            assert_eq!(got.get(stuck), Some(&Err(stuck)), "jobs {jobs}");
             if jobs == 1 {
-                // Read ahead of the stuck item at most: the queue (2) and the item in hand.
-                assert!(got.len() <= stuck + 4, "jobs 1: {}", got.len());
+                // Nothing after it finished.
                 assert!(got[stuck..].iter().all(Result::is_err), "jobs 1");
             } else {
-                // Every item was read; the later chunks' finished items come first in each.
+                // Every item was read, and the finished ones after the stuck item were handed over:
+                // what is cut is the rest of the stuck chunk and what was in flight.
                 assert_eq!(got.len(), n, "jobs {jobs}");
-                for c in got[chunk_end..].chunks(CHUNK) {
-                    let done = c.iter().take_while(|g| g.is_ok()).count();
-                    assert!(c[done..].iter().all(Result::is_err), "jobs {jobs}: {c:?}");
-                }
-                // They were all done: at most the last item of each was not yet handed on.
-                let cut = got[chunk_end..].iter().filter(|g| g.is_err()).count();
-                assert!(cut <= jobs, "jobs {jobs}: {cut} cut");
+                let cut = got[stuck..].iter().filter(|g| g.is_err()).count();
+                assert!(cut <= 2 * CHUNK, "jobs {jobs}: {cut} cut");
+                assert!(got[stuck..].iter().any(Result::is_ok), "jobs {jobs}");
             }
+        }
+    }
+
+    #[test]
+    fn one_slow_item_holds_back_the_reading_not_the_memory() {
+        // Item 0 does not finish until the interrupt; the reader may run at most the window
+        // (4 chunks per worker) ahead of it, however long the input.
+        for jobs in [1, 2] {
+            let n = 100 * CHUNK;
+            let window = WINDOW * jobs * CHUNK;
+            let release = Arc::new(AtomicBool::new(false));
+            let (started, finished) = (AtomicBool::new(false), AtomicUsize::new(0));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut out = Collect(Vec::new(), Arc::default(), Arc::clone(&release));
+                ordered_map(
+                    jobs,
+                    |emit| (0..n).for_each(emit),
+                    |&i| i,
+                    |i: usize| {
+                        if i == 0 {
+                            started.store(true, Ordering::SeqCst);
+                            while !release.load(Ordering::SeqCst) {
+                                std::thread::yield_now();
+                            }
+                        } else {
+                            finished.fetch_add(1, Ordering::SeqCst);
+                        }
+                        i
+                    },
+                    &mut out,
+                    &|| {
+                        started.load(Ordering::SeqCst)
+                            && (jobs == 1 || finished.load(Ordering::SeqCst) >= window - CHUNK)
+                    },
+                );
+            }));
+            let got = *result
+                .expect_err("an interrupted run ends in Sink::interrupted")
+                .downcast::<Vec<Result<usize, usize>>>()
+                .unwrap();
+            assert!(got.len() <= window, "jobs {jobs}: {} read", got.len());
+            assert_eq!(got.first(), Some(&Err(0)));
+        }
+    }
+
+    /// Runs `ordered_map` over `n` items that `work` handles; the chunks taken and the results.
+    fn chunks_taken(
+        jobs: usize,
+        n: usize,
+        produce: impl FnOnce(&mut dyn FnMut(usize)) + Send,
+        work: impl Fn(usize) -> usize + Sync,
+        handed: Arc<AtomicUsize>,
+    ) -> (usize, Vec<Result<usize, usize>>) {
+        let mut out = Collect(Vec::new(), handed, Arc::default());
+        let chunks = ordered_map(jobs, produce, |&i| i, work, &mut out, &|| false);
+        assert_eq!(out.0.len(), n);
+        (chunks, out.0)
+    }
+
+    #[test]
+    fn a_fast_reader_hands_over_whole_chunks() {
+        // Each item takes longer to work on than to read: the worker finds many read meanwhile and
+        // takes them together (one item per chunk costs thread wake-ups per puzzle).
+        let n = 4_000;
+        let slow = |i: usize| {
+            let mut x = i as u64;
+            for k in 0..20_000u64 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(k));
+            }
+            std::hint::black_box(x);
+            i
+        };
+        for jobs in [1, 2] {
+            let (chunks, got) =
+                chunks_taken(jobs, n, |emit| (0..n).for_each(emit), slow, Arc::default());
+            assert!(got.iter().enumerate().all(|(i, g)| *g == Ok(i)));
+            assert!(
+                chunks <= n / 8,
+                "jobs {jobs}: {chunks} chunks for {n} items"
+            );
+        }
+    }
+
+    #[test]
+    fn typed_input_is_answered_line_by_line() {
+        // The reader reads item k only once the result of item k - 1 has been handed over (as a
+        // person types the next puzzle after seeing the last answer): no item may wait for a
+        // chunk to fill. (A wait of a minute means the run would hang.)
+        for jobs in [1, 3] {
+            let n = 2 * CHUNK + 3;
+            let handed = Arc::new(AtomicUsize::new(0));
+            let seen = Arc::clone(&handed);
+            let (chunks, got) = chunks_taken(
+                jobs,
+                n,
+                move |emit| {
+                    for k in 0..n {
+                        let since = std::time::Instant::now();
+                        while seen.load(Ordering::SeqCst) < k {
+                            assert!(
+                                since.elapsed() < Duration::from_secs(60),
+                                "jobs {jobs}: item {k} waits for a chunk to fill"
+                            );
+                            std::thread::yield_now();
+                        }
+                        emit(k);
+                    }
+                },
+                |i| i,
+                handed,
+            );
+            assert!(got.iter().enumerate().all(|(i, g)| *g == Ok(i)));
+            assert_eq!(chunks, n, "jobs {jobs}: one item per chunk");
         }
     }
 }

@@ -246,6 +246,23 @@ impl Run {
         P: FnOnce(&mut dyn FnMut(T)) + Send,
         W: Fn(T) -> Record + Sync,
     {
+        self.run_chunked(batch::CHUNK, produce, place, work)
+    }
+
+    /// [`Run::run`], the workers taking at most `chunk` items at a time (1 for items that are long
+    /// work each, such as puzzles to generate).
+    pub fn run_chunked<T, P, W>(
+        self,
+        chunk: usize,
+        produce: P,
+        place: impl Fn(&T) -> Place + Sync,
+        work: W,
+    ) -> Exit
+    where
+        T: Send,
+        P: FnOnce(&mut dyn FnMut(T)) + Send,
+        W: Fn(T) -> Record + Sync,
+    {
         let _listening = interrupt::listen(self.quiet);
         let emitted = self.progress.emitted_counter();
         let progress = self.progress.clone();
@@ -270,8 +287,9 @@ impl Run {
             cuts: 0,
             last_cut: None,
         };
-        batch::ordered_map(
+        batch::ordered_map_chunked(
             self.jobs,
+            chunk,
             |emit| {
                 produce(&mut |item| {
                     let position = emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
