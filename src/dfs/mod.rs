@@ -48,6 +48,7 @@
 //!   replaces the generic one: same outcomes, limits and stats, several times faster. Everything else
 //!   (other shapes, diagonals, regions) takes the generic path; [`DfsBackend::generic_only`] forces it.
 
+mod fill;
 mod mask;
 mod nine;
 mod rules;
@@ -124,6 +125,9 @@ fn run_in<M: Mask>(
     limits: &Limits,
     bounds: &Bounds,
 ) -> Found {
+    if fill::applies(t, puzzle) {
+        return fill::run::<M>(t, puzzle.shape(), puzzle, limits, bounds);
+    }
     // Taken out (not borrowed), so a nested solve on this thread simply gets fresh buffers.
     let mut scratch = buffers.take();
     let found = search::run(t, puzzle.shape(), puzzle, limits, bounds, &mut scratch);

@@ -1,0 +1,367 @@
+//! The fill search for large, sparse grids: every cell-digit pair kept in incremental counts (the
+//! places of each digit in each unit), so that a node costs what its placements change rather than
+//! a pass over the grid; cells taken in a fixed order, the digit with the fewest places first.
+//!
+//! The main search ([`search`](super::search)) reasons harder per node (locked candidates, pairs,
+//! probing, most-constrained cell) and pays a pass over the grid for it: right for puzzles whose
+//! givens leave few solutions, far too dear on an empty or nearly empty 400x400 grid, whose first
+//! solution takes some 160,000 decisions and almost no reasoning. Here a node costs the eliminations
+//! its placements make (each cell-digit pair is eliminated at most once along a path) and one look at
+//! the cell's candidates:
+//! - **Counts**: per unit and digit, the open cells that still hold the digit; an elimination that
+//!   leaves one is a hidden single, none (the digit not placed there) a dead end. Naked singles as
+//!   usual. No unit is ever folded.
+//! - **Order**: the first open cell in row-major order (no scan for the fewest candidates);
+//!   among its candidates the digit with the fewest places left in the cell's units, smallest first
+//!   on ties: the digit that would soon have no place is placed while it still has one. On an empty
+//!   grid this reaches a solution with no dead end at every size tried, square or rectangular boxes
+//!   (BENCHMARKS.md, "Large grids"); the givens of a sparse grid are just more eliminations.
+//! - **Undo**: a log. A placement logs the cell's candidates and, per unit of the cell, a bitset of
+//!   the unit's cells that lost the digit (N bits per unit instead of 4 bytes per peer: 27 MB along
+//!   a full 400x400 path instead of 256 MB); a branch's alternative logs the one digit removed.
+
+use super::mask::Mask;
+use super::search::{Bounds, Found, out_of_limits};
+use super::step::{Contradiction, Step};
+use super::tables::Tables;
+use crate::grid::{Grid, Shape};
+use crate::solve::Limits;
+
+/// The smallest grid side taken by the fill search (when sparse, see [`applies`]).
+pub(crate) const FILL_MIN_N: usize = 36;
+
+/// Whether the fill search takes `puzzle`: a grid of side at least [`FILL_MIN_N`] under the units
+/// alone (no relations, cages or irregular regions), at most a fifth of whose cells are given.
+/// Denser grids are left to the main search, whose reasoning their few solutions need.
+pub(crate) fn applies(t: &Tables, puzzle: &Grid) -> bool {
+    let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
+    t.n >= FILL_MIN_N && t.rules.is_none() && !t.weighted && givens * 5 <= t.cells
+}
+
+/// A logged change.
+#[derive(Clone, Copy)]
+struct Entry<M> {
+    cell: u32,
+    /// The 0-based digit placed or removed.
+    digit: u32,
+    /// A placement: where its lost-peer bitsets start in [`Fill::lost`]; a removal: [`REMOVAL`].
+    from: u32,
+    /// A placement: the cell's candidates before it.
+    before: M,
+}
+
+/// The `from` of a removal.
+const REMOVAL: u32 = u32::MAX;
+
+/// A branch on the current path: the log's length before it, the cell and the digit tried.
+#[derive(Clone, Copy)]
+struct Frame {
+    mark: usize,
+    cell: usize,
+    digit: u32,
+}
+
+/// The state of the fill search.
+struct Fill<'t, M: Mask> {
+    t: &'t Tables,
+    n: usize,
+    /// 64-bit words per unit in a lost-peer bitset.
+    words: usize,
+    /// Candidates of each cell; a placed cell keeps none.
+    cand: Vec<M>,
+    vals: Vec<u16>,
+    /// Digits placed per unit.
+    placed: Vec<M>,
+    /// `count[u * n + d]`: the open cells of unit `u` holding digit `d` (not kept up to date for a
+    /// digit placed in `u`, where it is never read; undoing restores it).
+    count: Vec<u32>,
+    open: usize,
+    log: Vec<Entry<M>>,
+    lost: Vec<u64>,
+    /// Cells left with one candidate.
+    naked: Vec<u32>,
+    /// (unit, digit) left with one place.
+    hidden: Vec<(u32, u32)>,
+}
+
+impl<'t, M: Mask> Fill<'t, M> {
+    fn new(t: &'t Tables) -> Self {
+        let n = t.n;
+        Fill {
+            t,
+            n,
+            words: n.div_ceil(64),
+            cand: vec![M::all(n); t.cells],
+            vals: vec![0; t.cells],
+            placed: vec![M::ZERO; t.units],
+            count: vec![n as u32; t.units * n],
+            open: t.cells,
+            log: Vec::new(),
+            lost: Vec::new(),
+            naked: Vec::new(),
+            hidden: Vec::new(),
+        }
+    }
+
+    /// One place fewer for digit `d` in the units of cell `c`: hidden singles queued; whether some
+    /// unit is left without a place for a digit it lacks. Every unit is counted before returning,
+    /// so that the undo stays exact.
+    #[inline(always)]
+    fn fewer(&mut self, c: usize, d: u32) -> bool {
+        let mut dead = false;
+        for &u in self.t.units_of(c) {
+            let i = u as usize * self.n + d as usize;
+            self.count[i] -= 1;
+            let k = self.count[i];
+            if k <= 1 && !self.placed[u as usize].has(d) {
+                if k == 0 {
+                    dead = true;
+                } else {
+                    self.hidden.push((u, d));
+                }
+            }
+        }
+        dead
+    }
+
+    /// Puts 0-based digit `d` in open cell `c` and removes it from the cell's units, logged.
+    fn place(&mut self, c: usize, d: u32) -> Step<()> {
+        let t = self.t;
+        let b = M::bit(d);
+        let before = self.cand[c];
+        if !before.has(d) {
+            return Err(Contradiction);
+        }
+        let from = self.lost.len();
+        self.log.push(Entry {
+            cell: c as u32,
+            digit: d,
+            from: from as u32,
+            before,
+        });
+        let units = t.units_of(c);
+        self.lost.resize(from + units.len() * self.words, 0);
+        self.cand[c] = M::ZERO;
+        self.vals[c] = d as u16 + 1;
+        self.open -= 1;
+        for &u in units {
+            self.placed[u as usize] |= b;
+        }
+        let mut dead = false;
+        let mut rest = before & !b;
+        while rest != M::ZERO {
+            let e = rest.lowest();
+            rest = rest.without_lowest();
+            dead |= self.fewer(c, e);
+        }
+        if dead {
+            return Err(Contradiction);
+        }
+        for (k, &u) in units.iter().enumerate() {
+            let bits = from + k * self.words;
+            for (i, &p) in t.unit(u as usize).iter().enumerate() {
+                let p = p as usize;
+                if !self.cand[p].has(d) {
+                    continue;
+                }
+                let left = self.cand[p] & !b;
+                self.cand[p] = left;
+                self.lost[bits + i / 64] |= 1 << (i % 64);
+                if self.fewer(p, d) || left == M::ZERO {
+                    return Err(Contradiction);
+                }
+                if left.at_most_one() {
+                    self.naked.push(p as u32);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Removes 0-based digit `d` from open cell `c` (a branch's alternative), logged.
+    fn remove(&mut self, c: usize, d: u32) -> Step<()> {
+        self.log.push(Entry {
+            cell: c as u32,
+            digit: d,
+            from: REMOVAL,
+            before: M::ZERO,
+        });
+        let left = self.cand[c] & !M::bit(d);
+        self.cand[c] = left;
+        if self.fewer(c, d) || left == M::ZERO {
+            return Err(Contradiction);
+        }
+        if left.at_most_one() {
+            self.naked.push(c as u32);
+        }
+        Ok(())
+    }
+
+    /// Takes back every change logged since `mark`.
+    fn undo(&mut self, mark: usize) {
+        let t = self.t;
+        let n = self.n;
+        while self.log.len() > mark {
+            let Some(e) = self.log.pop() else { break };
+            let (c, d) = (e.cell as usize, e.digit);
+            let b = M::bit(d);
+            if e.from == REMOVAL {
+                self.cand[c] |= b;
+                for &u in t.units_of(c) {
+                    self.count[u as usize * n + d as usize] += 1;
+                }
+                continue;
+            }
+            let from = e.from as usize;
+            for (k, &u) in t.units_of(c).iter().enumerate() {
+                let cells = t.unit(u as usize);
+                for w in 0..self.words {
+                    let mut bits = self.lost[from + k * self.words + w];
+                    while bits != 0 {
+                        let p = cells[64 * w + bits.trailing_zeros() as usize] as usize;
+                        bits &= bits - 1;
+                        self.cand[p] |= b;
+                        for &v in t.units_of(p) {
+                            self.count[v as usize * n + d as usize] += 1;
+                        }
+                    }
+                }
+                self.placed[u as usize] &= !b;
+            }
+            self.lost.truncate(from);
+            let mut rest = e.before & !b;
+            while rest != M::ZERO {
+                let f = rest.lowest();
+                rest = rest.without_lowest();
+                for &u in t.units_of(c) {
+                    self.count[u as usize * n + f as usize] += 1;
+                }
+            }
+            self.cand[c] = e.before;
+            self.vals[c] = 0;
+            self.open += 1;
+        }
+    }
+
+    /// Places the queued naked and hidden singles, and those they make, until none is left.
+    fn singles(&mut self) -> Step<()> {
+        loop {
+            if let Some(c) = self.naked.pop() {
+                let m = self.cand[c as usize];
+                if self.vals[c as usize] == 0 {
+                    if m == M::ZERO {
+                        return Err(Contradiction);
+                    }
+                    if m.at_most_one() {
+                        self.place(c as usize, m.lowest())?;
+                    }
+                }
+            } else if let Some((u, d)) = self.hidden.pop() {
+                if self.placed[u as usize].has(d) {
+                    continue;
+                }
+                let cells = self.t.unit(u as usize);
+                let c = cells
+                    .iter()
+                    .find(|&&c| self.cand[c as usize].has(d))
+                    .ok_or(Contradiction)?;
+                self.place(*c as usize, d)?;
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The digit to try first in open cell `c`: the fewest places left in the cell's units, the
+    /// smallest on ties.
+    fn choose(&self, c: usize) -> u32 {
+        let units = self.t.units_of(c);
+        let mut rest = self.cand[c];
+        let (mut best, mut best_score) = (rest.lowest(), u32::MAX);
+        while rest != M::ZERO {
+            let d = rest.lowest();
+            rest = rest.without_lowest();
+            let score: u32 = units
+                .iter()
+                .map(|&u| self.count[u as usize * self.n + d as usize])
+                .sum();
+            if score < best_score {
+                best = d;
+                best_score = score;
+            }
+        }
+        best
+    }
+
+    /// The first open cell from `from` on (there is one: the grid is not full).
+    fn next_open(&self, from: usize) -> usize {
+        (from..self.t.cells)
+            .find(|&c| self.vals[c] == 0)
+            .expect("an open cell past the last branch")
+    }
+}
+
+/// Searches `puzzle` (whose shape matches the tables) within `limits` by the fill search.
+pub(crate) fn run<M: Mask>(
+    t: &Tables,
+    shape: Shape,
+    puzzle: &Grid,
+    limits: &Limits,
+    bounds: &Bounds,
+) -> Found {
+    debug_assert!(t.n as u32 <= M::BITS);
+    let mut found = Found::new(limits);
+    let mut s = Fill::<M>::new(t);
+    for (c, &v) in puzzle.values().iter().enumerate() {
+        if v != 0 && s.place(c, u32::from(v) - 1).is_err() {
+            return found;
+        }
+    }
+    let clock_mask = if t.cells <= 4096 { 63 } else { 15 };
+    let mut frames: Vec<Frame> = Vec::new();
+    // The first open cell is at or past this one (the cell of the last branch on the path).
+    let mut cursor = 0;
+    'search: loop {
+        if out_of_limits(bounds, found.stats.nodes, clock_mask) {
+            found.gave_up = true;
+            break;
+        }
+        found.stats.nodes += 1;
+        let step = s.singles();
+        if step.is_ok() {
+            if s.open == 0 {
+                let values = || Grid::from_values(shape, s.vals.clone()).expect("values 1..=N");
+                if found.solutions.add_with(values) {
+                    break;
+                }
+            } else {
+                let c = s.next_open(cursor);
+                let d = s.choose(c);
+                cursor = c;
+                frames.push(Frame {
+                    mark: s.log.len(),
+                    cell: c,
+                    digit: d,
+                });
+                found.stats.guesses += 1;
+                if s.place(c, d).is_ok() {
+                    continue;
+                }
+            }
+        }
+        // A dead end (or a solution counted): back to the last branch, without its digit.
+        loop {
+            s.naked.clear();
+            s.hidden.clear();
+            let Some(f) = frames.pop() else {
+                break 'search;
+            };
+            s.undo(f.mark);
+            cursor = f.cell;
+            if s.remove(f.cell, f.digit).is_ok() {
+                break;
+            }
+        }
+    }
+    found
+}
