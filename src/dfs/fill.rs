@@ -64,17 +64,23 @@ struct Frame {
 /// The state of the fill search.
 struct Fill<'t, M: Mask> {
     t: &'t Tables,
+    /// Grid side.
     n: usize,
     /// 64-bit words per unit in a lost-peer bitset.
     words: usize,
     /// Candidates of each cell; a placed cell keeps none.
     cand: Vec<M>,
+    /// The same candidates by 64-digit word, word-major: `plane[w * cells + c]` is word `w` of
+    /// `cand[c]`. A placement asks each of its up to 3N peers whether it holds the digit: one word
+    /// in a plane of 8 bytes per cell stays in cache where the 56 bytes of a 400-digit mask per cell
+    /// do not (400x400 empty: a third less time).
+    plane: Vec<u64>,
     vals: Vec<u16>,
     /// Digits placed per unit.
     placed: Vec<M>,
     /// `count[u * n + d]`: the open cells of unit `u` holding digit `d` (not kept up to date for a
     /// digit placed in `u`, where it is never read; undoing restores it).
-    count: Vec<u32>,
+    count: Vec<u16>,
     open: usize,
     log: Vec<Entry<M>>,
     lost: Vec<u64>,
@@ -87,19 +93,37 @@ struct Fill<'t, M: Mask> {
 impl<'t, M: Mask> Fill<'t, M> {
     fn new(t: &'t Tables) -> Self {
         let n = t.n;
+        let max_units = (0..t.cells).map(|c| t.units_of(c).len()).max().unwrap_or(0);
         Fill {
             t,
             n,
             words: n.div_ceil(64),
             cand: vec![M::all(n); t.cells],
+            plane: (0..n.div_ceil(64))
+                .flat_map(|w| {
+                    let word = M::all(n).word(w);
+                    std::iter::repeat_n(word, t.cells)
+                })
+                .collect(),
             vals: vec![0; t.cells],
             placed: vec![M::ZERO; t.units],
-            count: vec![n as u32; t.units * n],
+            count: vec![n as u16; t.units * n],
             open: t.cells,
-            log: Vec::new(),
-            lost: Vec::new(),
+            // A path places each cell at most once: room for all of it up front (no copies).
+            log: Vec::with_capacity(t.cells + 1),
+            lost: Vec::with_capacity(t.cells * max_units * n.div_ceil(64)),
             naked: Vec::new(),
             hidden: Vec::new(),
+        }
+    }
+
+    /// Sets the candidates of cell `c`, in both layouts.
+    #[inline(always)]
+    fn set(&mut self, c: usize, m: M) {
+        self.cand[c] = m;
+        let cells = self.t.cells;
+        for w in 0..self.words {
+            self.plane[w * cells + c] = m.word(w);
         }
     }
 
@@ -108,8 +132,17 @@ impl<'t, M: Mask> Fill<'t, M> {
     /// so that the undo stays exact.
     #[inline(always)]
     fn fewer(&mut self, c: usize, d: u32) -> bool {
+        self.fewer_except(c, d, u32::MAX)
+    }
+
+    /// [`Fill::fewer`] except in unit `skip`, where `d` is placed (its count is never read there).
+    #[inline(always)]
+    fn fewer_except(&mut self, c: usize, d: u32, skip: u32) -> bool {
         let mut dead = false;
         for &u in self.t.units_of(c) {
+            if u == skip {
+                continue;
+            }
             let i = u as usize * self.n + d as usize;
             self.count[i] -= 1;
             let k = self.count[i];
@@ -141,33 +174,38 @@ impl<'t, M: Mask> Fill<'t, M> {
         });
         let units = t.units_of(c);
         self.lost.resize(from + units.len() * self.words, 0);
-        self.cand[c] = M::ZERO;
+        self.set(c, M::ZERO);
         self.vals[c] = d as u16 + 1;
         self.open -= 1;
         for &u in units {
             self.placed[u as usize] |= b;
         }
         let mut dead = false;
-        let mut rest = before & !b;
-        while rest != M::ZERO {
-            let e = rest.lowest();
-            rest = rest.without_lowest();
-            dead |= self.fewer(c, e);
+        let rest = before & !b;
+        for w in 0..self.words {
+            let mut bits = rest.word(w);
+            while bits != 0 {
+                let e = 64 * w as u32 + bits.trailing_zeros();
+                bits &= bits - 1;
+                dead |= self.fewer(c, e);
+            }
         }
         if dead {
             return Err(Contradiction);
         }
+        let (word, bit) = ((d / 64) as usize * t.cells, d % 64);
         for (k, &u) in units.iter().enumerate() {
             let bits = from + k * self.words;
             for (i, &p) in t.unit(u as usize).iter().enumerate() {
                 let p = p as usize;
-                if !self.cand[p].has(d) {
+                if self.plane[word + p] >> bit & 1 == 0 {
                     continue;
                 }
+                self.plane[word + p] &= !(1 << bit);
                 let left = self.cand[p] & !b;
                 self.cand[p] = left;
                 self.lost[bits + i / 64] |= 1 << (i % 64);
-                if self.fewer(p, d) || left == M::ZERO {
+                if self.fewer_except(p, d, u) || left == M::ZERO {
                     return Err(Contradiction);
                 }
                 if left.at_most_one() {
@@ -187,7 +225,7 @@ impl<'t, M: Mask> Fill<'t, M> {
             before: M::ZERO,
         });
         let left = self.cand[c] & !M::bit(d);
-        self.cand[c] = left;
+        self.set(c, left);
         if self.fewer(c, d) || left == M::ZERO {
             return Err(Contradiction);
         }
@@ -206,7 +244,7 @@ impl<'t, M: Mask> Fill<'t, M> {
             let (c, d) = (e.cell as usize, e.digit);
             let b = M::bit(d);
             if e.from == REMOVAL {
-                self.cand[c] |= b;
+                self.set(c, self.cand[c] | b);
                 for &u in t.units_of(c) {
                     self.count[u as usize * n + d as usize] += 1;
                 }
@@ -221,23 +259,29 @@ impl<'t, M: Mask> Fill<'t, M> {
                         let p = cells[64 * w + bits.trailing_zeros() as usize] as usize;
                         bits &= bits - 1;
                         self.cand[p] |= b;
+                        self.plane[(d / 64) as usize * t.cells + p] |= 1 << (d % 64);
                         for &v in t.units_of(p) {
-                            self.count[v as usize * n + d as usize] += 1;
+                            if v != u {
+                                self.count[v as usize * n + d as usize] += 1;
+                            }
                         }
                     }
                 }
                 self.placed[u as usize] &= !b;
             }
             self.lost.truncate(from);
-            let mut rest = e.before & !b;
-            while rest != M::ZERO {
-                let f = rest.lowest();
-                rest = rest.without_lowest();
-                for &u in t.units_of(c) {
-                    self.count[u as usize * n + f as usize] += 1;
+            let rest = e.before & !b;
+            for &u in t.units_of(c) {
+                let row = &mut self.count[u as usize * n..(u as usize + 1) * n];
+                for w in 0..self.words {
+                    let mut bits = rest.word(w);
+                    while bits != 0 {
+                        row[64 * w + bits.trailing_zeros() as usize] += 1;
+                        bits &= bits - 1;
+                    }
                 }
             }
-            self.cand[c] = e.before;
+            self.set(c, e.before);
             self.vals[c] = 0;
             self.open += 1;
         }
@@ -276,18 +320,21 @@ impl<'t, M: Mask> Fill<'t, M> {
     /// smallest on ties.
     fn choose(&self, c: usize) -> u32 {
         let units = self.t.units_of(c);
-        let mut rest = self.cand[c];
-        let (mut best, mut best_score) = (rest.lowest(), u32::MAX);
-        while rest != M::ZERO {
-            let d = rest.lowest();
-            rest = rest.without_lowest();
-            let score: u32 = units
-                .iter()
-                .map(|&u| self.count[u as usize * self.n + d as usize])
-                .sum();
-            if score < best_score {
-                best = d;
-                best_score = score;
+        let m = self.cand[c];
+        let (mut best, mut best_score) = (m.lowest(), u32::MAX);
+        for w in 0..self.words {
+            let mut bits = m.word(w);
+            while bits != 0 {
+                let d = 64 * w + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let score: u32 = units
+                    .iter()
+                    .map(|&u| u32::from(self.count[u as usize * self.n + d]))
+                    .sum();
+                if score < best_score {
+                    best = d as u32;
+                    best_score = score;
+                }
             }
         }
         best
