@@ -28,7 +28,7 @@ use crate::grid::{Grid, Shape};
 use crate::solve::Limits;
 
 /// The smallest grid side taken by the fill search (when sparse, see [`applies`]).
-pub(crate) const FILL_MIN_N: usize = 36;
+pub(crate) const FILL_MIN_N: usize = 64;
 
 /// Whether the fill search takes `puzzle`: a grid of side at least [`FILL_MIN_N`] under the units
 /// alone (no relations, cages or irregular regions), at most a fifth of whose cells are given.
