@@ -412,3 +412,58 @@ pub(crate) fn run<M: Mask>(
     }
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dfs::tables::tables_for;
+    use crate::grid::Shape;
+    use crate::solve::Outcome;
+    use crate::units::Units;
+
+    fn search(units: &Units, puzzle: &Grid, limits: &Limits) -> Found {
+        let t = tables_for(units);
+        run::<u64>(&t, puzzle.shape(), puzzle, limits, &Bounds::start(limits))
+    }
+
+    #[test]
+    fn every_4x4_grid_is_counted_once() {
+        // The empty 4x4 grid has 288 solutions (a known count): the search and its undo log visit
+        // each exactly once.
+        let shape = Shape::new(2, 2).unwrap();
+        let units = Units::standard(shape);
+        let found = search(&units, &Grid::empty(shape), &Limits::count_to(1_000));
+        let outcome = found.solutions.finish(found.gave_up);
+        assert!(matches!(
+            outcome,
+            Outcome::Multiple {
+                count: 288,
+                complete: true,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn clashing_givens_and_dead_ends_are_none() {
+        let shape = Shape::new(3, 3).unwrap();
+        let units = Units::standard(shape);
+        // Two 1s in row 1.
+        let mut values = vec![0u16; 81];
+        values[0] = 1;
+        values[5] = 1;
+        let clash = Grid::from_values(shape, values).unwrap();
+        let found = search(&units, &clash, &Limits::unique());
+        assert_eq!(found.solutions.count(), 0);
+        assert!(!found.gave_up);
+        // r1c1 open, but 1..8 in its row and 9 in its column: no candidate, found by propagation
+        // at the root.
+        let mut values = vec![0u16; 81];
+        values[1..9].copy_from_slice(&[1, 2, 3, 4, 5, 6, 7, 8]);
+        values[27] = 9;
+        let dead = Grid::from_values(shape, values).unwrap();
+        let found = search(&units, &dead, &Limits::unique());
+        assert_eq!(found.solutions.count(), 0);
+        assert!(!found.gave_up);
+    }
+}
