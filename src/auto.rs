@@ -59,7 +59,7 @@ impl AutoBackend {
     /// The native phase's share of the timeout for `puzzle`: at most a tenth of it, and at most
     /// 0.2 s (a node of a large grid costs far more than one of a small grid, so the node budget
     /// alone would let a 400x400 search run for minutes). A sparse grid (at most a fifth of its
-    /// cells given) above 2,000 cells gets 100 us per cell instead (1 s for 100x100, 16 s for
+    /// cells given) above 1,000 cells gets 200 us per cell instead (2 s for 100x100, 32 s for
     /// 400x400; wall-clock time, so it allows for a loaded machine), up to the whole timeout:
     /// filling a nearly empty giant grid takes the native search a few hundred thousand cheap
     /// nodes, while its SAT encoding (64 million variables at 400x400) only costs time and memory.
@@ -67,7 +67,7 @@ impl AutoBackend {
         let cap = Duration::from_millis(200);
         let cells = puzzle.shape().cells();
         let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
-        let sparse = Duration::from_micros(100 * cells as u64);
+        let sparse = Duration::from_micros(200 * cells as u64);
         if givens * 5 <= cells && sparse > cap {
             return timeout.map_or(sparse, |t| t.min(sparse));
         }
@@ -287,7 +287,7 @@ mod tests {
         let ms = Duration::from_millis;
         let big = Grid::empty(Shape::new(20, 20).unwrap());
         let small = Grid::empty(Shape::new(3, 3).unwrap());
-        assert_eq!(AutoBackend::first_phase_time(None, &big), ms(16_000));
+        assert_eq!(AutoBackend::first_phase_time(None, &big), ms(32_000));
         assert_eq!(
             AutoBackend::first_phase_time(Some(ms(1_000)), &big),
             ms(1_000)
