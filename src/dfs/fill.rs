@@ -30,12 +30,18 @@ use crate::solve::Limits;
 /// The smallest grid side taken by the fill search (when sparse, see [`applies`]).
 pub(crate) const FILL_MIN_N: usize = 64;
 
-/// Whether the fill search takes `puzzle`: a grid of side at least [`FILL_MIN_N`] under the units
-/// alone (no relations, cages or irregular regions), at most a fifth of whose cells are given.
-/// Denser grids are left to the main search, whose reasoning their few solutions need.
+/// Whether the fill search takes `puzzle`: a grid of side at least [`FILL_MIN_N`] under rows,
+/// columns and boxes alone (no extra units such as diagonals or windows, whose empty 64x64 grids
+/// its row-major order does not fill, no relations, cages or irregular regions), at most a fifth
+/// of whose cells are given. Denser grids are left to the main search, whose reasoning their few
+/// solutions need.
 pub(crate) fn applies(t: &Tables, puzzle: &Grid) -> bool {
     let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
-    t.n >= FILL_MIN_N && t.rules.is_none() && !t.weighted && givens * 5 <= t.cells
+    t.n >= FILL_MIN_N
+        && t.units == 3 * t.n
+        && t.rules.is_none()
+        && !t.weighted
+        && givens * 5 <= t.cells
 }
 
 /// A logged change.
@@ -441,6 +447,30 @@ mod tests {
                 complete: true,
                 ..
             }
+        ));
+    }
+
+    #[test]
+    fn only_sparse_grids_of_rows_columns_and_boxes_from_64x64() {
+        use crate::constraint::Variant;
+        let big = Shape::new(8, 8).unwrap();
+        let empty = Grid::empty(big);
+        assert!(applies(&tables_for(&Units::standard(big)), &empty));
+        let x = Units::rules(big)
+            .variant(Variant::Diagonals)
+            .build()
+            .unwrap();
+        assert!(!applies(&tables_for(&x), &empty));
+        let small = Shape::new(7, 7).unwrap();
+        assert!(!applies(
+            &tables_for(&Units::standard(small)),
+            &Grid::empty(small)
+        ));
+        // A quarter of the cells given: a puzzle for the main search (clashes do not matter here).
+        let values = (0..big.cells()).map(|c| u16::from(c % 4 == 0)).collect();
+        assert!(!applies(
+            &tables_for(&Units::standard(big)),
+            &Grid::from_values(big, values).unwrap()
         ));
     }
 
