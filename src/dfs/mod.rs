@@ -41,6 +41,12 @@
 //!   search reads units only through them, so other unit lists (diagonals, regions) work unchanged.
 //!   Above 100x100 the peer lists would outgrow the state (740 MB at 400x400): a placement walks the
 //!   cell's units instead.
+//! - **Empty and sparse giant grids** (`fill.rs`): from 64x64 up, a grid with at most a fifth of
+//!   its cells given and no rules beside the units is filled by a search whose node costs only the
+//!   eliminations it makes: per unit and digit a count of places (hidden singles without folding),
+//!   the first open cell in row-major order, the digit with the fewest places in the cell's units
+//!   first, an undo log with a bitset per unit. Empty grids up to 400x400 are filled without a
+//!   dead end; grids with a few percent of givens are not yet (BENCHMARKS.md, "Large grids").
 //! - **Limits**: the node budget is checked at every node, the deadline on the first node and then
 //!   every 1 to 1024 nodes (fewer on larger grids).
 //! - **9x9 fast path**: for the standard 9x9 unit list (recognised by content, in any order, once per
@@ -48,6 +54,7 @@
 //!   replaces the generic one: same outcomes, limits and stats, several times faster. Everything else
 //!   (other shapes, diagonals, regions) takes the generic path; [`DfsBackend::generic_only`] forces it.
 
+mod fill;
 mod mask;
 mod nine;
 mod rules;
@@ -124,6 +131,9 @@ fn run_in<M: Mask>(
     limits: &Limits,
     bounds: &Bounds,
 ) -> Found {
+    if fill::applies(t, puzzle) {
+        return fill::run::<M>(t, puzzle.shape(), puzzle, limits, bounds);
+    }
     // Taken out (not borrowed), so a nested solve on this thread simply gets fresh buffers.
     let mut scratch = buffers.take();
     let found = search::run(t, puzzle.shape(), puzzle, limits, bounds, &mut scratch);

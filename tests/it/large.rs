@@ -203,3 +203,80 @@ fn the_cli_solves_and_checks_100x100() {
     let records = crate::common::json_lines(&out.stdout);
     assert_eq!(records[0]["agree"], true, "{}", records[0]);
 }
+
+/// The native backend on an empty grid: a solution, verified, and the nodes and guesses it took.
+fn fill_empty(r: usize, c: usize, budget: u64) -> (u64, u64) {
+    let shape = Shape::new(r, c).unwrap();
+    let units = Units::standard(shape);
+    let empty = Grid::empty(shape);
+    let limits = Limits::first().with_budget(Some(budget));
+    let report = DfsBackend::new().solve(&units, &empty, &limits).unwrap();
+    let Outcome::Found(g) = &report.outcome else {
+        panic!(
+            "{shape}: {:?} after {} nodes",
+            report.outcome.status(),
+            report.stats.nodes
+        );
+    };
+    verify(&units, &empty, g).unwrap_or_else(|e| panic!("{shape}: {e}"));
+    (report.stats.nodes, report.stats.guesses)
+}
+
+#[test]
+fn empty_giant_grids_are_filled_without_a_dead_end() {
+    // The fill search (dfs/fill.rs): one guess per node and no backtrack (nodes = guesses + 1),
+    // within a budget of one node per cell, square and rectangular boxes alike. The node counts
+    // are those of its order (row-major cells, the digit with the fewest places first).
+    for (r, c, nodes) in [
+        (8, 8, 2_801),
+        (8, 9, 3_565),
+        (9, 10, 5_626),
+        (10, 10, 6_976),
+        (12, 12, 14_653),
+        (15, 15, 36_226),
+    ] {
+        let cells = (r * c * r * c) as u64;
+        assert_eq!(fill_empty(r, c, cells), (nodes, nodes - 1), "{r}x{c} boxes");
+    }
+}
+
+#[test]
+#[ignore = "400x400: about 1.5 s in release, minutes in a debug build"]
+fn the_empty_400x400_grid_is_filled_without_a_dead_end() {
+    assert_eq!(fill_empty(20, 20, 160_000), (115_901, 115_900));
+}
+
+#[test]
+fn the_fill_search_counts_distinct_verified_solutions() {
+    // Counting on past a solution backtracks through the undo log: three solutions of the empty
+    // 64x64 grid, the two kept both valid and different.
+    let shape = Shape::new(8, 8).unwrap();
+    let units = Units::standard(shape);
+    let empty = Grid::empty(shape);
+    let report = DfsBackend::new()
+        .solve(&units, &empty, &Limits::count_to(3))
+        .unwrap();
+    let Outcome::Multiple {
+        count, solutions, ..
+    } = &report.outcome
+    else {
+        panic!("{:?}", report.outcome.status());
+    };
+    assert_eq!(*count, 3);
+    for g in solutions {
+        verify(&units, &empty, g).unwrap();
+    }
+    assert_ne!(solutions[0], solutions[1]);
+}
+
+#[test]
+fn the_auto_backend_fills_an_empty_giant_grid_natively() {
+    let shape = Shape::new(12, 12).unwrap();
+    let units = Units::standard(shape);
+    let empty = Grid::empty(shape);
+    let (report, by) = AutoBackend::new()
+        .solve_reporting(&units, &empty, &Limits::first())
+        .unwrap();
+    assert_eq!(by, "dfs");
+    verify(&units, &empty, report.outcome.solution().unwrap()).unwrap();
+}
