@@ -320,6 +320,7 @@ mod race_tests {
                         first: None,
                     },
                     stats: Stats::default(),
+                    certificate: None,
                 });
             }
             DfsBackend::new().solve(units, puzzle, limits)
@@ -351,6 +352,7 @@ mod race_tests {
                     first: None,
                 },
                 stats: Stats::default(),
+                certificate: None,
             })
         }
     }
@@ -469,6 +471,7 @@ mod settle_tests {
                     complete: false,
                 },
                 stats: Stats::default(),
+                certificate: None,
             })
         }
     }
@@ -529,6 +532,7 @@ mod settle_tests {
                         first: None,
                     },
                     stats: Stats::default(),
+                    certificate: None,
                 });
             }
             let mut report = DfsBackend::new().solve(units, puzzle, limits)?;

@@ -159,6 +159,7 @@ impl Backend for DfsBackend {
         Ok(Report {
             outcome: found.solutions.finish(found.gave_up),
             stats: found.stats,
+            certificate: None,
         })
     }
 }

@@ -439,10 +439,7 @@ impl SatBackend {
         let (grid, rest, vars) = match self.simplified(units, puzzle, scratch, &mut stats, false).0
         {
             Simplified::NoSolution => {
-                return Report {
-                    outcome: Outcome::NoSolution,
-                    stats,
-                };
+                return Report::new(Outcome::NoSolution, stats);
             }
             Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
         };
@@ -472,10 +469,7 @@ impl SatBackend {
                 _ => run.run::<Varisat>(&mut solutions, &mut stats),
             };
         }
-        Report {
-            outcome: solutions.finish(gave_up),
-            stats,
-        }
+        Report::new(solutions.finish(gave_up), stats)
     }
 
     /// A DRAT refutation, in the fixed numbering, of the plain extended encoding of `puzzle` (its

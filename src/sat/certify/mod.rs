@@ -24,7 +24,7 @@ use crate::sat::proof::{Proof, push_dimacs};
 use crate::sat::sink::{ClauseSink, Formula};
 use crate::sat::solver::{SatSolver, SolverUnavailable};
 use crate::sat::vars::{cell_lit, cell_var_count};
-use crate::solve::{Limits, Outcome, Stats, Status};
+use crate::solve::{Certification, Evidence, Limits, Outcome, Report, Stats, Status};
 use crate::units::Units;
 use crate::verify::{Violation, verify};
 
@@ -603,6 +603,47 @@ pub struct Settled {
     pub uncertified: Option<CertifyError>,
     /// The work of the solves that settled it ([`Certifier::solve_unique`] only; zero otherwise).
     pub stats: Stats,
+}
+
+impl Settled {
+    /// The answer as a [`Report`] that carries its certificate, or why a `unique` or `none` answer
+    /// has none ([`Certification`]), so that it travels with the answer.
+    pub fn into_report(self) -> Report {
+        let certificate = match (self.certificate, self.uncertified) {
+            (Some(c), _) => Some(Certification::Made(Arc::new(c))),
+            (None, Some(why)) => Some(Certification::Missing {
+                solution: self.outcome.solution().cloned(),
+                reason: why.to_string(),
+            }),
+            (None, None) => None,
+        };
+        Report {
+            certificate,
+            ..Report::new(self.outcome, self.stats)
+        }
+    }
+}
+
+impl Evidence for Certificate {
+    /// Whether this certificate is of `puzzle` under `units` (the same unit list) and claims
+    /// `outcome`: unique with the same solution, or none.
+    fn proves(&self, units: &Units, puzzle: &Grid, outcome: &Outcome) -> bool {
+        let claim = match outcome {
+            Outcome::Unique(g) => Some(g),
+            Outcome::NoSolution => None,
+            _ => return false,
+        };
+        self.base.units_id == units.id() && self.puzzle == *puzzle && self.solution() == claim
+    }
+
+    fn check(&self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Certificate::check(self)?)
+    }
+
+    fn write_files(&self, dir: &Path, name: &str) -> io::Result<Vec<PathBuf>> {
+        let (cnf, drat) = Certificate::write_files(self, dir, name)?;
+        Ok(vec![cnf, drat])
+    }
 }
 
 impl Certificate {
