@@ -352,16 +352,19 @@ impl Certifier {
 
     /// Answers the uniqueness question about `puzzle` and certifies a `unique` or `none` answer,
     /// the cheapest way we know (one simplification): a first solve, the cheap second solve of a
-    /// plain `--unique` answer (the same solver with the first solution blocked, on CaDiCaL
-    /// within a few conflicts), and only if that finds no second solution, one proof-recording
-    /// solve over the plain formula and the clause excluding the first solution. So a puzzle with
-    /// several solutions pays no proof, and a unique one one proof-recording solve.
+    /// plain `--unique` answer (the same solver with the first solution blocked, within a few
+    /// conflicts), and only if that finds no second solution, the proof over the plain formula
+    /// and the clause excluding the first solution. So a puzzle with several solutions pays no
+    /// proof. On CaDiCaL, whose proof tracer records from the first solve on, the proof is that
+    /// solver's: its second solve goes on past the few conflicts (a unique puzzle pays no other
+    /// solve, only the recording); on varisat, whose DRAT output needs a fresh solver given every
+    /// clause first, it is one proof-recording solve more.
     ///
     /// The outcome is [`Outcome::Unique`], [`Outcome::NoSolution`], [`Outcome::Multiple`] (count
     /// 2, not complete) or, when a limit ran out, [`Outcome::Unknown`] (with the first solution if
     /// one was found); every grid in it verified. A `unique` or `none` answer comes with its
-    /// certificate, or with [`Settled::uncertified`] saying why not (the proof-recording solve ran
-    /// out of limits after the plain solves had settled the question).
+    /// certificate, or with [`Settled::uncertified`] saying why not (the proof ran out of limits
+    /// after the plain solves had settled the question).
     ///
     /// ```
     /// use satdoku::sat::Certifier;
