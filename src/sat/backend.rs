@@ -1311,18 +1311,7 @@ mod tests {
                 .take(40)
         });
         for (i, line) in puzzles.enumerate() {
-            let v = line
-                .bytes()
-                .take(81)
-                .map(|b| {
-                    if b.is_ascii_digit() {
-                        u16::from(b - b'0')
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            let puzzle = Grid::from_values(s, v).unwrap();
+            let puzzle = crate::testing::grid(s, &line[..81]);
             for simplify in [Simplify::Propagate, Simplify::Probe] {
                 let with = SatBackend::default().with_simplify(simplify);
                 let without = SatBackend {
@@ -1388,17 +1377,7 @@ mod tests {
             .filter(|l| !l.starts_with('#') && l.trim().len() >= 81);
         let mut several = 0;
         for (i, line) in lines.take(6).enumerate() {
-            let mut v: Vec<u16> = line
-                .bytes()
-                .take(81)
-                .map(|b| {
-                    if b.is_ascii_digit() {
-                        u16::from(b - b'0')
-                    } else {
-                        0
-                    }
-                })
-                .collect();
+            let mut v = crate::testing::grid(s, &line[..81]).values().to_vec();
             // Blank the first given.
             if let Some(cell) = (0..81).find(|&c| v[c] != 0) {
                 v[cell] = 0;
@@ -1479,29 +1458,8 @@ mod tests {
     /// budget.
     #[test]
     fn the_conflict_budget_applies_to_solvers_with_a_conflict_limit() {
-        let rows = [
-            ".......12",
-            "........3",
-            "..23..4..",
-            "..18....5",
-            ".6..7.8..",
-            ".....9...",
-            "..85.....",
-            "9...4.5..",
-            "47...6...",
-        ];
-        let v = rows
-            .concat()
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_digit() {
-                    u16::from(b - b'0')
-                } else {
-                    0
-                }
-            })
-            .collect();
-        let puzzle = Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap();
+        let puzzle =
+            crate::testing::grid(Shape::new(3, 3).unwrap(), crate::testing::PLATINUM_BLONDE);
         let units = Units::standard(puzzle.shape());
         for solver in SatSolver::available() {
             let b = SatBackend::default()

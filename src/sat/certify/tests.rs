@@ -8,30 +8,11 @@ use crate::dfs::DfsBackend;
 use crate::grid::Digit;
 use crate::sat::solver::SatSolver;
 use crate::solve::Backend;
-
-fn grid(shape: Shape, s: &str) -> Grid {
-    let v = s
-        .bytes()
-        .filter(|b| !b.is_ascii_whitespace())
-        .map(|b| {
-            if b.is_ascii_digit() {
-                u16::from(b - b'0')
-            } else {
-                0
-            }
-        })
-        .collect();
-    Grid::from_values(shape, v).unwrap()
-}
+use crate::testing::{PLATINUM_BLONDE, grid};
 
 fn s9() -> Shape {
     Shape::new(3, 3).unwrap()
 }
-
-/// "Platinum Blonde" (unique, hard for logic; see tests/it/sat.rs): simplification leaves work for
-/// the solver.
-const PLATINUM_BLONDE: &str =
-    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...";
 
 /// The first Project Euler 96 grid (unique, easy: propagation alone solves it).
 const PE96_1: &str =
