@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use crate::dfs::DfsBackend;
 use crate::grid::Grid;
 use crate::sat::SatBackend;
-use crate::solve::{Backend, Limits, Outcome, Report, SolveError, WorkCounters, stoppable};
+use crate::solve::{
+    Backend, Limits, Outcome, Report, SolveError, WorkCounters, stop_flags, stoppable,
+};
 use crate::units::Units;
 
 /// Native first; when the native search needs more than [`AutoBackend::node_budget`] nodes, the
@@ -198,8 +200,13 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         // 0 until one settles the puzzle: 1 native, 2 SAT.
         let winner = AtomicU8::new(0);
         let work = WorkCounters::on_this_thread();
+        // The caller's own stop flags ([`crate::stop_when`]) still hold for both phases.
+        let mut flags = stop_flags();
+        flags.push(Arc::clone(&stop));
         let run = |backend: &dyn Backend, me: Phase| {
-            let report = stoppable(&stop, work.clone(), || backend.solve(units, puzzle, limits));
+            let report = stoppable(flags.clone(), work.clone(), || {
+                backend.solve(units, puzzle, limits)
+            });
             let settled = matches!(&report, Ok(r) if r.outcome.settles(limits));
             if settled
                 && winner
@@ -295,6 +302,20 @@ mod race_tests {
     use crate::solve::{Stats, Status, past, stop_requested};
     use crate::verify::verify;
 
+    /// An `unknown` answer with nothing found.
+    fn unknown() -> Report {
+        Report::new(
+            Outcome::Unknown {
+                count: 0,
+                first: None,
+            },
+            Stats::default(),
+        )
+    }
+
+    /// The node count [`SlowStart`] reports after its first solve, to tell its reports apart.
+    const SLOW_START_NODES: u64 = 424_242;
+
     /// The native backend, except that its first solve gives up at once (as if the puzzle needed
     /// more than the first phase's budget).
     #[derive(Default)]
@@ -314,16 +335,11 @@ mod race_tests {
             limits: &Limits,
         ) -> Result<Report, SolveError> {
             if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
-                return Ok(Report {
-                    outcome: Outcome::Unknown {
-                        count: 0,
-                        first: None,
-                    },
-                    stats: Stats::default(),
-                    certificate: None,
-                });
+                return Ok(unknown());
             }
-            DfsBackend::new().solve(units, puzzle, limits)
+            let mut report = DfsBackend::new().solve(units, puzzle, limits)?;
+            report.stats.nodes = SLOW_START_NODES;
+            Ok(report)
         }
     }
 
@@ -346,14 +362,7 @@ mod race_tests {
             }
             let why = if stop_requested() { "stop" } else { "deadline" };
             *self.ended_by.lock().unwrap() = Some(why);
-            Ok(Report {
-                outcome: Outcome::Unknown {
-                    count: 0,
-                    first: None,
-                },
-                stats: Stats::default(),
-                certificate: None,
-            })
+            Ok(unknown())
         }
     }
 
@@ -435,15 +444,6 @@ mod race_tests {
         assert_eq!((report.outcome.status(), by), (Status::Multiple, "sat"));
         assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 1);
     }
-}
-
-#[cfg(test)]
-mod settle_tests {
-    use std::sync::atomic::AtomicUsize;
-
-    use super::*;
-    use crate::grid::Shape;
-    use crate::solve::{Stats, Status, stop_requested};
 
     /// A native phase that, on every call, reports two solutions of the first puzzle it is given
     /// and then a stopped count (as the native search did when its first phase ran out of nodes
@@ -508,39 +508,6 @@ mod settle_tests {
         assert_eq!((report.outcome.status(), by), (Status::Multiple, "dfs"));
     }
 
-    /// A native phase that gives up at once in the first phase and settles in the race.
-    #[derive(Default)]
-    struct SettlesSecond {
-        calls: AtomicUsize,
-    }
-
-    impl Backend for SettlesSecond {
-        fn name(&self) -> &'static str {
-            "dfs"
-        }
-
-        fn solve(
-            &self,
-            units: &Units,
-            puzzle: &Grid,
-            limits: &Limits,
-        ) -> Result<Report, SolveError> {
-            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
-                return Ok(Report {
-                    outcome: Outcome::Unknown {
-                        count: 0,
-                        first: None,
-                    },
-                    stats: Stats::default(),
-                    certificate: None,
-                });
-            }
-            let mut report = DfsBackend::new().solve(units, puzzle, limits)?;
-            report.stats.nodes = 424_242;
-            Ok(report)
-        }
-    }
-
     /// A SAT phase that settles only after it was told to stop (after the native phase won), and
     /// then anyway: a loser that settles too late.
     struct LateSat;
@@ -574,19 +541,22 @@ mod settle_tests {
     #[test]
     fn the_race_answer_is_the_winners() {
         let (units, puzzle) = four_solutions();
-        let auto = AutoBackend::from_phases(SettlesSecond::default(), LateSat);
+        let auto = AutoBackend::from_phases(SlowStart::default(), LateSat);
         let (report, by) = auto
             .solve_reporting(&units, &puzzle, &Limits::count_to(6))
             .unwrap();
         assert_eq!(by, "dfs");
-        assert_eq!(report.stats.nodes, 424_242, "the winner's own report");
+        assert_eq!(
+            report.stats.nodes, SLOW_START_NODES,
+            "the winner's own report"
+        );
     }
 
     #[test]
     fn a_race_stop_reaches_no_later_search_on_the_thread() {
         let (units, puzzle) = four_solutions();
         // A race that the SAT phase wins stops the native search on this thread...
-        let auto = AutoBackend::from_phases(SettlesSecond::default(), SatBackend::default());
+        let auto = AutoBackend::from_phases(SlowStart::default(), SatBackend::default());
         let limits = Limits::count_to(6);
         auto.solve_reporting(&units, &puzzle, &limits).unwrap();
         // ... and no later search on it: a stop flag set before a search starts is not its own.
@@ -596,7 +566,7 @@ mod settle_tests {
         // Nor does a stop flag outlive a solve that panicked.
         let flag = Arc::new(AtomicBool::new(true));
         let panicked = std::panic::catch_unwind(|| {
-            stoppable(&flag, None, || {
+            stoppable(vec![Arc::clone(&flag)], None, || {
                 assert!(stop_requested());
                 panic!("a backend bug")
             })
@@ -605,5 +575,28 @@ mod settle_tests {
         assert!(!stop_requested());
         let after = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
         assert!(after.outcome.settles(&limits), "{:?}", after.outcome);
+    }
+
+    #[test]
+    fn a_callers_stop_flag_stops_every_phase_of_the_race() {
+        // Counting every 9x9 grid never ends; the caller's flag (set before the solve here, by
+        // another thread in real use) must reach the race's native and SAT phases, which have race
+        // flags of their own. The timeout lets the SAT solver look at the flags.
+        let shape = Shape::new(3, 3).unwrap();
+        let units = Units::standard(shape);
+        let limits = Limits::count_to(u64::MAX).with_timeout(Some(Duration::from_secs(3600)));
+        let flag = Arc::new(AtomicBool::new(true));
+        let (report, _) = crate::solve::stop_when(&flag, || {
+            AutoBackend::new().solve_reporting(&units, &Grid::empty(shape), &limits)
+        })
+        .unwrap();
+        assert_eq!(report.outcome.status(), Status::Unknown);
+        assert!(!stop_requested(), "the flag is this call's only");
+        // The SAT backend alone, stopped the same way.
+        let sat = crate::solve::stop_when(&flag, || {
+            SatBackend::default().solve(&units, &Grid::empty(shape), &limits)
+        })
+        .unwrap();
+        assert_eq!(sat.outcome.status(), Status::Unknown);
     }
 }

@@ -27,6 +27,11 @@
 //! ```
 #![deny(missing_docs)]
 
+/// The README's Rust examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod auto;
 mod check;
 mod constraint;
@@ -53,7 +58,7 @@ pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError}
 pub use rules::{RulesBuilder, RulesError};
 pub use solve::{
     Backend, Certification, Evidence, Limits, Outcome, Report, Solutions, SolveError, Stats,
-    Status, WorkCounters,
+    Status, WorkCounters, stop_when,
 };
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};
 pub use verify::{Violation, verify};

@@ -7,7 +7,7 @@
 //! that record's error, and reading goes on with the line after its first.
 
 use super::context::{Context, Emitted};
-use super::csv_records::{Fields, still_open, trim};
+use super::csv_records::{Fields, last_open_quote, still_open, trim};
 use super::detect::CsvPlan;
 use super::error::ParseErrorKind;
 use super::line::parse_flat;
@@ -199,30 +199,6 @@ impl CsvParser {
         };
         ctx.emit(first, r, out);
     }
-}
-
-/// The offset of the quote that leaves `line` inside a quoted field, if one does.
-fn last_open_quote(line: &[u8]) -> Option<usize> {
-    let (mut open, mut at_start, mut quote) = (false, true, None);
-    let mut i = 0;
-    while i < line.len() {
-        let b = line[i];
-        if open {
-            if b == b'"' {
-                if line.get(i + 1) == Some(&b'"') {
-                    i += 2;
-                    continue;
-                }
-                open = false;
-            }
-        } else if b == b'"' && at_start {
-            open = true;
-            quote = Some(i);
-        }
-        at_start = b == b',' && !open;
-        i += 1;
-    }
-    quote.filter(|_| open)
 }
 
 #[cfg(test)]

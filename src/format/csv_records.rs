@@ -7,11 +7,26 @@ use super::lines::{Kind, MAX_LINE, OwnedLine, classify};
 
 /// Whether a record that is inside a quoted field before `line` (`open`) still is after it: a quote
 /// opens a field only at the field's start; inside one, `""` is a quote and a lone `"` closes it.
-pub(crate) fn still_open(line: &[u8], mut open: bool) -> bool {
+pub(crate) fn still_open(line: &[u8], open: bool) -> bool {
     if !open && memchr::memchr(b'"', line).is_none() {
         return false;
     }
-    let mut at_start = !open;
+    scan_quotes(line, open).0
+}
+
+/// The offset of the quote that leaves `line` (read from outside any field) inside a quoted field,
+/// if one does.
+pub(crate) fn last_open_quote(line: &[u8]) -> Option<usize> {
+    match scan_quotes(line, false) {
+        (true, quote) => quote,
+        (false, _) => None,
+    }
+}
+
+/// Reads `line` starting inside a quoted field or not (`open`): whether it ends inside one, and the
+/// offset of the last quote that opened a field.
+fn scan_quotes(line: &[u8], mut open: bool) -> (bool, Option<usize>) {
+    let (mut at_start, mut quote) = (!open, None);
     let mut i = 0;
     while i < line.len() {
         let b = line[i];
@@ -25,11 +40,12 @@ pub(crate) fn still_open(line: &[u8], mut open: bool) -> bool {
             }
         } else if b == b'"' && at_start {
             open = true;
+            quote = Some(i);
         }
         at_start = b == b',' && !open;
         i += 1;
     }
-    open
+    (open, quote)
 }
 
 /// A CSV record parser: the `csv` crate's reader, reused for every record (it is pointed at the next
