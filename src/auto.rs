@@ -338,13 +338,13 @@ mod race_tests {
 
     /// An `unknown` answer with nothing found.
     fn unknown() -> Report {
-        Report {
-            outcome: Outcome::Unknown {
+        Report::new(
+            Outcome::Unknown {
                 count: 0,
                 first: None,
             },
-            stats: Stats::default(),
-        }
+            Stats::default(),
+        )
     }
 
     /// The node count [`SlowStart`] reports after its first solve, to tell its reports apart.
@@ -505,6 +505,7 @@ mod race_tests {
                     complete: false,
                 },
                 stats: Stats::default(),
+                certificate: None,
             })
         }
     }

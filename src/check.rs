@@ -425,10 +425,7 @@ mod tests {
     fn answer(backend: &'static str, outcome: Outcome) -> Answer {
         Answer {
             backend,
-            report: Ok(Report {
-                outcome,
-                stats: Default::default(),
-            }),
+            report: Ok(Report::new(outcome, Default::default())),
             time: Duration::ZERO,
         }
     }

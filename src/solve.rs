@@ -1,8 +1,12 @@
 //! The backend trait and what a solve returns: `Outcome` (no solution / found / unique / multiple /
-//! unknown), `Limits`, `Solutions` (the one place a search's finds become an `Outcome`) and `Stats`.
+//! unknown), `Limits`, `Solutions` (the one place a search's finds become an `Outcome`), `Stats`,
+//! and the certificate a certifying backend makes with its answer (`Evidence`, `Certification`).
 
 use std::cell::RefCell;
+use std::fmt;
+use std::io;
 use std::num::NonZeroU64;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -470,14 +474,104 @@ pub struct Stats {
     pub answered_by: Option<&'static str>,
 }
 
-/// An outcome with the work it took.
+/// An outcome with the work it took, and its certificate when the backend made one as it answered.
+///
+/// Built with [`Report::new`] (no certificate) by backends that only answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Report {
     /// What was found.
     pub outcome: Outcome,
     /// How much work it took.
     pub stats: Stats,
+    /// For a backend that certifies as it answers (the SAT backend under `--certify`): the
+    /// certificate of a `unique` or `none` outcome, or why it has none; `None` otherwise. It
+    /// travels with the outcome through every wrapper; one that changes the outcome (a test's
+    /// fault injection) leaves it as it was, so [`Certification::is_about`] tells whether it is
+    /// about the outcome in hand.
+    pub certificate: Option<Certification>,
 }
+
+impl Report {
+    /// `outcome` with the work it took, without certificate.
+    pub fn new(outcome: Outcome, stats: Stats) -> Report {
+        Report {
+            outcome,
+            stats,
+            certificate: None,
+        }
+    }
+}
+
+/// Evidence that an answer is right which anyone can check without trusting the backend that
+/// found it: for the SAT backend, a [`Certificate`](crate::sat::Certificate) (the plain CNF of the
+/// puzzle and a DRAT proof that it is unsatisfiable). Defined here, below the backends, so that a
+/// [`Report`] can carry it whichever backend made it.
+pub trait Evidence: fmt::Debug + Send + Sync {
+    /// Whether this proves `outcome` ([`Outcome::Unique`] with its solution, or
+    /// [`Outcome::NoSolution`]) of `puzzle` under `units`.
+    fn proves(&self, units: &Units, puzzle: &Grid, outcome: &Outcome) -> bool;
+
+    /// Checks it with a checker that shares no code with the backends.
+    ///
+    /// # Errors
+    /// Why it does not check (for a DRAT proof: the first lemma that does not follow, or no
+    /// refutation at all).
+    fn check(&self) -> Result<(), Box<dyn std::error::Error + Send + Sync>>;
+
+    /// Writes it as files `name.*` in `dir` (`name` a plain file name) and returns their paths.
+    ///
+    /// # Errors
+    /// An I/O error, or [`io::ErrorKind::InvalidInput`] for a name that is not a plain file name.
+    fn write_files(&self, dir: &Path, name: &str) -> io::Result<Vec<PathBuf>>;
+}
+
+/// What a certifying backend made of the certificate of its answer ([`Report::certificate`]).
+#[derive(Clone, Debug)]
+pub enum Certification {
+    /// The certificate, not yet checked ([`Evidence::check`]).
+    Made(Arc<dyn Evidence>),
+    /// The answer is `unique` with `solution` (or `none`, for `None`) but has no certificate: a
+    /// limit ran out before the proof was complete. Why, in words.
+    Missing {
+        /// The unique solution claimed; `None` for a claim of no solution.
+        solution: Option<Grid>,
+        /// Why there is no certificate.
+        reason: String,
+    },
+}
+
+impl Certification {
+    /// Whether this is about `outcome` of `puzzle` under `units`: a certificate that proves it, or
+    /// the reason why the same claim has none.
+    pub fn is_about(&self, units: &Units, puzzle: &Grid, outcome: &Outcome) -> bool {
+        match self {
+            Certification::Made(evidence) => evidence.proves(units, puzzle, outcome),
+            Certification::Missing { solution, .. } => {
+                matches!(outcome, Outcome::Unique(_) | Outcome::NoSolution)
+                    && outcome.solution() == solution.as_ref()
+            }
+        }
+    }
+}
+
+impl PartialEq for Certification {
+    /// The same certificate (not an equal one), or the same reason for the same claim.
+    fn eq(&self, other: &Certification) -> bool {
+        match (self, other) {
+            (Certification::Made(a), Certification::Made(b)) => Arc::ptr_eq(a, b),
+            (
+                Certification::Missing { solution, reason },
+                Certification::Missing {
+                    solution: s,
+                    reason: r,
+                },
+            ) => (solution, reason) == (s, r),
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Certification {}
 
 /// Why a backend could not attempt a puzzle (as opposed to finding it has no solution).
 #[derive(Clone, Debug, Error, PartialEq, Eq)]

@@ -14,6 +14,11 @@ pub(crate) fn grid(shape: Shape, rows: &str) -> Grid {
     Grid::from_values(shape, values).unwrap()
 }
 
+/// "Platinum Blonde" (unique, hard for logic; see tests/it/common.rs): our simplification leaves
+/// work for the SAT solver.
+pub(crate) const PLATINUM_BLONDE: &str =
+    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...";
+
 /// The Wikipedia killer (`File:Killersudoku_color.svg`, as copied in sigh/Interactive-Sudoku-Solver,
 /// MIT): cages only, no givens; the stated solution is the unique one.
 pub(crate) fn wikipedia_killer() -> (Units, Grid) {

@@ -550,7 +550,7 @@ impl Settings {
                 return;
             }
         }
-        let report = Report { outcome, stats };
+        let report = Report::new(outcome, stats);
         fill(out, &report, loaded, self.detail);
         match (certificate, uncertified) {
             (Some(c), _) => {

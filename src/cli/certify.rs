@@ -1,14 +1,14 @@
 //! `--certify DIR`: a certificate (plain CNF and DRAT proof) for each puzzle settled as unique or none,
 //! checked by our own DRAT checker before it is reported, for every command that settles puzzles.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result};
 
-use satdoku::sat::{Certificate, Certifier, CertifyError, SatBackend, Settled};
-use satdoku::{Backend, Grid, Limits, Outcome, Report, SolveError, Units};
+use satdoku::sat::{Certifier, CertifyError, SatBackend};
+use satdoku::{
+    Answer, Backend, Certification, Evidence, Grid, Limits, Outcome, Report, SolveError, Units,
+};
 
 use super::args::{CertifyArgs, SatArgs};
 use super::exit::Exit;
@@ -18,25 +18,6 @@ use super::record::{Diagnostic, Record};
 pub struct Certify {
     dir: PathBuf,
     certifier: Certifier,
-    /// What [`CertifyingSat`] found out about certificates while answering, for [`Certify::certify`].
-    stash: Arc<Stash>,
-}
-
-/// Certificates (or why none) that [`CertifyingSat`] made while answering, by unit list and puzzle,
-/// until [`Certify::certify`] takes them.
-type Stash = Mutex<HashMap<(u64, Vec<u16>), Stashed>>;
-
-/// Entries kept at most: more are only left by answers that were never certified (the other
-/// backend disagreed, or won a race), so the stash is emptied then.
-const STASH_MAX: usize = 1024;
-
-/// What the certifying SAT backend left for [`Certify::certify`].
-#[derive(Debug)]
-enum Stashed {
-    /// The certificate of its `unique` or `none` answer (the unique solution in it).
-    Made(Box<Certificate>),
-    /// Its answer `none` (or `unique`, with that solution) is not certified: why.
-    Not(Option<Grid>, String),
 }
 
 /// What became of one puzzle's certificate.
@@ -71,33 +52,34 @@ impl Certify {
         Ok(Some(Certify {
             dir: dir.clone(),
             certifier,
-            stash: Arc::default(),
         }))
     }
 
     /// Certifies `outcome` (a verified answer to `puzzle`) as puzzle number `index`, writing
-    /// `DIR/puzzle-<index>.cnf` and `.drat` once the proof has been checked.
+    /// `DIR/puzzle-<index>.cnf` and `.drat` once the proof has been checked. A certificate that
+    /// came with the reports of `answers` (made by [`CertifyingSat`] as it answered) is used if it
+    /// is about `outcome`; otherwise one is made now.
     pub fn certify(
         &self,
         index: usize,
         units: &Units,
         puzzle: &Grid,
         outcome: &Outcome,
+        answers: &[Answer],
     ) -> Certified {
         if !matches!(outcome, Outcome::Unique(_) | Outcome::NoSolution) {
             return Certified::NotAsked;
         }
-        let key = (units.id(), puzzle.values().to_vec());
-        let stashed = self.stash.lock().map_or(None, |mut s| s.remove(&key));
-        match stashed {
-            // Made by the answer's own solves (the answer is the certificate's claim).
-            Some(Stashed::Made(c)) if c.solution() == outcome.solution() => {
-                return self.check_and_write(index, &c);
+        let came = answers
+            .iter()
+            .filter_map(|a| a.report.as_ref().ok()?.certificate.as_ref())
+            .find(|c| c.is_about(units, puzzle, outcome));
+        match came {
+            Some(Certification::Made(c)) => return self.check_and_write(index, &**c),
+            Some(Certification::Missing { reason, .. }) => {
+                return Certified::No(format!("no certificate: {reason}"));
             }
-            Some(Stashed::Not(s, why)) if s.as_ref() == outcome.solution() => {
-                return Certified::No(why);
-            }
-            _ => {}
+            None => {}
         }
         let certificate = match self.certifier.certify(units, puzzle, outcome) {
             Ok(c) => c,
@@ -110,7 +92,7 @@ impl Certify {
     }
 
     /// Checks `certificate` with our own checker, then writes it as puzzle number `index`.
-    fn check_and_write(&self, index: usize, certificate: &Certificate) -> Certified {
+    fn check_and_write(&self, index: usize, certificate: &dyn Evidence) -> Certified {
         if let Err(e) = certificate.check() {
             return Certified::Wrong(format!("the certificate's proof does not check: {e}"));
         }
@@ -167,11 +149,7 @@ impl Certify {
             .map(|c| c.with_limits(self.certifier.limits()));
         match certifier {
             Ok(certifier) if SatBackend::default().with_solver(sat.solver()) == Ok(sat) => {
-                Box::new(CertifyingSat {
-                    sat,
-                    certifier,
-                    stash: Arc::clone(&self.stash),
-                })
+                Box::new(CertifyingSat { sat, certifier })
             }
             _ => Box::new(sat),
         }
@@ -181,13 +159,13 @@ impl Certify {
 /// The SAT backend answering `--unique` under `--certify`, for every command (`solve` with any
 /// backend that runs it, `check`, `verify --unique`): the answer and its certificate the cheapest
 /// way ([`Certifier::solve_unique`]: a first solve, the warm second solve, and a proof-recording
-/// solve only when no second solution turned up), the certificate left for [`Certify::certify`]
-/// to check and write once the command has settled the answer. Other questions (first solution,
-/// counting past two) and grids too large to certify go to the plain SAT backend.
+/// solve only when no second solution turned up), the certificate carried in its report for
+/// [`Certify::certify`] to check and write once the command has settled the answer. Other
+/// questions (first solution, counting past two) and grids too large to certify go to the plain
+/// SAT backend.
 pub struct CertifyingSat {
     sat: SatBackend,
     certifier: Certifier,
-    stash: Arc<Stash>,
 }
 
 impl Backend for CertifyingSat {
@@ -199,46 +177,103 @@ impl Backend for CertifyingSat {
         if limits.max_solutions() != 2 || self.certifier.fits(units, puzzle).is_err() {
             return self.sat.solve(units, puzzle, limits);
         }
-        let (report, stashed) = match self
+        match self
             .certifier
             .with_limits(*limits)
             .solve_unique(units, puzzle)
         {
-            Ok(Settled {
-                outcome,
-                certificate,
-                uncertified,
-                stats,
-                ..
-            }) => {
-                let stashed = match (certificate, uncertified) {
-                    (Some(c), _) => Some(Stashed::Made(Box::new(c))),
-                    (None, Some(e)) => Some(Stashed::Not(
-                        outcome.solution().cloned(),
-                        format!("no certificate: {e}"),
-                    )),
-                    (None, None) => None,
-                };
-                (Report { outcome, stats }, stashed)
-            }
-            Err(CertifyError::InvalidSolution { violation }) => {
-                return Err(SolveError::InvalidAnswer {
-                    backend: self.name(),
-                    violation,
-                });
-            }
+            Ok(settled) => Ok(settled.into_report()),
+            Err(CertifyError::InvalidSolution { violation }) => Err(SolveError::InvalidAnswer {
+                backend: self.name(),
+                violation,
+            }),
             // A solver bug (the plain and the proof-recording solve contradict each other), or a
             // grid that does not fit after all: the plain backend answers, certified afterwards.
-            Err(_) => return self.sat.solve(units, puzzle, limits),
-        };
-        if let Some(stashed) = stashed
-            && let Ok(mut stash) = self.stash.lock()
-        {
-            if stash.len() >= STASH_MAX {
-                stash.clear();
-            }
-            stash.insert((units.id(), puzzle.values().to_vec()), stashed);
+            Err(_) => self.sat.solve(units, puzzle, limits),
         }
-        Ok(report)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use satdoku::{Shape, Stats};
+
+    use super::*;
+
+    /// "Platinum Blonde" (unique; our simplification leaves it to the solver).
+    fn platinum() -> Grid {
+        let text =
+            ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...";
+        let values = text
+            .bytes()
+            .map(|b| b.saturating_sub(b'0') as u16 % 10)
+            .collect();
+        Grid::from_values(Shape::new(3, 3).unwrap(), values).unwrap()
+    }
+
+    fn answer(backend: &'static str, report: Report) -> Answer {
+        Answer {
+            backend,
+            report: Ok(report),
+            time: Duration::ZERO,
+        }
+    }
+
+    /// The certificate that travels in an answer's report is the one checked and written: with a
+    /// certifier of its own that can make none (a timeout of zero, on a puzzle that needs the
+    /// solver), an answer is certified when a report (the second backend's) carries its
+    /// certificate, and not otherwise; a certificate of another puzzle is not taken for this one;
+    /// a certificate missing for the same claim is reported with its reason.
+    #[test]
+    fn the_certificate_in_the_report_is_the_one_used() {
+        let dir = tempfile::tempdir().unwrap();
+        let puzzle = platinum();
+        let units = Units::standard(puzzle.shape());
+        let settled = Certifier::new().solve_unique(&units, &puzzle).unwrap();
+        let outcome = settled.outcome.clone();
+        assert!(matches!(outcome, Outcome::Unique(_)));
+        let certify = Certify {
+            dir: dir.path().to_path_buf(),
+            certifier: Certifier::new()
+                .with_limits(Limits::unique().with_timeout(Some(Duration::ZERO))),
+        };
+        let plain = answer("dfs", Report::new(outcome.clone(), Stats::default()));
+        let answers = [plain.clone(), answer("sat", settled.clone().into_report())];
+        let cnf = |i: usize| dir.path().join(format!("puzzle-{i:06}.cnf"));
+        assert_eq!(
+            certify.certify(0, &units, &puzzle, &outcome, &answers),
+            Certified::Yes
+        );
+        assert!(cnf(0).exists());
+        // Without it, the certifier's own attempt runs out of time.
+        let Certified::No(why) = certify.certify(1, &units, &puzzle, &outcome, &answers[..1])
+        else {
+            panic!("certified without a certificate")
+        };
+        assert!(why.contains("no proof within the limits"), "{why}");
+        assert!(!cnf(1).exists());
+        // Another puzzle (a given taken away, so several solutions) and the same claim: not this
+        // certificate.
+        let mut other = puzzle.clone();
+        other.set(satdoku::Cell::new(7), None);
+        assert!(matches!(
+            certify.certify(2, &units, &other, &outcome, &answers),
+            Certified::No(_) | Certified::Wrong(_)
+        ));
+        assert!(!cnf(2).exists());
+        // Missing for this claim: its reason, without another attempt.
+        let missing = Report {
+            certificate: Some(Certification::Missing {
+                solution: outcome.solution().cloned(),
+                reason: "the reason given".into(),
+            }),
+            ..Report::new(outcome.clone(), Stats::default())
+        };
+        assert_eq!(
+            certify.certify(3, &units, &puzzle, &outcome, &[answer("sat", missing)]),
+            Certified::No("no certificate: the reason given".into())
+        );
     }
 }

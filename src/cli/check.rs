@@ -92,7 +92,9 @@ fn render(
     };
     let joint = joint(units, grid, &check.answers);
     let certified = match (certify, &joint) {
-        (Some(c), Joint::Agree(r)) => c.certify(item.index, units, grid, &r.outcome),
+        (Some(c), Joint::Agree(r)) => {
+            c.certify(item.index, units, grid, &r.outcome, &check.answers)
+        }
         _ => Certified::NotAsked,
     };
     let (word, mut verdict, mut exit, mut problems): (String, &str, Exit, Vec<String>) =

@@ -108,10 +108,7 @@ mod tests {
     }
 
     fn report(outcome: Outcome) -> Result<Report, SolveError> {
-        Ok(Report {
-            outcome,
-            stats: Stats::default(),
-        })
+        Ok(Report::new(outcome, Stats::default()))
     }
 
     #[test]

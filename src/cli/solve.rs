@@ -190,13 +190,13 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                     r
                 }
                 Joint::Unknown => {
-                    let unknown = Report {
-                        outcome: Outcome::Unknown {
+                    let unknown = Report::new(
+                        Outcome::Unknown {
                             count: 0,
                             first: None,
                         },
-                        stats: Default::default(),
-                    };
+                        Default::default(),
+                    );
                     answered(
                         item,
                         &unknown,
@@ -233,7 +233,10 @@ fn certified(
     settings: &Settings,
 ) -> Record {
     let certified = match (&settings.certify, &item.puzzle) {
-        (Some(c), Ok(l)) => c.certify(item.index, &l.units, l.grid(), &report.outcome),
+        (Some(c), Ok(l)) => {
+            let answers = both.map_or(std::slice::from_ref(answer), |b| &b[..]);
+            c.certify(item.index, &l.units, l.grid(), &report.outcome, answers)
+        }
         _ => Certified::NotAsked,
     };
     let record = answered(item, report, answer, both, layout, settings, &certified);

@@ -444,7 +444,7 @@ fn judge(
         }
         Joint::Agree(r) if r.outcome.status() == Status::Unique => {
             let certified = match certify {
-                Some(c) => c.certify(pair.index, units, grid, &r.outcome),
+                Some(c) => c.certify(pair.index, units, grid, &r.outcome, &check.answers),
                 None => Certified::NotAsked,
             };
             let message = match certified {

@@ -169,6 +169,7 @@ impl Backend for DfsBackend {
         Ok(Report {
             outcome: found.solutions.finish(found.gave_up),
             stats: found.stats,
+            certificate: None,
         })
     }
 }

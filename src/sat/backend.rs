@@ -118,6 +118,9 @@ pub struct SatBackend {
     /// Whether the default configuration may run the extended formula kept loaded per unit list
     /// (always, except in tests comparing it with the pruned formula built per puzzle).
     base: bool,
+    /// Conflicts the warm second solve of [`SatBackend::settle`] may take:
+    /// [`WARM_SECOND_CONFLICTS`] (other values in tests only, which make it go on past them).
+    warm: u64,
 }
 
 impl Default for SatBackend {
@@ -137,7 +140,14 @@ impl SatBackend {
             simplify: Simplify::default(),
             solver: SatSolver::default(),
             base: true,
+            warm: WARM_SECOND_CONFLICTS,
         }
+    }
+
+    /// The same backend with `warm` as the warm second solve's conflicts (tests).
+    #[cfg(test)]
+    pub(crate) fn with_warm_conflicts(self, warm: u64) -> SatBackend {
+        SatBackend { warm, ..self }
     }
 
     /// The same backend with killer cages in another encoding.
@@ -439,10 +449,7 @@ impl SatBackend {
         let (grid, rest, vars) = match self.simplified(units, puzzle, scratch, &mut stats, false).0
         {
             Simplified::NoSolution => {
-                return Report {
-                    outcome: Outcome::NoSolution,
-                    stats,
-                };
+                return Report::new(Outcome::NoSolution, stats);
             }
             Simplified::Rest(grid, rest, vars) => (grid, rest, vars),
         };
@@ -472,10 +479,7 @@ impl SatBackend {
                 _ => run.run::<Varisat>(&mut solutions, &mut stats),
             };
         }
-        Report {
-            outcome: solutions.finish(gave_up),
-            stats,
-        }
+        Report::new(solutions.finish(gave_up), stats)
     }
 
     /// A DRAT refutation, in the fixed numbering, of the plain extended encoding of `puzzle` (its
@@ -506,6 +510,7 @@ impl SatBackend {
             budget: limits.budget(),
             deadline,
             first_fresh,
+            warm: self.warm,
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut scratch) => self.prove_with(&job, &mut scratch),
@@ -517,10 +522,12 @@ impl SatBackend {
     /// `none`, with one simplification: a first solve, then the cheap second solve of a plain
     /// `--unique` answer (the same solver, warm, with the first solution blocked; within
     /// [`WARM_SECOND_CONFLICTS`] conflicts' worth of work), and only when
-    /// that does not find a second solution the proof-recording solve of [`SatBackend::prove`]
-    /// (a fresh solver over what simplification left, and the clause excluding the first solution).
-    /// Puzzles with several solutions so pay no proof-recording solve; unique ones pay it once.
-    /// With the settlement, the work of all its solves.
+    /// that does not find a second solution the proof. On CaDiCaL, whose proof tracer records
+    /// from the first solve on, that is the same solver going on (a unique puzzle pays no other
+    /// solve); on varisat, the proof-recording solve of [`SatBackend::prove`] (a fresh solver over
+    /// what simplification left, and the clause excluding the first solution). Puzzles with
+    /// several solutions so pay no proof-recording solve. With the settlement, the work of all its
+    /// solves.
     pub(crate) fn settle(
         &self,
         units: &Units,
@@ -536,6 +543,7 @@ impl SatBackend {
             budget: limits.budget(),
             deadline,
             first_fresh,
+            warm: self.warm,
         };
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut scratch) => self.settle_with(job, &mut scratch),
@@ -668,9 +676,9 @@ pub(crate) enum Proved {
 pub(crate) enum Settlement {
     /// No solution: the refutation of the plain formula (or why there is none).
     NoSolution(Proved),
-    /// A solution, and the proof-recording solve over the formula and the clause excluding it: a
-    /// refutation makes it unique ([`Proved::Solution`] does not occur here); and whether
-    /// uniqueness is known without it (propagation, or the warm second solve found no other).
+    /// A solution, and the proof over the formula and the clause excluding it: a refutation makes
+    /// it unique ([`Proved::Solution`] does not occur here); and whether uniqueness is known
+    /// without it (propagation, or the warm second solve found no other).
     Unique(Box<Grid>, Proved, bool),
     /// Two different solutions.
     Multiple(Box<Grid>, Box<Grid>),
@@ -679,7 +687,8 @@ pub(crate) enum Settlement {
 }
 
 /// Conflicts the warm second solve of [`SatBackend::settle`] may take ([`Engine::solve_briefly`];
-/// on varisat measured by its proof output) before the proof-recording solve takes over: puzzles
+/// on varisat measured by its proof output) before the proof-recording solve takes over (on
+/// CaDiCaL, before the same solver goes on without that limit, a new solver call): puzzles
 /// with several solutions give a second one within far fewer, and a hard unique puzzle's
 /// refutation is not done twice. Measured on the 16x16 set (every 10th of sudoku-acs): its 132
 /// puzzles with several solutions that reach the solver gave the second one within 17 conflicts on
@@ -687,7 +696,13 @@ pub(crate) enum Settlement {
 /// forum-hardest-1106's unique puzzles take up to 224 and 686. `--certify` CPU time (one run,
 /// shared machine), varisat: 16x16 set 0.45 s with no warm solve, 0.31 with 1,000 or unlimited;
 /// hard 25x25 11.1 s with 1,000, 13.0 unlimited.
-const WARM_SECOND_CONFLICTS: u64 = 256;
+pub(crate) const WARM_SECOND_CONFLICTS: u64 = 256;
+
+#[cfg(test)]
+thread_local! {
+    /// Fresh proof-recording solves ([`Prove::run`]) made on this thread: what tests count.
+    pub(crate) static FRESH_PROOF_SOLVES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// One certifying solve: see [`SatBackend::prove`].
 #[derive(Clone, Copy)]
@@ -698,12 +713,22 @@ struct Prove<'a> {
     budget: Option<u64>,
     deadline: Option<Instant>,
     first_fresh: usize,
+    /// Conflicts the warm second solve may take ([`WARM_SECOND_CONFLICTS`]).
+    warm: u64,
 }
 
-impl<'a> Prove<'a> {
-    /// [`SatBackend::settle`] after simplification: the first and the warm second solve on a plain
-    /// solver of type `E`, then, unless a second solution was found, [`Prove::run`]; the work of
-    /// each solve goes into `stats`.
+impl Prove<'_> {
+    /// [`SatBackend::settle`] after simplification: the first and the warm second solve on one
+    /// solver of type `E`, then, unless a second solution was found, the proof; the work of each
+    /// solve goes into `stats`.
+    ///
+    /// On a solver that [proves across solves](Engine::PROVES_ACROSS_SOLVES) (CaDiCaL), that
+    /// solver records its proof from the start: a first solve that ends unsatisfiable is
+    /// the refutation of the puzzle, and a second that does (within the warm solve's conflicts or
+    /// continued past them) the refutation of the puzzle with its first solution excluded, the
+    /// blocking clause being the excluding clause less the literals that top-level propagation of
+    /// the plain formula makes false. Otherwise (varisat), or if the solver gives no proof, the
+    /// proof is a fresh proof-recording solve, [`Prove::run`].
     fn settle<E: Engine>(
         self,
         rest: &Formula,
@@ -718,7 +743,12 @@ impl<'a> Prove<'a> {
         } else {
             Compact::new(rest.max_var())
         };
-        let mut solver = E::new_limited(self.deadline);
+        let traced = E::PROVES_ACROSS_SOLVES;
+        let mut solver = if traced {
+            E::new(self.deadline, true)
+        } else {
+            E::new_limited(self.deadline)
+        };
         for &i in order {
             solver.add_mapped(rest.clause(i), |l| compact.map(l));
         }
@@ -747,8 +777,13 @@ impl<'a> Prove<'a> {
                 return Settlement::Unknown(None);
             }
             Answer::Unsat => {
-                // No solution: the refutation comes from a fresh solver that records it.
                 add_work(stats, &solver);
+                // No solution: the refutation is this solve's, or comes from a fresh solver that
+                // records it.
+                if traced && let Some(steps) = solver.take_proof() {
+                    let proved = self.refutation(proof, &steps, &compact, vars);
+                    return Settlement::NoSolution(proved);
+                }
                 drop(solver);
                 let proved = self.run::<E>(rest, vars, order, base, proof, stats);
                 return Settlement::NoSolution(proved);
@@ -767,22 +802,34 @@ impl<'a> Prove<'a> {
             add_work(stats, &solver);
             return Settlement::Unknown(Some(Box::new(first)));
         }
-        let warm = left.map_or(WARM_SECOND_CONFLICTS, |l| l.min(WARM_SECOND_CONFLICTS));
+        let warm = left.map_or(self.warm, |l| l.min(self.warm));
         stats.nodes += 1;
-        let warm_answer = solver.solve_briefly(warm);
+        let mut answer = solver.solve_briefly(warm);
+        if traced && answer == Answer::Unknown && !crate::solve::past(self.deadline) {
+            // Out of the warm solve's conflicts: the same solver goes on, recording still.
+            let spent = solver.conflicts().unwrap_or(0);
+            stats.nodes += 1;
+            answer = solver.solve(self.budget.map(|b| b.saturating_sub(spent)));
+        }
         add_work(stats, &solver);
-        match warm_answer {
+        match answer {
             Answer::Sat => {
                 let second = grid_of(&mut solver, &compact, &mut blocking);
                 return Settlement::Multiple(Box::new(first), Box::new(second));
             }
-            Answer::Unknown if crate::solve::past(self.deadline) => {
+            Answer::Unsat if traced => {
+                if let Some(steps) = solver.take_proof() {
+                    let proved = self.refutation(proof, &steps, &compact, vars);
+                    return Settlement::Unique(Box::new(first), proved, true);
+                }
+            }
+            Answer::Unknown if traced || crate::solve::past(self.deadline) => {
                 return Settlement::Unknown(Some(Box::new(first)));
             }
             // Unsatisfiable, or out of its few conflicts: the proof-recording solve decides.
             Answer::Unsat | Answer::Unknown => {}
         }
-        let known = warm_answer == Answer::Unsat;
+        let known = answer == Answer::Unsat;
         let spent = solver.conflicts().unwrap_or(0);
         drop(solver);
         let job = Prove {
@@ -796,9 +843,7 @@ impl<'a> Prove<'a> {
             p => Settlement::Unique(Box::new(first.clone()), p, known),
         }
     }
-}
 
-impl Prove<'_> {
     /// Solves `rest` (its clauses `order`) and the excluding clause with a fresh solver of type
     /// `E` that records a proof; `proof` holds the lemmas so far; the solve's work goes into
     /// `stats`.
@@ -808,7 +853,7 @@ impl Prove<'_> {
         vars: &CellVars,
         order: &[usize],
         base: Grid,
-        mut proof: Proof,
+        proof: Proof,
         stats: &mut Stats,
     ) -> Proved {
         let mut compact = if E::FLIP_CELLS {
@@ -816,6 +861,8 @@ impl Prove<'_> {
         } else {
             Compact::new(rest.max_var())
         };
+        #[cfg(test)]
+        FRESH_PROOF_SOLVES.with(|n| n.set(n.get() + 1));
         let mut solver = E::new(self.deadline, true);
         for &i in order {
             solver.add_mapped(rest.clause(i), |l| compact.map(l));
@@ -852,37 +899,48 @@ impl Prove<'_> {
                 }
                 Proved::Solution(Box::new(grid))
             }
-            Answer::Unsat => {
-                let Some(steps) = solver.take_proof() else {
-                    return Proved::Unknown;
-                };
-                let mut buf = Vec::new();
-                for (deletion, clause) in steps.steps() {
-                    buf.clear();
-                    for &l in clause {
-                        // Variables of the formula to the fixed numbering; the solver's own fresh.
-                        let fixed = match compact.try_unmap(l) {
-                            Some(x) => vars.to_fixed(x),
-                            None => Some(compact.fresh(l, self.first_fresh)),
-                        };
-                        let Some(fixed) = fixed else {
-                            return Proved::Unknown;
-                        };
-                        buf.push(fixed);
-                    }
-                    if deletion {
-                        proof.delete(&buf);
-                    } else {
-                        proof.add(&buf);
-                    }
-                }
-                if !proof.ends_with_empty_clause() {
-                    proof.add(&[]);
-                }
-                Proved::Refutation(proof)
-            }
+            Answer::Unsat => match solver.take_proof() {
+                Some(steps) => self.refutation(proof, &steps, &compact, vars),
+                None => Proved::Unknown,
+            },
             Answer::Unknown => Proved::Unknown,
         }
+    }
+
+    /// The refutation made of `proof` (the lemmas so far, in the fixed numbering) and `steps`, a
+    /// solver's proof over the variables of `compact` (the formula's, renumbered back; the
+    /// solver's own fresh ones from [`Prove::first_fresh`] on), ending with the empty clause.
+    fn refutation(
+        &self,
+        mut proof: Proof,
+        steps: &Proof,
+        compact: &Compact,
+        vars: &CellVars,
+    ) -> Proved {
+        let mut buf = Vec::new();
+        for (deletion, clause) in steps.steps() {
+            buf.clear();
+            for &l in clause {
+                // Variables of the formula to the fixed numbering; the solver's own fresh.
+                let fixed = match compact.try_unmap(l) {
+                    Some(x) => vars.to_fixed(x),
+                    None => Some(compact.fresh(l, self.first_fresh)),
+                };
+                let Some(fixed) = fixed else {
+                    return Proved::Unknown;
+                };
+                buf.push(fixed);
+            }
+            if deletion {
+                proof.delete(&buf);
+            } else {
+                proof.add(&buf);
+            }
+        }
+        if !proof.ends_with_empty_clause() {
+            proof.add(&[]);
+        }
+        Proved::Refutation(proof)
     }
 }
 
@@ -1253,18 +1311,7 @@ mod tests {
                 .take(40)
         });
         for (i, line) in puzzles.enumerate() {
-            let v = line
-                .bytes()
-                .take(81)
-                .map(|b| {
-                    if b.is_ascii_digit() {
-                        u16::from(b - b'0')
-                    } else {
-                        0
-                    }
-                })
-                .collect();
-            let puzzle = Grid::from_values(s, v).unwrap();
+            let puzzle = crate::testing::grid(s, &line[..81]);
             for simplify in [Simplify::Propagate, Simplify::Probe] {
                 let with = SatBackend::default().with_simplify(simplify);
                 let without = SatBackend {
@@ -1330,17 +1377,7 @@ mod tests {
             .filter(|l| !l.starts_with('#') && l.trim().len() >= 81);
         let mut several = 0;
         for (i, line) in lines.take(6).enumerate() {
-            let mut v: Vec<u16> = line
-                .bytes()
-                .take(81)
-                .map(|b| {
-                    if b.is_ascii_digit() {
-                        u16::from(b - b'0')
-                    } else {
-                        0
-                    }
-                })
-                .collect();
+            let mut v = crate::testing::grid(s, &line[..81]).values().to_vec();
             // Blank the first given.
             if let Some(cell) = (0..81).find(|&c| v[c] != 0) {
                 v[cell] = 0;
@@ -1421,29 +1458,8 @@ mod tests {
     /// budget.
     #[test]
     fn the_conflict_budget_applies_to_solvers_with_a_conflict_limit() {
-        let rows = [
-            ".......12",
-            "........3",
-            "..23..4..",
-            "..18....5",
-            ".6..7.8..",
-            ".....9...",
-            "..85.....",
-            "9...4.5..",
-            "47...6...",
-        ];
-        let v = rows
-            .concat()
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_digit() {
-                    u16::from(b - b'0')
-                } else {
-                    0
-                }
-            })
-            .collect();
-        let puzzle = Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap();
+        let puzzle =
+            crate::testing::grid(Shape::new(3, 3).unwrap(), crate::testing::PLATINUM_BLONDE);
         let units = Units::standard(puzzle.shape());
         for solver in SatSolver::available() {
             let b = SatBackend::default()

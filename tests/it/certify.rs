@@ -5,16 +5,14 @@
 //! changed in the CNF — are rejected by both. The claims come from the native backend and, for
 //! `none`, from puzzles without solution by construction.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 use std::process::Command;
 
-use satdoku::format::{Alphabet, PuzzleReader, ReadOptions};
+use satdoku::format::{Alphabet, ReadOptions};
 use satdoku::sat::{Certifier, CertifyError, CheckError, SatSolver, check_drat_files};
 use satdoku::{Backend, Cell, DfsBackend, Digit, Grid, Limits, Outcome, Units};
 
-use crate::common::fixture;
+use crate::common::{fixture, fixture_puzzle, fixture_puzzles, platinum_blonde};
 use crate::sat::available;
 
 /// What `rate` says of a certificate: `Some(true)` verified, `Some(false)` rejected, `None` when it
@@ -32,11 +30,7 @@ fn rate(cnf: &Path, drat: &Path) -> Option<bool> {
 }
 
 fn read(name: &str, options: ReadOptions, take: usize) -> Vec<Grid> {
-    let path = fixture(name);
-    PuzzleReader::new(BufReader::new(File::open(&path).unwrap()), name, options)
-        .take(take)
-        .map(|r| r.puzzle.unwrap().grid)
-        .collect()
+    fixture_puzzles(name, options).take(take).collect()
 }
 
 /// `puzzle` (unique, with solution `solution`) with one more given that makes it unsolvable: the
@@ -191,33 +185,6 @@ fn every_settled_fixture_certifies_and_rate_agrees() {
     );
 }
 
-/// Platinum Blonde (see sat.rs): unique, and it needs the solver.
-fn platinum() -> Grid {
-    let rows = [
-        ".......12",
-        "........3",
-        "..23..4..",
-        "..18....5",
-        ".6..7.8..",
-        ".....9...",
-        "..85.....",
-        "9...4.5..",
-        "47...6...",
-    ];
-    let v = rows
-        .concat()
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_digit() {
-                u16::from(b - b'0')
-            } else {
-                0
-            }
-        })
-        .collect();
-    Grid::from_values(satdoku::Shape::new(3, 3).unwrap(), v).unwrap()
-}
-
 fn lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -235,7 +202,7 @@ fn write_lines(path: &Path, lines: &[String]) {
 #[test]
 fn a_proof_without_a_needed_lemma_is_rejected_by_both_checkers() {
     let dir = tempfile::tempdir().unwrap();
-    let puzzle = platinum();
+    let puzzle = platinum_blonde();
     let units = Units::standard(puzzle.shape());
     let outcome = DfsBackend::new()
         .solve(&units, &puzzle, &Limits::unique())
@@ -290,7 +257,7 @@ fn a_proof_without_a_needed_lemma_is_rejected_by_both_checkers() {
 #[test]
 fn a_cnf_with_a_changed_given_is_rejected_by_both_checkers() {
     let dir = tempfile::tempdir().unwrap();
-    let base = platinum();
+    let base = platinum_blonde();
     let units = Units::standard(base.shape());
     let Outcome::Unique(solution) = DfsBackend::new()
         .solve(&units, &base, &Limits::unique())
@@ -417,7 +384,7 @@ fn the_commands_certify_what_they_settle() {
 #[test]
 fn a_used_lemma_that_does_not_follow_is_rejected_by_both_checkers() {
     let dir = tempfile::tempdir().unwrap();
-    let puzzle = platinum();
+    let puzzle = platinum_blonde();
     let units = Units::standard(puzzle.shape());
     let outcome = DfsBackend::new()
         .solve(&units, &puzzle, &Limits::unique())
@@ -843,6 +810,52 @@ fn every_certifying_command_answers_through_the_certifying_sat_backend() {
                     assert_ne!(r["certified"], true, "{what}");
                     assert!(!cnf.exists(), "{what}");
                 }
+            }
+        }
+    }
+}
+
+/// The certificates `solve_unique` makes on every SAT solver for puzzles that need the solver —
+/// on CaDiCaL from the solver that found the first solution, going on past the warm solve's
+/// limit where it must and restoring clauses it had set aside (the planted 25x25: about 4,000
+/// conflicts, 50 clauses restored) — are accepted by our checker from the files and by `rate`.
+#[test]
+fn certificates_from_the_answering_solver_pass_both_checkers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut puzzles = vec![
+        ("platinum blonde".to_string(), platinum_blonde()),
+        (
+            "25x25-planted-hard.txt".to_string(),
+            fixture_puzzle("25x25-planted-hard.txt"),
+        ),
+    ];
+    let hardest = "forum-hardest-1905-11plus-head200.txt";
+    for (i, p) in fixture_puzzles(hardest, ReadOptions::default())
+        .take(4)
+        .enumerate()
+    {
+        puzzles.push((format!("{hardest} #{i}"), p));
+    }
+    for (k, (name, puzzle)) in puzzles.iter().enumerate() {
+        let units = Units::standard(puzzle.shape());
+        for solver in SatSolver::available() {
+            let what = format!("{name} {solver}");
+            let settled = Certifier::new()
+                .with_solver(solver)
+                .unwrap()
+                .solve_unique(&units, puzzle)
+                .unwrap_or_else(|e| panic!("{what}: {e}"));
+            let Outcome::Unique(s) = &settled.outcome else {
+                panic!("{what}: {:?}", settled.outcome.status())
+            };
+            satdoku::verify(&units, puzzle, s).unwrap();
+            let cert = settled.certificate.expect("a certificate");
+            let (cnf, drat) = cert
+                .write_files(dir.path(), &format!("a{k}-{solver}"))
+                .unwrap();
+            check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{what}: {e}"));
+            if let Some(ok) = rate(&cnf, &drat) {
+                assert!(ok, "{what}: rate rejects it");
             }
         }
     }

@@ -1,12 +1,15 @@
-//! Helpers shared by the integration tests: fixture paths and planted puzzles.
+//! Helpers shared by the integration tests: fixture paths and puzzles, and planted puzzles.
 //!
 //! Planted puzzles follow the varisat/sudoku-crate idea: build a solved grid from a pattern known to be
 //! valid, shuffle it by symmetries that keep it valid (relabel digits, permute rows inside a band, bands,
 //! columns inside a stack, stacks), then blank cells. The solution is known without any solver.
 #![allow(dead_code)]
 
+use std::fs::File;
+use std::io::BufReader;
 use std::path::PathBuf;
 
+use satdoku::format::{PuzzleReader, ReadOptions};
 use satdoku::{Cell, Grid, Shape};
 
 /// The `satdoku` binary under test, with the fault-injection hook switched off.
@@ -91,6 +94,58 @@ pub fn fixture(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(name)
+}
+
+/// The puzzles of a fixture, read as they are asked for (test-side reading through the library's
+/// reader); panics on a record that is not a puzzle, naming it.
+pub fn fixture_puzzles(name: &str, options: ReadOptions) -> impl Iterator<Item = Grid> {
+    let file = File::open(fixture(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    PuzzleReader::new(BufReader::new(file), name, options)
+        .map(|r| r.puzzle.unwrap_or_else(|e| panic!("{e}")).grid)
+}
+
+/// The one puzzle of a fixture.
+pub fn fixture_puzzle(name: &str) -> Grid {
+    let mut puzzles = fixture_puzzles(name, ReadOptions::default());
+    let first = puzzles
+        .next()
+        .unwrap_or_else(|| panic!("{name}: no puzzle"));
+    assert!(puzzles.next().is_none(), "{name}: more than one puzzle");
+    first
+}
+
+/// A 9x9 grid from 81 characters, digits as givens and anything else blank.
+pub fn grid81(line: &str) -> Grid {
+    let v: Vec<u16> = line
+        .bytes()
+        .map(|b| {
+            if b.is_ascii_digit() {
+                u16::from(b - b'0')
+            } else {
+                0
+            }
+        })
+        .collect();
+    Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
+}
+
+/// "Platinum Blonde", from `/work/shared/datasets/9x9-sudoku-acs-logic-solvable.txt` (rows as
+/// there, `-1` as `.`): unique, hard for logic; our simplification leaves it to the SAT solver.
+pub const PLATINUM_BLONDE: [&str; 9] = [
+    ".......12",
+    "........3",
+    "..23..4..",
+    "..18....5",
+    ".6..7.8..",
+    ".....9...",
+    "..85.....",
+    "9...4.5..",
+    "47...6...",
+];
+
+/// [`PLATINUM_BLONDE`] as a grid.
+pub fn platinum_blonde() -> Grid {
+    grid81(&PLATINUM_BLONDE.concat())
 }
 
 /// The first `k` puzzles of top95 (all unique), one per line.

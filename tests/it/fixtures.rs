@@ -6,15 +6,12 @@
 //! Not here: `64x64-rkkautsar-1.txt` (several solutions, but neither backend settles it in minutes;
 //! the timeout test in `cli.rs` uses it) and the `bad/` files (`formats.rs`, `bad_input.rs`).
 
-use std::fs::File;
-use std::io::BufReader;
-
-use satdoku::format::{Alphabet, PuzzleReader, ReadOptions};
+use satdoku::format::{Alphabet, ReadOptions};
 use satdoku::sat::SatBackend;
 use satdoku::sat::{Amo, Encoding};
 use satdoku::{Backend, DfsBackend, Grid, Limits, Status, Units, Verdict, cross_check, verify};
 
-use crate::common::fixture;
+use crate::common::fixture_puzzles;
 
 /// What the README records for a file's puzzles.
 #[derive(Clone, Copy, Debug)]
@@ -28,11 +25,7 @@ enum Known {
 }
 
 fn read(name: &str, options: ReadOptions) -> Vec<Grid> {
-    let path = fixture(name);
-    let reader = PuzzleReader::new(BufReader::new(File::open(&path).unwrap()), name, options);
-    reader
-        .map(|r| r.puzzle.unwrap_or_else(|e| panic!("{e}")).grid)
-        .collect()
+    fixture_puzzles(name, options).collect()
 }
 
 fn column(column: &str) -> ReadOptions {

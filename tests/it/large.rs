@@ -9,15 +9,7 @@ use satdoku::{
     cross_check, verify,
 };
 
-use crate::common::{Rng, carve, fixture, satdoku, solved};
-
-/// Reads the one puzzle of a fixture (test-side reading through the library's reader).
-fn read_one(name: &str) -> Grid {
-    let text = std::fs::read_to_string(fixture(name)).unwrap();
-    let records = satdoku::format::read_str(&text, name, satdoku::format::ReadOptions::default());
-    assert_eq!(records.len(), 1, "{name}");
-    records[0].puzzle.as_ref().unwrap().grid.clone()
-}
+use crate::common::{Rng, carve, fixture, fixture_puzzle, satdoku, solved};
 
 #[test]
 fn planted_puzzles_of_every_size_class_are_solved_and_cross_checked() {
@@ -129,7 +121,7 @@ fn a_contradiction_above_64_is_none() {
 #[test]
 fn rkkautsar_100x100_is_unique() {
     // The collection found it unique with CaDiCaL; our SAT backend proves it, the grid verified.
-    let puzzle = read_one("100x100-rkkautsar-1.txt");
+    let puzzle = fixture_puzzle("100x100-rkkautsar-1.txt");
     let units = Units::standard(puzzle.shape());
     let report = SatBackend::default()
         .solve(&units, &puzzle, &Limits::unique())
@@ -146,7 +138,7 @@ fn rkkautsar_81x81_is_unique() {
     if !SatSolver::Cadical.is_available() {
         return;
     }
-    let puzzle = read_one("81x81-rkkautsar-1.txt");
+    let puzzle = fixture_puzzle("81x81-rkkautsar-1.txt");
     let units = Units::standard(puzzle.shape());
     let report = SatBackend::default()
         .with_solver(SatSolver::Cadical)
@@ -177,7 +169,7 @@ fn the_cli_solves_and_checks_100x100() {
     assert_eq!(text.lines().count(), 100);
     let solution = satdoku::format::read_str(&text, "out", Default::default());
     let grid = &solution[0].puzzle.as_ref().unwrap().grid;
-    let puzzle = read_one("100x100-rkkautsar-1.txt");
+    let puzzle = fixture_puzzle("100x100-rkkautsar-1.txt");
     verify(&Units::standard(puzzle.shape()), &puzzle, grid).unwrap();
 
     let mut rng = Rng::new(100);

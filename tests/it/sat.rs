@@ -14,22 +14,7 @@ use satdoku::sat::{
 };
 use satdoku::{Backend, Cell, Digit, Grid, Limits, Outcome, Shape, Status, Units, verify};
 
-use crate::common::{Rng, carve, solved};
-
-/// A 9x9 grid from an 81-character line (`1`-`9`, anything else blank).
-fn grid81(line: &str) -> Grid {
-    let v: Vec<u16> = line
-        .bytes()
-        .map(|b| {
-            if b.is_ascii_digit() {
-                u16::from(b - b'0')
-            } else {
-                0
-            }
-        })
-        .collect();
-    Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
-}
+use crate::common::{Rng, carve, grid81, platinum_blonde, solved};
 
 /// Each configuration on every SAT solver compiled in (the test matrix: varisat always, CaDiCaL
 /// with the `cadical` feature).
@@ -233,23 +218,9 @@ fn poj3076_16x16_matches_the_published_solution() {
     }
 }
 
-/// "Platinum Blonde", from `/work/shared/datasets/9x9-sudoku-acs-logic-solvable.txt` (rows as
-/// there, `-1` as `.`): unique, hard for logic.
-const PLATINUM_BLONDE: [&str; 9] = [
-    ".......12",
-    "........3",
-    "..23..4..",
-    "..18....5",
-    ".6..7.8..",
-    ".....9...",
-    "..85.....",
-    "9...4.5..",
-    "47...6...",
-];
-
 #[test]
 fn a_hard_unique_puzzle_gets_one_answer_from_every_configuration() {
-    let puzzle = grid81(&PLATINUM_BLONDE.concat());
+    let puzzle = platinum_blonde();
     let units = Units::standard(puzzle.shape());
     let mut answers = Vec::new();
     for b in all_configs() {
@@ -340,7 +311,7 @@ fn external_solvers_round_trip() {
                 ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...",
             ),
         ),
-        ("platinum blonde", grid81(&PLATINUM_BLONDE.concat())),
+        ("platinum blonde", platinum_blonde()),
         ("6x6 forced", forced_puzzle(&six_solution, &mut rng)),
         ("16x16 poj3076", letters16(&POJ3076)),
         ("serg (several solutions)", grid81(SERG)),

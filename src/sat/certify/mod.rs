@@ -24,7 +24,7 @@ use crate::sat::proof::{Proof, push_dimacs};
 use crate::sat::sink::{ClauseSink, Formula};
 use crate::sat::solver::{SatSolver, SolverUnavailable};
 use crate::sat::vars::{cell_lit, cell_var_count};
-use crate::solve::{Limits, Outcome, Stats, Status};
+use crate::solve::{Certification, Evidence, Limits, Outcome, Report, Stats, Status};
 use crate::units::Units;
 use crate::verify::{Violation, verify};
 
@@ -352,16 +352,19 @@ impl Certifier {
 
     /// Answers the uniqueness question about `puzzle` and certifies a `unique` or `none` answer,
     /// the cheapest way we know (one simplification): a first solve, the cheap second solve of a
-    /// plain `--unique` answer (the same solver with the first solution blocked, on CaDiCaL
-    /// within a few conflicts), and only if that finds no second solution, one proof-recording
-    /// solve over the plain formula and the clause excluding the first solution. So a puzzle with
-    /// several solutions pays no proof, and a unique one one proof-recording solve.
+    /// plain `--unique` answer (the same solver with the first solution blocked, within a few
+    /// conflicts), and only if that finds no second solution, the proof over the plain formula
+    /// and the clause excluding the first solution. So a puzzle with several solutions pays no
+    /// proof. On CaDiCaL, whose proof tracer records from the first solve on, the proof is that
+    /// solver's: its second solve goes on past the few conflicts (a unique puzzle pays no other
+    /// solve, only the recording); on varisat, whose DRAT output needs a fresh solver given every
+    /// clause first, it is one proof-recording solve more.
     ///
     /// The outcome is [`Outcome::Unique`], [`Outcome::NoSolution`], [`Outcome::Multiple`] (count
     /// 2, not complete) or, when a limit ran out, [`Outcome::Unknown`] (with the first solution if
     /// one was found); every grid in it verified. A `unique` or `none` answer comes with its
-    /// certificate, or with [`Settled::uncertified`] saying why not (the proof-recording solve ran
-    /// out of limits after the plain solves had settled the question).
+    /// certificate, or with [`Settled::uncertified`] saying why not (the proof ran out of limits
+    /// after the plain solves had settled the question).
     ///
     /// ```
     /// use satdoku::sat::Certifier;
@@ -603,6 +606,47 @@ pub struct Settled {
     pub uncertified: Option<CertifyError>,
     /// The work of the solves that settled it ([`Certifier::solve_unique`] only; zero otherwise).
     pub stats: Stats,
+}
+
+impl Settled {
+    /// The answer as a [`Report`] that carries its certificate, or why a `unique` or `none` answer
+    /// has none ([`Certification`]), so that it travels with the answer.
+    pub fn into_report(self) -> Report {
+        let certificate = match (self.certificate, self.uncertified) {
+            (Some(c), _) => Some(Certification::Made(Arc::new(c))),
+            (None, Some(why)) => Some(Certification::Missing {
+                solution: self.outcome.solution().cloned(),
+                reason: why.to_string(),
+            }),
+            (None, None) => None,
+        };
+        Report {
+            certificate,
+            ..Report::new(self.outcome, self.stats)
+        }
+    }
+}
+
+impl Evidence for Certificate {
+    /// Whether this certificate is of `puzzle` under `units` (the same unit list) and claims
+    /// `outcome`: unique with the same solution, or none.
+    fn proves(&self, units: &Units, puzzle: &Grid, outcome: &Outcome) -> bool {
+        let claim = match outcome {
+            Outcome::Unique(g) => Some(g),
+            Outcome::NoSolution => None,
+            _ => return false,
+        };
+        self.base.units_id == units.id() && self.puzzle == *puzzle && self.solution() == claim
+    }
+
+    fn check(&self) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+        Ok(Certificate::check(self)?)
+    }
+
+    fn write_files(&self, dir: &Path, name: &str) -> io::Result<Vec<PathBuf>> {
+        let (cnf, drat) = Certificate::write_files(self, dir, name)?;
+        Ok(vec![cnf, drat])
+    }
 }
 
 impl Certificate {

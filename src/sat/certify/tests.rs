@@ -8,30 +8,11 @@ use crate::dfs::DfsBackend;
 use crate::grid::Digit;
 use crate::sat::solver::SatSolver;
 use crate::solve::Backend;
-
-fn grid(shape: Shape, s: &str) -> Grid {
-    let v = s
-        .bytes()
-        .filter(|b| !b.is_ascii_whitespace())
-        .map(|b| {
-            if b.is_ascii_digit() {
-                u16::from(b - b'0')
-            } else {
-                0
-            }
-        })
-        .collect();
-    Grid::from_values(shape, v).unwrap()
-}
+use crate::testing::{PLATINUM_BLONDE, grid};
 
 fn s9() -> Shape {
     Shape::new(3, 3).unwrap()
 }
-
-/// "Platinum Blonde" (unique, hard for logic; see tests/it/sat.rs): simplification leaves work for
-/// the solver.
-const PLATINUM_BLONDE: &str =
-    ".......12........3..23..4....18....5.6..7.8.......9.....85.....9...4.5..47...6...";
 
 /// The first Project Euler 96 grid (unique, easy: propagation alone solves it).
 const PE96_1: &str =
@@ -325,4 +306,93 @@ fn variant_certificates_check() {
         Err(CertifyError::Refuted { solution: s, .. }) => assert_eq!(*s, solution),
         other => panic!("{other:?}"),
     }
+}
+
+/// What [`SatBackend::settle`] (the heart of [`Certifier::solve_unique`]) made of `puzzle` with
+/// the warm second solve limited to `warm` conflicts, on `solver`: the settlement's claim (the
+/// unique solution, or none) and certificate, the solver calls, and how many fresh
+/// proof-recording solves it made.
+fn settled_with_warm(
+    solver: SatSolver,
+    puzzle: &Grid,
+    warm: u64,
+) -> (Option<Grid>, Certificate, u64, usize) {
+    use crate::sat::backend::{FRESH_PROOF_SOLVES, Proved, Settlement};
+    let units = Units::standard(puzzle.shape());
+    let certifier = Certifier::new().with_solver(solver).unwrap();
+    let (backend, first_fresh) = certifier.backend(&units);
+    let backend = backend.with_warm_conflicts(warm);
+    let before = FRESH_PROOF_SOLVES.with(|n| n.get());
+    let (settlement, stats) = backend.settle(&units, puzzle, &Limits::unique(), first_fresh);
+    let fresh = FRESH_PROOF_SOLVES.with(|n| n.get()) - before;
+    let (solution, proof) = match settlement {
+        Settlement::Unique(g, Proved::Refutation(p), _) => (Some(*g), p),
+        Settlement::NoSolution(Proved::Refutation(p)) => (None, p),
+        _ => panic!("{solver}: not settled with a refutation"),
+    };
+    let cert = certifier.certificate(&units, puzzle, solution.as_ref(), proof);
+    (solution, cert, stats.nodes, fresh)
+}
+
+/// CaDiCaL proves from the solver that answered: a unique puzzle and a puzzle without solution,
+/// both needing the solver, get their proof from the solver that found the first solution (or
+/// none), with no fresh proof-recording solve, whether the warm second solve refutes within its
+/// conflicts or (limited to none) goes on past them as a new call; varisat, whose DRAT output
+/// needs a fresh solver given every clause first, makes one. Every certificate checks, in memory
+/// and from its bytes.
+#[test]
+fn cadical_proves_from_the_first_solve() {
+    let unique = grid(s9(), PLATINUM_BLONDE);
+    let solution = solve_unique(&unique);
+    let none = platinum_no_solution();
+    for solver in SatSolver::available() {
+        let traced = solver == SatSolver::Cadical;
+        for warm in [crate::sat::backend::WARM_SECOND_CONFLICTS, 0] {
+            let what = format!("{solver}, warm {warm}");
+            let (claim, cert, calls, fresh) = settled_with_warm(solver, &unique, warm);
+            assert_eq!(claim.as_ref(), Some(&solution), "{what}");
+            checked(&cert);
+            assert_eq!(fresh, usize::from(!traced), "{what}: fresh proof solves");
+            // The first solve, the warm one, and on CaDiCaL when that ran out, the same solver
+            // going on (elsewhere: the fresh proof-recording solve).
+            let expected = if warm == 0 { 3 } else { 2 + u64::from(!traced) };
+            assert_eq!(calls, expected, "{what}: solver calls");
+            let (claim, cert, calls, fresh) = settled_with_warm(solver, &none, warm);
+            assert_eq!(claim, None, "{what}");
+            assert_eq!(cert.status(), Status::None, "{what}");
+            checked(&cert);
+            assert_eq!(
+                fresh,
+                usize::from(!traced),
+                "{what}: fresh proof solves (none)"
+            );
+            assert_eq!(calls, 1 + u64::from(!traced), "{what}: solver calls (none)");
+        }
+    }
+}
+
+/// A proof CaDiCaL records across solves stays a DRAT proof when, given the clause that excludes
+/// the first solution, it restores clauses that it had set aside (its variable elimination or
+/// substitution weakened them): a hard planted 25x25 puzzle where it does so is certified unique
+/// from the first solve on, and the certificate checks (`rate` accepts it too: the integration
+/// tests).
+#[cfg(feature = "cadical")]
+#[test]
+fn cadical_proofs_survive_restored_clauses() {
+    use crate::sat::solver::RESTORED;
+    let text = include_str!("../../../fixtures/25x25-planted-hard.txt");
+    let records = crate::format::read_str(text, "planted", crate::format::ReadOptions::default());
+    let puzzle = records[0].puzzle.as_ref().unwrap().grid.clone();
+    let before = RESTORED.with(|n| n.get());
+    let (claim, cert, _, fresh) = settled_with_warm(SatSolver::Cadical, &puzzle, 256);
+    let restored = RESTORED.with(|n| n.get()) - before;
+    assert!(
+        restored > 0,
+        "no clause restored: the case is not exercised"
+    );
+    assert_eq!(fresh, 0);
+    let units = Units::standard(puzzle.shape());
+    verify(&units, &puzzle, claim.as_ref().unwrap()).unwrap();
+    assert_eq!(cert.status(), Status::Unique);
+    checked(&cert);
 }

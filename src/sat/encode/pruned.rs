@@ -246,17 +246,7 @@ mod tests {
         ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
 
     pub(crate) fn grid81(s: &str) -> Grid {
-        let v = s
-            .bytes()
-            .map(|b| {
-                if b.is_ascii_digit() {
-                    u16::from(b - b'0')
-                } else {
-                    0
-                }
-            })
-            .collect();
-        Grid::from_values(Shape::new(3, 3).unwrap(), v).unwrap()
+        crate::testing::grid(Shape::new(3, 3).unwrap(), s)
     }
 
     fn stats(units: &Units, g: &Grid, e: Encoding, amo: Amo) -> (u64, u64, u64) {

@@ -2,6 +2,7 @@
 //! callback for the deadline, and a proof tracer that records DRAT steps in memory.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashSet;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -63,12 +64,22 @@ impl Terminator for Deadline {
 }
 
 /// Records the derived clauses as DRAT additions (a RAT clause with its witness literal first, as
-/// DRAT wants the pivot), and deletions.
+/// DRAT wants the pivot), and deletions, but not those of clauses that CaDiCaL sets aside to
+/// restore if needed (weakened: by variable elimination, substitution, blocked clause
+/// elimination). A solver that gets clauses after a solve restores those that a new clause needs
+/// (Fazekas, Biere & Scholl 2019) as original clauses, which a DRAT proof cannot add back once
+/// deleted; kept, they need not be. Keeping a clause only adds to what each lemma may use: every
+/// lemma CaDiCaL derives with its default options is RUP (the only RAT lemmas come from bounded
+/// variable addition, `factor`, off by default, whose fresh variable no kept clause holds).
 #[derive(Default)]
 struct Recorder {
     proof: Proof,
     buf: Vec<Lit>,
-    /// A literal that does not fit our numbering (cannot happen with CaDiCaL's default options).
+    /// The clauses set aside, by CaDiCaL's clause id.
+    weakened: HashSet<i64>,
+    /// The proof is not DRAT: a literal that does not fit our numbering (cannot happen with
+    /// CaDiCaL's default options), or a clause restored that was never set aside (cannot happen
+    /// either).
     bad: bool,
 }
 
@@ -90,8 +101,21 @@ impl Recorder {
     }
 }
 
+#[cfg(test)]
+thread_local! {
+    /// Clauses CaDiCaL restored under a proof on this thread: what tests count.
+    pub(crate) static RESTORED: Cell<usize> = const { Cell::new(0) };
+}
+
 impl ProofTracer for Recorder {
-    fn add_original_clause(&mut self, _: i64, _: bool, _: &[i32], _: bool) {}
+    fn add_original_clause(&mut self, id: i64, _: bool, _: &[i32], restored: bool) {
+        // A restored clause is still in the proof: its deletion was left out.
+        #[cfg(test)]
+        if restored {
+            RESTORED.with(|n| n.set(n.get() + 1));
+        }
+        self.bad |= restored && !self.weakened.contains(&id);
+    }
 
     fn add_derived_clause(&mut self, _: i64, _: bool, witness: i32, clause: &[i32], _: &[i64]) {
         self.convert(witness, clause);
@@ -100,14 +124,19 @@ impl ProofTracer for Recorder {
         self.buf = buf;
     }
 
-    fn delete_clause(&mut self, _: i64, _: bool, clause: &[i32]) {
+    fn delete_clause(&mut self, id: i64, _: bool, clause: &[i32]) {
+        if self.weakened.contains(&id) {
+            return;
+        }
         self.convert(0, clause);
         let buf = std::mem::take(&mut self.buf);
         self.proof.delete(&buf);
         self.buf = buf;
     }
 
-    fn weaken_minus(&mut self, _: i64, _: &[i32]) {}
+    fn weaken_minus(&mut self, id: i64, _: &[i32]) {
+        self.weakened.insert(id);
+    }
 
     fn strengthen(&mut self, _: i64) {}
 
@@ -137,6 +166,8 @@ impl ClauseSink for Cadical {
 
 impl Engine for Cadical {
     const FLIP_CELLS: bool = false;
+
+    const PROVES_ACROSS_SOLVES: bool = true;
 
     fn new(deadline: Option<Instant>, proof: bool) -> Cadical {
         let mut solver = CaDiCal::new();
@@ -254,5 +285,28 @@ mod tests {
         }
         WorkCounters::stop_counting_on_this_thread();
         assert_eq!((counters.conflicts(), shown.get()), (128, 128));
+    }
+
+    /// The recorder leaves out the deletions of clauses set aside (weakened), so that a clause
+    /// restored later is still in the proof; the other deletions stay; a restored clause that was
+    /// never set aside makes the proof unusable.
+    #[test]
+    fn set_aside_clauses_stay_in_the_proof() {
+        let mut r = Recorder::default();
+        r.add_original_clause(1, false, &[1, -3], false);
+        r.add_derived_clause(7, true, 0, &[1, 2], &[]);
+        r.weaken_minus(1, &[1, -3]);
+        r.delete_clause(1, false, &[1, -3]);
+        r.delete_clause(7, true, &[1, 2]);
+        r.add_original_clause(1, false, &[1, -3], true);
+        assert!(!r.bad);
+        let steps: Vec<(bool, Vec<isize>)> = r
+            .proof
+            .steps()
+            .map(|(d, c)| (d, c.iter().map(|l| l.to_dimacs()).collect()))
+            .collect();
+        assert_eq!(steps, [(false, vec![1, 2]), (true, vec![1, 2])]);
+        r.add_original_clause(9, false, &[4], true);
+        assert!(r.bad);
     }
 }

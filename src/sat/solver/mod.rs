@@ -21,6 +21,8 @@ pub(crate) use self::varisat::Varisat;
 
 #[cfg(feature = "cadical")]
 pub(crate) use self::cadical::Cadical;
+#[cfg(all(test, feature = "cadical"))]
+pub(crate) use self::cadical::RESTORED;
 
 /// Which SAT solver the SAT backend (and a certificate's proof) runs in-process.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
@@ -141,13 +143,21 @@ pub(crate) enum Answer {
 ///
 /// Clauses go in through [`ClauseSink`], in the solver's own numbering (the caller renumbers). With a
 /// proof requested, only the clauses added before the first solve may be given (varisat writes DRAT
-/// only for a formula that does not change after solving), and the proof is read with
-/// [`Engine::take_proof`] after that solve.
+/// only for a formula that does not change after solving), unless the solver
+/// [proves across solves](Engine::PROVES_ACROSS_SOLVES); the proof is read with
+/// [`Engine::take_proof`] after the solve that ends unsatisfiable.
 pub(crate) trait Engine: ClauseSink {
     /// Whether the caller should flip the polarity of cell variables so that the solver's first
     /// guess about a cell variable places the digit (varisat decides a fresh variable false first;
     /// CaDiCaL true).
     const FLIP_CELLS: bool;
+
+    /// Whether a proof requested at creation stays a DRAT proof of everything the solver derives
+    /// through several solves with clauses added between them, so that a solve that ends
+    /// unsatisfiable after others is proven from the clauses added in all: CaDiCaL's proof tracer
+    /// (the blocking clause is one more original clause); not varisat, whose DRAT output needs
+    /// the whole formula before its first solve.
+    const PROVES_ACROSS_SOLVES: bool = false;
 
     /// A fresh solver that stops at `deadline` (checked while it searches) and, if `proof`, records
     /// a DRAT proof of what it derives.
@@ -186,9 +196,9 @@ pub(crate) trait Engine: ClauseSink {
     /// Decisions so far, if the solver reports them.
     fn decisions(&self) -> Option<u64>;
 
-    /// After a solve with a proof requested: the proof, in the solver's numbering (additions of
-    /// derived clauses; deletions left out). `None` if no proof was requested or it could not be
-    /// recorded.
+    /// After a solve with a proof requested that ended unsatisfiable: the proof, in the solver's
+    /// numbering (additions of derived clauses, and deletions). `None` if no proof was requested
+    /// or it could not be recorded.
     fn take_proof(&mut self) -> Option<Proof>;
 }
 
