@@ -9,13 +9,14 @@ use std::sync::mpsc::{Receiver, sync_channel};
 /// 9x9 (a few µs each), small enough that the last chunks balance across workers.
 pub const CHUNK: usize = 64;
 
-/// Runs `work` over every item that `produce` emits, on `jobs` threads, and hands each result to
-/// `consume` in the order the items were emitted.
+/// Runs `work` over every item that `produce` emits, on `jobs` threads, `chunk` items (at least 1) at
+/// a time ([`CHUNK`] for puzzles to solve; 1 for items that are long work each, such as generated
+/// puzzles), and hands each result to `consume` in the order the items were emitted.
 ///
 /// `produce` runs on a thread of its own (so it can own a non-`Send` reader, e.g. locked stdin) and
 /// calls its argument once per item. With `jobs <= 1` everything runs on the calling thread, item by
 /// item, with no batching (what `--jobs 1` and interactive input get).
-pub fn ordered_map<T, R, P, W, C>(jobs: usize, produce: P, work: W, mut consume: C)
+pub fn ordered_map<T, R, P, W, C>(jobs: usize, chunk: usize, produce: P, work: W, mut consume: C)
 where
     T: Send,
     R: Send,
@@ -23,6 +24,7 @@ where
     W: Fn(T) -> R + Sync,
     C: FnMut(R),
 {
+    let size = chunk.max(1);
     if jobs <= 1 {
         produce(&mut |item| consume(work(item)));
         return;
@@ -34,11 +36,11 @@ where
     std::thread::scope(|s| {
         s.spawn(move || {
             let mut seq = 0;
-            let mut chunk = Vec::with_capacity(CHUNK);
+            let mut chunk = Vec::with_capacity(size);
             produce(&mut |item| {
                 chunk.push(item);
-                if chunk.len() == CHUNK {
-                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                if chunk.len() == size {
+                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(size));
                     // A send fails only once every worker has gone; nothing is left to do then.
                     let _ = task_tx.send((seq, full));
                     seq += 1;
@@ -86,11 +88,19 @@ mod tests {
 
     #[test]
     fn keeps_input_order_for_any_job_count() {
-        for jobs in [1, 2, 3, 8] {
+        for (jobs, chunk) in [
+            (1, CHUNK),
+            (2, CHUNK),
+            (3, CHUNK),
+            (8, CHUNK),
+            (2, 1),
+            (3, 5),
+        ] {
             for n in [0, 1, CHUNK - 1, CHUNK, CHUNK + 1, 10 * CHUNK + 7] {
                 let mut out = Vec::new();
                 ordered_map(
                     jobs,
+                    chunk,
                     |emit| (0..n).for_each(emit),
                     |i: usize| {
                         // Uneven work, so chunks finish out of order.
@@ -104,7 +114,7 @@ mod tests {
                 assert_eq!(
                     out,
                     (0..n).map(|i| i * 2).collect::<Vec<_>>(),
-                    "jobs {jobs} n {n}"
+                    "jobs {jobs} chunk {chunk} n {n}"
                 );
             }
         }

@@ -9,6 +9,7 @@ mod check;
 mod encode;
 mod exit;
 mod fault;
+mod generate;
 mod input;
 mod joint;
 mod pipeline;
@@ -36,6 +37,7 @@ pub fn main() -> ExitCode {
         Command::Encode(args) => encode::run_encode(args),
         Command::Decode(args) => encode::run_decode(args),
         Command::Study(args) => study::run(args),
+        Command::Generate(args) => generate::run(args),
     };
     match result {
         Ok(exit) => exit.into(),

@@ -300,7 +300,18 @@ impl Run {
 
     /// Runs `work` on every item `produce` emits, writes each record in input order, and returns the
     /// run's exit status (the maximum over its records).
-    pub fn run<T, P, W>(mut self, produce: P, work: W) -> Exit
+    pub fn run<T, P, W>(self, produce: P, work: W) -> Exit
+    where
+        T: Send,
+        P: FnOnce(&mut dyn FnMut(T)) + Send,
+        W: Fn(T) -> Record + Sync,
+    {
+        self.run_chunked(batch::CHUNK, produce, work)
+    }
+
+    /// [`Run::run`], handing the workers `chunk` items at a time (1 for items that are long work
+    /// each, such as generated puzzles).
+    pub fn run_chunked<T, P, W>(mut self, chunk: usize, produce: P, work: W) -> Exit
     where
         T: Send,
         P: FnOnce(&mut dyn FnMut(T)) + Send,
@@ -319,6 +330,7 @@ impl Run {
         };
         batch::ordered_map(
             self.jobs,
+            chunk,
             |emit| {
                 produce(&mut |item| {
                     emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -661,6 +661,11 @@ impl Generator {
             }));
         }
         let sat = answer(&*self.sat);
+        // A backend that failed (a grid the verifier rejects is a bug; a grid too large for the
+        // SAT backend is not) is its own error, not a disagreement.
+        if let Err(e) = &sat.report {
+            return Err(e.clone().into());
+        }
         let answers = [dfs, sat];
         match judge(&units, &puzzle, &answers) {
             Verdict::Agree(Status::Unique) => {}

@@ -12,6 +12,7 @@ mod encode_cli;
 mod fixtures;
 mod formats;
 mod fuzz_corpus;
+mod generate;
 mod large;
 mod layers;
 mod lookahead;
