@@ -54,7 +54,7 @@ pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
 pub use rules::{RulesBuilder, RulesError};
 pub use solve::{
-    Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status, WorkCounters,
+    Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status, WorkCounters, stop_when,
 };
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};
 pub use verify::{Violation, verify};

@@ -901,7 +901,7 @@ impl LimitArgs {
     /// run that uses that backend (it still bounds the native one).
     pub fn warn_if_budget_misses_sat(&self, solver: satdoku::sat::SatSolver) {
         if self.budget.is_some() && !solver.has_conflict_limit() {
-            super::pipeline::note(
+            super::record::note(
                 "note: --budget counts the native backend's search nodes; the SAT backend \
                  (varisat, which counts no conflicts it would show) is bounded by --timeout only",
             );
@@ -925,7 +925,7 @@ impl RunArgs {
                 let cap = cores.saturating_mul(4);
                 if n as usize > cap {
                     if !self.quiet {
-                        super::pipeline::note(format_args!(
+                        super::record::note(format_args!(
                             "note: --jobs {n} is more than 4 per core; using {cap} ({cores} cores)"
                         ));
                     }

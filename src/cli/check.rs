@@ -13,8 +13,9 @@ use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
 use super::joint::{Joint, joint};
-use super::pipeline::{Diagnostic, Record, Run};
+use super::pipeline::Run;
 use super::progress::Progress;
+use super::record::{Diagnostic, Record};
 use super::render::{
     answer_json, bad_input, expected, expected_exit, json_line, output_layout, solvable_problem,
     status_text,

@@ -15,8 +15,9 @@ use satdoku::verify;
 use super::args::{DecodeArgs, EncodeArgs, EncodingArg, OutputArg, RunArgs};
 use super::exit::Exit;
 use super::input::{Item, Items, Loaded, display_name, open_path};
-use super::pipeline::{Diagnostic, Output, Record, Run, note};
+use super::pipeline::{Output, Run};
 use super::progress::Progress;
+use super::record::{Diagnostic, Record, note};
 use super::render::{bad_input, output_layout};
 use super::summary::Summary;
 

@@ -47,8 +47,8 @@ impl ItemError {
     }
 
     /// A diagnostic for standard error; `shown` says whether the record's text shows it already.
-    pub fn diagnostic(&self, shown: bool) -> super::pipeline::Diagnostic {
-        super::pipeline::Diagnostic {
+    pub fn diagnostic(&self, shown: bool) -> super::record::Diagnostic {
+        super::record::Diagnostic {
             place: self.place.clone(),
             message: self.message.clone(),
             shown_in_record: shown,
@@ -250,7 +250,7 @@ impl Iterator for Items {
                 if let Some(r) = reader.next() {
                     if self.notes {
                         for note in reader.take_notes() {
-                            super::pipeline::note(format_args!("note: {name}: {note}"));
+                            super::record::note(format_args!("note: {name}: {note}"));
                         }
                     }
                     let name = name.clone();

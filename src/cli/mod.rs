@@ -14,6 +14,7 @@ mod input;
 mod joint;
 mod pipeline;
 mod progress;
+mod record;
 mod render;
 mod solve;
 mod study;
@@ -42,7 +43,7 @@ pub fn main() -> ExitCode {
     match result {
         Ok(exit) => exit.into(),
         Err(e) => {
-            pipeline::note(format_args!("{e:#}"));
+            record::note(format_args!("{e:#}"));
             Exit::BadInput.into()
         }
     }

@@ -12,7 +12,7 @@ use satdoku::{Expected, Outcome, Report, SolveError, Status, compare_expected};
 use super::args::OutputArg;
 use super::exit::Exit;
 use super::input::{Item, ItemError};
-use super::pipeline::{Diagnostic, Record};
+use super::record::{Diagnostic, Record};
 
 /// The layout to print a puzzle's solution in: its own (borrowed, not copied) unless the output asks
 /// for another or the input was CSV (printed as lines).

@@ -15,8 +15,9 @@ use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
 use super::joint::{Joint, joint};
-use super::pipeline::{Diagnostic, Record, Run};
+use super::pipeline::Run;
 use super::progress::Progress;
+use super::record::{Diagnostic, Record};
 use super::render::{
     answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
     with_expected,

@@ -10,8 +10,9 @@ use satdoku::study::{self, Subject};
 use super::args::{StudyArgs, StudyBackendArg, TableArg};
 use super::exit::Exit;
 use super::input::Items;
-use super::pipeline::{Output, note};
+use super::pipeline::Output;
 use super::progress::Progress;
+use super::record::note;
 
 /// Runs `satdoku study`.
 ///

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::pipeline::Record;
+use super::record::Record;
 
 /// The order words are listed in (others follow in the order first seen).
 const ORDER: [&str; 14] = [

@@ -16,8 +16,9 @@ use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{Item, Items, Loaded, display_name, open_path};
 use super::joint::{Joint, joint};
-use super::pipeline::{Diagnostic, Record, Run};
+use super::pipeline::Run;
 use super::progress::Progress;
+use super::record::{Diagnostic, Record};
 use super::render::json_line;
 use super::summary::Summary;
 
