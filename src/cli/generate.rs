@@ -16,7 +16,8 @@ use super::backends;
 use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
-use super::pipeline::{Diagnostic, Record, Run};
+use super::pipeline::Run;
+use super::record::{Diagnostic, Record};
 use super::progress::Progress;
 use super::render::{bad_input, json_line, output_layout};
 use super::summary::Summary;
@@ -84,7 +85,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64);
         if !args.run.quiet {
-            super::pipeline::note(format_args!("note: --seed {seed}"));
+            super::record::note(format_args!("note: --seed {seed}"));
         }
         seed
     });
