@@ -222,7 +222,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub fast: bool,
 
-    /// Attempts per puzzle before giving up on it (default 1000).
+    /// Attempts per puzzle before giving up on it (default 1000; 100,000 with --difficulty).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub attempts: Option<u64>,
 

@@ -17,8 +17,8 @@ use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
 use super::pipeline::Run;
-use super::record::{Diagnostic, Record};
 use super::progress::Progress;
+use super::record::{Diagnostic, Record};
 use super::render::{bad_input, json_line, output_layout};
 use super::summary::Summary;
 
@@ -68,14 +68,17 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
         .symmetry(args.symmetry.get())
         .difficulty(args.difficulty.map(|l| l.get()))
         .fast(args.fast)
+        .singles(args.output == OutputArg::Json)
         .limits(&limits)
-        .attempts(args.attempts.unwrap_or(satdoku::generate::ATTEMPTS))
         .with_backends(
             Box::new(backends::dfs()),
             Box::new(backends::sat(&args.sat, certify.as_ref())?),
         );
     for &v in &options.variants {
         generator = generator.variant(v);
+    }
+    if let Some(k) = args.attempts {
+        generator = generator.attempts(k);
     }
     if args.from.is_none() {
         generator.check().map_err(|e| anyhow::anyhow!("{e}"))?;

@@ -92,7 +92,7 @@ pub struct Difficulty {
     /// The level.
     pub level: Level,
     /// The share of the blanks that singles fill (0 to 1; 1 for a puzzle without blanks); `None`
-    /// above 64x64.
+    /// above 64x64, or when not asked for (see [`Generator::singles`](super::Generator::singles)).
     pub singles: Option<f64>,
     /// The native backend's search nodes, counting to two.
     pub nodes: u64,
@@ -113,7 +113,24 @@ impl Difficulty {
         dfs: &Report,
         sat: Option<&Report>,
     ) -> Difficulty {
-        let singles = singles_share(units, puzzle);
+        Difficulty::measured(units, puzzle, dfs, sat, true)
+    }
+
+    /// [`Difficulty::from_reports`]; with `singles` false, the share of singles only where the
+    /// native backend needed no guess (where the level depends on it: a puzzle that singles solve
+    /// needs no guess), `None` elsewhere.
+    pub(crate) fn measured(
+        units: &Units,
+        puzzle: &Grid,
+        dfs: &Report,
+        sat: Option<&Report>,
+        singles: bool,
+    ) -> Difficulty {
+        let singles = if singles || dfs.stats.guesses == 0 {
+            singles_share(units, puzzle)
+        } else {
+            None
+        };
         let (nodes, guesses) = (dfs.stats.nodes, dfs.stats.guesses);
         let level = if singles == Some(1.0) {
             Level::Easy
@@ -285,36 +302,31 @@ impl<'a> Singles<'a> {
     }
 
     /// Places the givens of `puzzle`, then singles until nothing changes: the blanks filled.
+    /// Naked singles are queued as they appear (a peer left with one candidate); hidden singles
+    /// are looked for, unit by unit, once the naked ones have run out.
     fn run(mut self, puzzle: &[u16]) -> usize {
+        let mut givens = 0;
         for (i, &v) in puzzle.iter().enumerate() {
             if v != 0 {
                 self.queue.push((i as u16, v));
+                givens += 1;
             }
-        }
-        // The givens are placed first; they are not blanks filled.
-        if self.drain().is_none() {
-            return 0;
         }
         let n = self.t.n;
-        let mut filled = 0;
-        loop {
-            // Naked singles.
-            for (i, &m) in self.cand.iter().enumerate() {
-                if m != 0 && m & (m - 1) == 0 {
-                    self.queue.push((i as u16, m.trailing_zeros() as u16 + 1));
-                }
-            }
+        let mut placed = 0;
+        while let Some(k) = self.drain() {
+            placed += k;
             // Hidden singles: a digit of a unit seen in one open cell only.
             for unit in self.t.unit_cells.chunks_exact(n) {
-                let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
+                let (mut once, mut twice, mut done) = (0u64, 0u64, 0u64);
                 for &c in unit {
                     let m = self.cand[c as usize];
                     twice |= once & m;
                     once |= m;
                     let v = self.values[c as usize];
-                    placed |= u64::from(v != 0) << (v.max(1) - 1);
+                    done |= u64::from(v != 0) << (v.max(1) - 1);
                 }
-                let mut hidden = once & !twice & !placed;
+                let mut hidden = once & !twice & !done;
                 while hidden != 0 {
                     let bit = hidden & hidden.wrapping_neg();
                     hidden &= hidden - 1;
@@ -324,16 +336,15 @@ impl<'a> Singles<'a> {
                 }
             }
             if self.queue.is_empty() {
-                return filled;
-            }
-            match self.drain() {
-                Some(k) => filled += k,
-                None => return filled,
+                break;
             }
         }
+        // The givens were placed first; they are not blanks filled.
+        placed.saturating_sub(givens)
     }
 
-    /// Places what is queued: the cells newly filled, or `None` on a contradiction.
+    /// Places what is queued, and the naked singles that appear meanwhile: the cells filled, or
+    /// `None` on a contradiction (the count then stops at the drains before this one).
     fn drain(&mut self) -> Option<usize> {
         let mut filled = 0;
         while let Some((i, v)) = self.queue.pop() {
@@ -347,28 +358,42 @@ impl<'a> Singles<'a> {
             self.values[i] = v;
             self.cand[i] = 0;
             filled += 1;
+            let mut dead = false;
             for &p in &self.t.peers[self.t.peer_at[i]..self.t.peer_at[i + 1]] {
-                let p = usize::from(p);
-                self.cand[p] &= !bit;
-                if self.cand[p] == 0 && self.values[p] == 0 {
-                    return None;
-                }
+                dead |= self.take(usize::from(p), bit);
             }
             if let Some(related) = self.t.related.get(i) {
                 for &(j, kind) in related {
-                    let j = usize::from(j);
+                    let mut gone = 0u64;
                     for d in 1..=self.t.n as u16 {
                         if !kind.allows(v, d) {
-                            self.cand[j] &= !(1u64 << (d - 1));
+                            gone |= 1u64 << (d - 1);
                         }
                     }
-                    if self.cand[j] == 0 && self.values[j] == 0 {
-                        return None;
-                    }
+                    dead |= self.take(usize::from(j), gone);
                 }
+            }
+            if dead {
+                return None;
             }
         }
         Some(filled)
+    }
+
+    /// Takes `digits` from open cell `p`: queues it if one candidate is left; whether none is.
+    #[inline]
+    fn take(&mut self, p: usize, digits: u64) -> bool {
+        let m = self.cand[p];
+        if self.values[p] != 0 || m & digits == 0 {
+            return false;
+        }
+        let left = m & !digits;
+        self.cand[p] = left;
+        if left != 0 && left & (left - 1) == 0 {
+            self.queue
+                .push((p as u16, left.trailing_zeros() as u16 + 1));
+        }
+        left == 0
     }
 }
 

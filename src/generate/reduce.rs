@@ -219,11 +219,122 @@ impl<'a> Present<'a> {
     }
 }
 
+/// The two-digit unavoidable sets of a solution grid, and how many givens each still holds: a
+/// puzzle without a given in one of them has a second solution, so a removal that would empty one
+/// is refused without a search.
+///
+/// For two digits a and b, the cells holding them split into the sets that every unit links: a
+/// unit's a-cell and b-cell go together. Swapping a and b in such a set keeps every unit's digits
+/// (each unit has both of its a and b cells in it, or neither), so the swapped grid is another
+/// solution of any puzzle with no given there. (The classic deadly rectangle is the smallest, of
+/// four cells; Gary McGuire, Bastian Tugemann and Gilles Civario's search for 16-clue puzzles,
+/// 2012, is built on unavoidable sets.) Only where every rule is a unit: a relation or a cage may
+/// not survive the swap.
+pub(crate) struct Unavoidable {
+    /// The set of each cell for each other digit: `sets[cell * (n - 1) + k]`, the k-th other digit.
+    sets: Vec<u32>,
+    n: usize,
+    /// The givens each set still holds.
+    givens: Vec<u32>,
+}
+
+impl Unavoidable {
+    /// The two-digit unavoidable sets of `solution` under `units`, each holding every cell as a
+    /// given; `None` when the rules have relations or cages.
+    pub fn new(units: &Units, solution: &Grid) -> Option<Unavoidable> {
+        if units.has_extras() {
+            return None;
+        }
+        let n = units.shape().n();
+        let values = solution.values();
+        let cells = values.len();
+        // For each unit, the cell of each digit; for each digit, its cells.
+        let mut at = vec![0u32; units.units().len() * n];
+        for (u, unit) in units.units().iter().enumerate() {
+            for c in &unit.cells {
+                at[u * n + usize::from(values[c.index()]) - 1] = c.index() as u32;
+            }
+        }
+        let mut of_digit: Vec<Vec<u32>> = vec![Vec::with_capacity(n); n];
+        for (i, &v) in values.iter().enumerate() {
+            of_digit[usize::from(v) - 1].push(i as u32);
+        }
+        let mut sets = vec![0u32; cells * (n - 1)];
+        let mut givens: Vec<u32> = Vec::new();
+        let mut set_of = vec![u32::MAX; cells];
+        let mut stack: Vec<u32> = Vec::new();
+        for a in 0..n {
+            for b in a + 1..n {
+                // Each set: the cells reached from one of them through the units, going from an
+                // a-cell to its units' b-cells and back.
+                for &start in of_digit[a].iter().chain(&of_digit[b]) {
+                    if set_of[start as usize] != u32::MAX {
+                        continue;
+                    }
+                    let id = givens.len() as u32;
+                    givens.push(0);
+                    set_of[start as usize] = id;
+                    stack.push(start);
+                    while let Some(x) = stack.pop() {
+                        givens[id as usize] += 1;
+                        let d = usize::from(values[x as usize]) - 1;
+                        let other = if d == a { b } else { a };
+                        for &u in units.units_of(Cell::new(x as usize)) {
+                            let y = at[u as usize * n + other];
+                            if set_of[y as usize] == u32::MAX {
+                                set_of[y as usize] = id;
+                                stack.push(y);
+                            }
+                        }
+                    }
+                }
+                for (d, other) in [(a, b), (b, a)] {
+                    // The slot of digit `other` among the other digits of a cell holding `d`.
+                    let k = if other < d { other } else { other - 1 };
+                    for &i in &of_digit[d] {
+                        sets[i as usize * (n - 1) + k] = set_of[i as usize];
+                        set_of[i as usize] = u32::MAX;
+                    }
+                }
+            }
+        }
+        Some(Unavoidable { sets, n, givens })
+    }
+
+    fn of(&self, cell: usize) -> &[u32] {
+        &self.sets[cell * (self.n - 1)..(cell + 1) * (self.n - 1)]
+    }
+
+    /// Whether removing the givens of `cells` would leave some set without a given.
+    pub fn empties(&self, cells: &[usize]) -> bool {
+        match cells {
+            [one] => self.of(*one).iter().any(|&s| self.givens[s as usize] == 1),
+            _ => cells.iter().any(|&i| {
+                self.of(i).iter().any(|&s| {
+                    let inside = cells.iter().filter(|&&j| self.of(j).contains(&s)).count();
+                    self.givens[s as usize] as usize <= inside
+                })
+            }),
+        }
+    }
+
+    /// The givens of `cells` are gone.
+    pub fn remove(&mut self, cells: &[usize]) {
+        for &i in cells {
+            for k in 0..self.n - 1 {
+                let s = self.sets[i * (self.n - 1) + k];
+                self.givens[s as usize] -= 1;
+            }
+        }
+    }
+}
+
 /// Removes givens of `puzzle` (a unique puzzle whose solution is `solution`) orbit by orbit, in
 /// the order of `orbits`, keeping each removal after which `unique` (given the puzzle and the
 /// cells just emptied) says the puzzle is still unique, or after which every removed cell is
-/// [forced](Present::forced), without asking; stops at `stop_at` givens and never goes below
-/// `min`. Returns the givens left.
+/// [forced](Present::forced), without asking; a removal that would leave an
+/// [unavoidable set](Unavoidable) without a given is refused without asking. Stops at `stop_at`
+/// givens and never goes below `min`. Returns the givens left.
 ///
 /// One pass makes the puzzle minimal: a removal that made the puzzle ambiguous also does so once
 /// other givens are gone (fewer givens never mean fewer solutions), so no orbit kept on the way
@@ -239,6 +350,12 @@ pub(crate) fn remove(
 ) -> usize {
     let mut present = Present::new(units, puzzle);
     let mut givens = puzzle.filled();
+    // Only from a full grid: the sets' counts start at their sizes.
+    let mut sets = if givens == puzzle.values().len() {
+        Unavoidable::new(units, solution)
+    } else {
+        None
+    };
     for orbit in orbits {
         if givens <= stop_at {
             break;
@@ -246,7 +363,10 @@ pub(crate) fn remove(
         let cells = orbit.cells();
         let vals = [puzzle.values()[cells[0]], puzzle.values()[orbit.pair[1]]];
         let vals = &vals[..cells.len()];
-        if vals.contains(&0) || givens - cells.len() < min {
+        if vals.contains(&0)
+            || givens - cells.len() < min
+            || sets.as_ref().is_some_and(|u| u.empties(cells))
+        {
             continue;
         }
         for (&i, &v) in cells.iter().zip(vals) {
@@ -260,6 +380,9 @@ pub(crate) fn remove(
             || unique(puzzle, cells);
         if kept {
             givens -= cells.len();
+            if let Some(u) = &mut sets {
+                u.remove(cells);
+            }
         } else {
             for (&i, &v) in cells.iter().zip(vals) {
                 puzzle.set(Cell::new(i), crate::grid::Digit::new(v));
@@ -384,5 +507,57 @@ mod tests {
             }
         }
         assert!(forced > 0 && searched > 0, "{forced} {searched}");
+    }
+
+    #[test]
+    fn unavoidable_sets_swap_into_other_solutions() {
+        // Each set, its two digits swapped, is another solution (by the verifier); a puzzle whose
+        // givens miss a set is not unique (by the native search); every cell is in one set per
+        // other digit.
+        let dfs = DfsBackend::new();
+        for (r, c) in [(2, 3), (3, 3), (2, 4)] {
+            let shape = Shape::new(r, c).unwrap();
+            let units = Units::standard(shape);
+            let n = shape.n();
+            for seed in 0..5 {
+                let mut rng = Rng::new(seed);
+                let solution = shuffled_pattern(shape, &mut rng);
+                let sets = Unavoidable::new(&units, &solution).unwrap();
+                let mut cells_of: std::collections::BTreeMap<u32, Vec<usize>> = Default::default();
+                for i in 0..shape.cells() {
+                    assert_eq!(sets.of(i).len(), n - 1);
+                    for &s in sets.of(i) {
+                        cells_of.entry(s).or_default().push(i);
+                    }
+                }
+                for (s, cells) in &cells_of {
+                    assert_eq!(sets.givens[*s as usize] as usize, cells.len());
+                    let digits: std::collections::BTreeSet<u16> =
+                        cells.iter().map(|&i| solution.values()[i]).collect();
+                    assert_eq!(digits.len(), 2, "set {s}: {digits:?}");
+                    let (a, b) = (*digits.first().unwrap(), *digits.last().unwrap());
+                    let mut swapped = solution.clone();
+                    for &i in cells {
+                        let v = if solution.values()[i] == a { b } else { a };
+                        swapped.set(Cell::new(i), crate::grid::Digit::new(v));
+                    }
+                    assert_ne!(swapped, solution);
+                    let blank = Grid::empty(shape);
+                    crate::verify::verify(&units, &blank, &swapped)
+                        .unwrap_or_else(|e| panic!("{r}x{c} seed {seed} set {s}: {e:?}"));
+                }
+                // The smallest set emptied: several solutions; `empties` says so beforehand.
+                let (_, smallest) = cells_of.iter().min_by_key(|(_, c)| c.len()).unwrap();
+                assert!(sets.empties(smallest));
+                let mut puzzle = solution.clone();
+                smallest
+                    .iter()
+                    .for_each(|&i| puzzle.set(Cell::new(i), None));
+                let out = dfs.solve(&units, &puzzle, &Limits::unique()).unwrap();
+                assert_eq!(out.outcome.status(), Status::Multiple);
+                // One cell of it alone empties no set (each has four cells or more).
+                assert!(smallest.len() >= 4 && !sets.empties(&smallest[..1]));
+            }
+        }
     }
 }
