@@ -169,8 +169,9 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "N", conflicts_with = "box_shape")]
     pub size: Option<usize>,
 
-    /// Puzzles to make.
-    #[arg(long, short = 'n', value_name = "K", default_value_t = 1)]
+    /// Puzzles to make (at least 1).
+    #[arg(long, short = 'n', value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub count: u64,
 
     /// Seed of the run (default: from the clock, said on standard error unless -q).

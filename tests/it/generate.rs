@@ -109,16 +109,18 @@ fn minimal_9x9_puzzles_are_unique_minimal_and_symmetric() {
 
 #[test]
 fn other_shapes_and_ranges_of_givens() {
-    for (r, c, range) in [
-        (2, 2, None),
-        (2, 3, None),
-        (3, 4, Some((60, 90))),
-        (4, 4, Some((120, 160))),
+    // 16x16 and 25x25 at 45-65 % givens, as the benchmarks make them.
+    for (r, c, range, count) in [
+        (2, 2, None, 2),
+        (2, 3, None, 2),
+        (3, 4, Some((60, 90)), 2),
+        (4, 4, Some((115, 166)), 3),
+        (5, 5, Some((281, 406)), 1),
     ] {
         let shape = Shape::new(r, c).unwrap();
         let target = range.map_or(Target::Minimal, |(min, max)| Target::Givens { min, max });
         let generator = Generator::new(shape).target(target);
-        for index in 0..2 {
+        for index in 0..count {
             let g = generator.generate(3, index).unwrap();
             let what = format!("{shape} #{index}");
             check(&g, Symmetry::None, &what);
@@ -267,21 +269,40 @@ fn generate(args: &[&str]) -> (i32, String) {
 
 #[test]
 fn cli_output_is_the_same_at_any_jobs() {
-    let base = ["--count", "12", "--seed", "77", "-q"];
+    // (--jobs 4 on any machine: up to 4 threads per core are allowed.)
+    let base = ["--count", "20", "--seed", "77", "-q"];
     let (code, one) = generate(&[&base[..], &["--jobs", "1"]].concat());
     assert_eq!(code, 0);
-    let (_, two) = generate(&[&base[..], &["--jobs", "2"]].concat());
+    let (_, four) = generate(&[&base[..], &["--jobs", "4"]].concat());
     let (_, three) = generate(&[&base[..], &["--jobs", "3", "--symmetry", "none"]].concat());
-    assert_eq!(one, two);
+    assert_eq!(one, four);
     assert_eq!(one, three);
-    assert_eq!(one.lines().count(), 12);
-    let (_, jigsaws1) = generate(&[
-        "--count", "3", "--jigsaw", "--seed", "4", "-q", "--jobs", "1",
-    ]);
-    let (_, jigsaws2) = generate(&[
-        "--count", "3", "--jigsaw", "--seed", "4", "-q", "--jobs", "2",
-    ]);
-    assert_eq!(jigsaws1, jigsaws2);
+    assert_eq!(one.lines().count(), 20);
+    for extra in [
+        &["--jigsaw", "--count", "3"][..],
+        &["--killer", "--no-givens", "--count", "2"],
+        &[
+            "--size", "16", "--givens", "45%..65%", "--count", "4", "--output", "json",
+        ],
+    ] {
+        let (_, a) = generate(&[extra, &["--seed", "4", "-q", "--jobs", "1"]].concat());
+        let (_, b) = generate(&[extra, &["--seed", "4", "-q", "--jobs", "4"]].concat());
+        // JSON records carry their wall time: compare them without it.
+        let strip = |text: &str| -> Vec<serde_json::Value> {
+            text.lines()
+                .map(|l| {
+                    let mut v: serde_json::Value =
+                        serde_json::from_str(l).unwrap_or(serde_json::Value::String(l.into()));
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("micros");
+                    }
+                    v
+                })
+                .collect()
+        };
+        assert!(!a.is_empty(), "{extra:?}");
+        assert_eq!(strip(&a), strip(&b), "{extra:?}");
+    }
 }
 
 #[test]
@@ -363,6 +384,8 @@ fn cli_certificates_pass_our_checker_and_rate() {
     for (sub, extra) in [
         ("plain", &[][..]),
         ("jigsaw", &["--jigsaw", "--symmetry", "rotational"][..]),
+        ("variant", &["--variant", "x,anti-knight"][..]),
+        ("16x16", &["--size", "16", "--givens", "45%..65%"][..]),
     ] {
         let certs = dir.path().join(sub);
         let out = satdoku()
@@ -426,16 +449,44 @@ fn cli_faulty_backends_and_bad_flags() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
-    for bad in [
-        &["--givens", "90..100"][..],
-        &["--givens", "30..20"],
-        &["--box", "2x3", "--variant", "windoku"],
-        &["--size", "10"],
-        &["--killer", "--size", "81"],
+    // Bad flags: exit 2 with a message naming the flag, before any work (no panic, no allocation
+    // by the size asked for).
+    for (bad, flag) in [
+        (&["--givens", "90..100"][..], "--givens"),
+        (&["--givens", "90..10"], "--givens"),
+        (&["--givens", "30..20"], "--givens"),
+        (&["--givens", "0..99999999999999999999"], "--givens"),
+        (&["--givens", "150%"], "--givens"),
+        (&["--count", "0"], "--count"),
+        (&["--count", "99999999999999999999"], "--count"),
+        (&["--size", "1000000"], "--size"),
+        (&["--size", "99999999999999999999"], "--size"),
+        (&["--box", "4000000000x4000000000"], "--box"),
+        (&["--box", "2x3", "--variant", "windoku"], "windoku"),
+        (&["--size", "10"], "--size"),
+        (&["--killer", "--size", "81"], "killer"),
+        (&["--attempts", "0"], "--attempts"),
     ] {
         let out = satdoku().arg("generate").args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag), "{bad:?}: {err}");
+        assert!(!err.contains("panicked"), "{bad:?}: {err}");
     }
+    // The largest --count streams: the first puzzles come out at once, nothing is made ahead.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_satdoku"))
+        .args(["generate", "--count", "18446744073709551615", "--seed", "2"])
+        .args(["-q", "--jobs", "2", "--size", "4"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+    for _ in 0..3 {
+        let line = lines.next().unwrap().unwrap();
+        assert_eq!(line.len(), 16, "{line}");
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
     // A level no 4x4 puzzle has: the attempts run out (1), the record says why.
     let (code, text) = generate(&[
         "--size",
