@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """`satdoku generate` timed side by side with the `sudoku` crate's generator (BENCHMARKS.md,
-"Generating puzzles").
+"Generation").
 
 usage: scripts/bench-generate.py [--peer PEER_GEN] [--rounds 3] [--only NAMES]
 

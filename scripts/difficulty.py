@@ -88,7 +88,7 @@ def main():
               "singles fill (mean) |\n|---|---|---|---|---|---|---|---|")
     print("#### krazydad 9x9 tiers (the publisher's rating, easiest first)\n")
     print(header)
-    tier_of, guesses, beyond = [], [], []
+    tier_of, guesses, nodes, beyond, level_of = [], [], [], [], []
     for k, t in enumerate(TIERS):
         path = os.path.join(args.work, f"krazydad-{t}.txt")
         with open(path, "w") as f:
@@ -97,9 +97,14 @@ def main():
         print(summary(t, rows))
         tier_of += [k] * len(rows)
         guesses += [r[3] for r in rows]
+        nodes += [r[2] for r in rows]
+        level_of += [r[0] for r in rows]
         beyond += [1 - r[1] for r in rows]
-    print(f"\nSpearman's rank correlation with the tier over {len(tier_of)} puzzles: guesses "
-          f"{spearman(tier_of, guesses):.2f}, share not filled by singles {spearman(tier_of, beyond):.2f}.\n")
+    levels = [LEVELS.index(r) for r in level_of]
+    print(f"\nSpearman's rank correlation with the tier over {len(tier_of)} puzzles: level "
+          f"{spearman(tier_of, levels):.2f}, guesses {spearman(tier_of, guesses):.2f}, nodes "
+          f"{spearman(tier_of, nodes):.2f}, share not filled by singles "
+          f"{spearman(tier_of, beyond):.2f}.\n")
 
     print("#### Sets rated as a whole\n")
     print(header)
