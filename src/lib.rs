@@ -28,6 +28,11 @@
 //! ```
 #![deny(missing_docs)]
 
+/// The README's Rust examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod auto;
 mod check;
 mod constraint;

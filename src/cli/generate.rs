@@ -18,8 +18,8 @@ use super::exit::Exit;
 use super::input::{self, Item};
 use super::pipeline::Run;
 use super::progress::Progress;
-use super::record::{Diagnostic, Record};
-use super::render::{bad_input, json_line, output_layout};
+use super::record::{Diagnostic, INTERRUPTED, Place, Record};
+use super::render::{self, bad_input, json_line, output_layout};
 use super::summary::Summary;
 
 /// What one `generate` run needs for each puzzle.
@@ -127,6 +127,24 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
         progress: Progress::for_run(&progress_files, args.run.quiet, "puzzle"),
         summary: show_summary.then(|| Summary::new("generate", "puzzle")),
         quiet: args.run.quiet,
+        interrupted: if args.from.is_some() {
+            Box::new(move |place| render::interrupted(place, json, ""))
+        } else {
+            // Puzzle K not finished: its index and the run's seed say how to make it again.
+            Box::new(move |place| {
+                let text = if json {
+                    json_line(&json!({
+                        "index": place.index,
+                        "seed": seed,
+                        "status": INTERRUPTED,
+                    }))
+                } else {
+                    format!("{INTERRUPTED}\n").into_bytes()
+                };
+                Record::new(text, INTERRUPTED, Exit::Unsolved)
+            })
+        },
+        noun: "puzzle",
     };
     // Each puzzle is long work of its own (except small standard grids): one per chunk.
     let chunk = if shape.cells() <= 81 && killer == Killer::Off && !args.jigsaw {
@@ -140,6 +158,12 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
             run.run_chunked(
                 chunk,
                 |emit| (0..count).for_each(emit),
+                |&index| Place {
+                    index: index as usize,
+                    source: Arc::from("generate"),
+                    line: 0,
+                    n: Some(shape.n()),
+                },
                 |index| made(&settings, index, None),
             )
         }
@@ -152,6 +176,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
                         .quiet(quiet)
                         .for_each(emit)
                 },
+                Item::place,
                 |item: Item| match &item.puzzle {
                     Err(e) => bad_input(&item, e, json, ""),
                     Ok(_) => made(&settings, item.index as u64, Some(&item)),

@@ -21,6 +21,18 @@ pub struct Item {
     pub puzzle: Result<Loaded, ItemError>,
 }
 
+impl Item {
+    /// Where it came from.
+    pub fn place(&self) -> super::record::Place {
+        super::record::Place {
+            index: self.index,
+            source: Arc::clone(&self.source),
+            line: self.line,
+            n: self.puzzle.as_ref().ok().map(|l| l.grid().n()),
+        }
+    }
+}
+
 /// Why an input puzzle could not be read: where (`FILE:LINE:COLUMN`, or `FILE` when nothing could be
 /// read) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]

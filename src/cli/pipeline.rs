@@ -8,9 +8,10 @@ use std::io::{self, IsTerminal, Write};
 
 use super::batch;
 use super::exit::Exit;
-use super::input::Items;
+use super::input::{Item, Items};
+use super::interrupt;
 use super::progress::Progress;
-use super::record::{Diagnostic, Record, note};
+use super::record::{Diagnostic, INTERRUPTED, Place, Record, note};
 use super::summary::Summary;
 
 /// Standard-error diagnostics of a run: each distinct message printed once in full; repeats of the same
@@ -183,6 +184,9 @@ impl Write for OutputWriter<'_> {
     }
 }
 
+/// The record of an item that an interrupted run did not finish, made from where it came from.
+pub type Cut = Box<dyn Fn(&Place) -> Record>;
+
 /// How a batch run is driven: worker threads, output style, progress and summary.
 pub struct Run {
     /// Worker threads.
@@ -197,6 +201,10 @@ pub struct Run {
     pub summary: Option<Summary>,
     /// `-q`: no notes from the reader.
     pub quiet: bool,
+    /// The record of an item not finished when the run is interrupted (status `interrupted`).
+    pub interrupted: Cut,
+    /// What an item is (`puzzle`, `pair`), for messages.
+    pub noun: &'static str,
 }
 
 impl Run {
@@ -209,7 +217,7 @@ impl Run {
         work: W,
     ) -> Exit
     where
-        W: Fn(super::input::Item) -> Record + Sync,
+        W: Fn(Item) -> Record + Sync,
     {
         let bytes = self.progress.bytes_counter();
         let quiet = self.quiet;
@@ -220,68 +228,155 @@ impl Run {
                     .quiet(quiet)
                     .for_each(emit)
             },
+            Item::place,
             work,
         )
     }
 
     /// Runs `work` on every item `produce` emits, writes each record in input order, and returns the
     /// run's exit status (the maximum over its records).
-    pub fn run<T, P, W>(self, produce: P, work: W) -> Exit
+    ///
+    /// On Ctrl-C or SIGTERM it writes, in input order, the record of every item finished and an
+    /// `interrupted` record (see [`Run::interrupted`]) for every other item read (`place` says where
+    /// each came from), then the summary, and ends the process with status 130; a second signal ends
+    /// it at once.
+    pub fn run<T, P, W>(self, produce: P, place: impl Fn(&T) -> Place + Sync, work: W) -> Exit
     where
         T: Send,
         P: FnOnce(&mut dyn FnMut(T)) + Send,
         W: Fn(T) -> Record + Sync,
     {
-        self.run_chunked(batch::CHUNK, produce, work)
+        let chunk = if self.jobs <= 1 { 1 } else { batch::CHUNK };
+        self.run_chunked(chunk, produce, place, work)
     }
 
     /// [`Run::run`], handing the workers `chunk` items at a time (1 for items that are long work
     /// each, such as generated puzzles).
-    pub fn run_chunked<T, P, W>(mut self, chunk: usize, produce: P, work: W) -> Exit
+    pub fn run_chunked<T, P, W>(
+        self,
+        chunk: usize,
+        produce: P,
+        place: impl Fn(&T) -> Place + Sync,
+        work: W,
+    ) -> Exit
     where
         T: Send,
         P: FnOnce(&mut dyn FnMut(T)) + Send,
         W: Fn(T) -> Record + Sync,
     {
-        let mut out = Output::stdout(self.gaps)
-            .flush_each(self.typing)
-            .with_progress(&self.progress);
-        let mut diagnostics = Diagnostics::new();
-        let mut exit = Exit::Success;
+        let _listening = interrupt::listen(self.quiet);
         let emitted = self.progress.emitted_counter();
         let progress = self.progress.clone();
-        let work = move |item| {
-            progress.count_work_on_this_thread();
+        let place = &place;
+        // Each item goes with its position in the input, for the progress display.
+        let work = move |(position, item): (u64, T)| {
+            let _working = progress.working(position, || place(&item));
             work(item)
         };
-        batch::ordered_map(
+        let mut sink = Sink {
+            out: Output::stdout(self.gaps)
+                .flush_each(self.typing)
+                .with_progress(&self.progress),
+            diagnostics: Diagnostics::new(),
+            exit: Exit::Success,
+            progress: self.progress,
+            summary: self.summary,
+            quiet: self.quiet,
+            noun: self.noun,
+            cut: self.interrupted,
+            records: 0,
+            cuts: 0,
+            last_cut: None,
+        };
+        batch::ordered_map_chunked(
             self.jobs,
             chunk,
             |emit| {
                 produce(&mut |item| {
-                    emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    emit(item)
+                    let position = emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    emit((position, item))
                 })
             },
+            |(_, item)| place(item),
             work,
-            |record: Record| {
-                if let Some(d) = &record.diagnostic {
-                    diagnostics.report(d);
-                }
-                exit = exit.max(record.exit);
-                if let Some(s) = &mut self.summary {
-                    s.add(&record);
-                }
-                self.progress.done(1);
-                out.record(&record);
-            },
+            &mut sink,
+            &interrupt::requested,
         );
-        out.finish();
+        sink.finish();
+        sink.exit
+    }
+}
+
+/// Where a run's records go: standard output, the summary, the progress display, the exit status.
+struct Sink {
+    out: Output,
+    diagnostics: Diagnostics,
+    exit: Exit,
+    progress: Progress,
+    summary: Option<Summary>,
+    quiet: bool,
+    noun: &'static str,
+    cut: Cut,
+    /// Records written.
+    records: u64,
+    /// Of which `interrupted`.
+    cuts: u64,
+    /// Where the last `interrupted` item came from.
+    last_cut: Option<Place>,
+}
+
+impl Sink {
+    /// Flushes standard output, clears the progress display, writes the counts of repeated
+    /// diagnostics and the summary.
+    fn finish(&mut self) {
+        self.out.finish();
         self.progress.finish();
-        diagnostics.finish();
+        self.diagnostics.finish();
         if let Some(s) = &self.summary {
             let _ = writeln!(io::stderr().lock(), "{}", s.line());
         }
-        exit
+    }
+}
+
+impl batch::Sink<Record, Place> for Sink {
+    fn done(&mut self, record: Record) {
+        if let Some(d) = &record.diagnostic {
+            self.diagnostics.report(d);
+        }
+        self.exit = self.exit.max(record.exit);
+        if let Some(s) = &mut self.summary {
+            s.add(&record);
+        }
+        self.progress.done(1);
+        self.out.record(&record);
+        self.records += 1;
+    }
+
+    fn cut(&mut self, place: Place) {
+        let record = (self.cut)(&place);
+        self.cuts += 1;
+        self.last_cut = Some(place);
+        self.done(record);
+    }
+
+    fn interrupted(&mut self) -> ! {
+        self.finish();
+        if !self.quiet {
+            let (records, noun) = (self.records, self.noun);
+            let s = if records == 1 { "" } else { "s" };
+            note(match &self.last_cut {
+                Some(last) => format!(
+                    "interrupted: {records} record{s} written for the {records} {noun}{s} read; \
+                     {} not finished (status {INTERRUPTED}), the last one read at {}",
+                    self.cuts,
+                    last.at()
+                ),
+                None => format!(
+                    "interrupted: {records} record{s} written for the {records} {noun}{s} read, \
+                     all finished"
+                ),
+            });
+        }
+        std::process::exit(interrupt::CODE)
     }
 }

@@ -81,3 +81,31 @@ impl Diagnostic {
 pub fn note(text: impl std::fmt::Display) {
     let _ = writeln!(io::stderr().lock(), "satdoku: {text}");
 }
+
+/// Where an input item came from: what a record says of an item that was never finished (an
+/// interrupted run), and what the progress display names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// 0-based index across the run's inputs.
+    pub index: usize,
+    /// The file name as given (`<stdin>` for standard input).
+    pub source: std::sync::Arc<str>,
+    /// 1-based line where the item starts (0 when nothing could be read).
+    pub line: usize,
+    /// The side of its grid (64 for 64x64), when it was read.
+    pub n: Option<usize>,
+}
+
+impl Place {
+    /// `FILE:LINE` (`FILE` when nothing could be read).
+    pub fn at(&self) -> String {
+        if self.line == 0 {
+            self.source.to_string()
+        } else {
+            format!("{}:{}", self.source, self.line)
+        }
+    }
+}
+
+/// The status word of an item that an interrupted run did not finish.
+pub const INTERRUPTED: &str = "interrupted";
