@@ -2,9 +2,10 @@
 //! native depth-first search and a SAT encoding solved in-process by `varisat` (or CaDiCaL, with the
 //! `cadical` feature) — that must agree.
 //!
-//! The model, the backends, the verifier and the cross-check are at the crate root; three modules
+//! The model, the backends, the verifier and the cross-check are at the crate root; four modules
 //! group what is specific to one concern: [`format`](mod@format) (reading and writing puzzles), [`sat`] (the
-//! encodings, DIMACS, solver models, certificates) and `study` (measuring backends and encodings,
+//! encodings, DIMACS, solver models, certificates), [`generate`] (making puzzles whose uniqueness
+//! both backends settle, and their difficulty) and `study` (measuring backends and encodings,
 //! feature `study`). Every item has one path.
 //!
 //! ```
@@ -37,6 +38,7 @@ mod check;
 mod constraint;
 mod dfs;
 pub mod format;
+pub mod generate;
 mod grid;
 mod rules;
 pub mod sat;

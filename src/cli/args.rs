@@ -96,6 +96,9 @@ pub enum Command {
     /// Measure backends and encodings on puzzle files: sizes, times, propagation; a table per file.
     #[command(after_help = STUDY_HELP)]
     Study(StudyArgs),
+    /// Make puzzles whose uniqueness both backends settle: any size, variants, jigsaw, killer.
+    #[command(after_help = GENERATE_HELP)]
+    Generate(GenerateArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
     #[command(after_help = COMPLETIONS_HELP)]
     Completions(CompletionsArgs),
@@ -140,6 +143,184 @@ pub struct HelpArgs {
     /// The command whose help to print (all of satdoku's when none).
     #[arg(value_name = "COMMAND")]
     pub command: Option<String>,
+}
+
+const GENERATE_HELP: &str = concat!(
+    "\
+A random solution grid (the native search with a random value order), then givens removed in a random
+order while the puzzle stays unique; every puzzle printed has been settled unique by the native and
+the SAT backend, cross-checked and verified (--fast: the native backend alone, and the record says
+so). Puzzle K of a run depends only on --seed and K, never on --jobs.
+
+Difficulty (JSON `difficulty`; --difficulty keeps one level): easy = naked and hidden singles alone
+fill every blank; medium = no guess of the native backend (locked candidates, pairs, the variants'
+reasoning); hard = at most 20 guesses of the native backend counting to two; extreme = more.
+
+Examples:
+  satdoku generate --count 5 --seed 1                  five minimal 9x9 puzzles
+  satdoku generate --size 16 --givens 45%..65% --count 10 --output json
+  satdoku generate --symmetry rotational --difficulty hard
+  satdoku generate --variant x,anti-knight --count 3
+  satdoku generate --jigsaw --count 3
+  satdoku generate --killer --no-givens --count 2
+  satdoku generate --from fixtures/pe96.txt --output line   new puzzles from these grids' solutions
+  satdoku generate --count 3 | satdoku solve --unique
+
+",
+    exit_status!(),
+    "  0    every puzzle asked for was made
+  1    some puzzle was not made within --attempts (the record says why), or its certificate was
+       not made (--certify)
+  2    bad input or usage: a bad flag (nothing is made), or a grid of --from that cannot be read
+       (the other grids are still used)
+  3    the two backends disagree on some puzzle (it is not printed)
+  4    internal error: a backend returned a grid that the independent verifier rejects (never
+       printed as a puzzle)
+",
+    exit_interrupted!()
+);
+
+/// Symmetries of the givens, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum SymmetryArg {
+    /// Any pattern.
+    #[default]
+    None,
+    /// 180° rotation about the centre.
+    Rotational,
+    /// Reflection in the main diagonal.
+    Diagonal,
+    /// Reflection in the vertical middle line (left-right).
+    Mirror,
+}
+
+impl SymmetryArg {
+    /// The library's symmetry.
+    pub fn get(self) -> satdoku::generate::Symmetry {
+        use satdoku::generate::Symmetry;
+        match self {
+            SymmetryArg::None => Symmetry::None,
+            SymmetryArg::Rotational => Symmetry::Rotational,
+            SymmetryArg::Diagonal => Symmetry::Diagonal,
+            SymmetryArg::Mirror => Symmetry::Mirror,
+        }
+    }
+}
+
+/// Difficulty levels, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum LevelArg {
+    /// Singles alone solve it.
+    Easy,
+    /// No guess of the native backend, but more than singles.
+    Medium,
+    /// At most 20 guesses of the native backend.
+    Hard,
+    /// More guesses.
+    Extreme,
+}
+
+impl LevelArg {
+    /// The library's level.
+    pub fn get(self) -> satdoku::generate::Level {
+        use satdoku::generate::Level;
+        match self {
+            LevelArg::Easy => Level::Easy,
+            LevelArg::Medium => Level::Medium,
+            LevelArg::Hard => Level::Hard,
+            LevelArg::Extreme => Level::Extreme,
+        }
+    }
+}
+
+/// Options of `satdoku generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Grid side N (9 by default; boxes square, or 2x3 for 6, 3x4 for 12); --box RxC gives the box
+    /// shape instead.
+    #[arg(long, value_name = "N", conflicts_with = "box_shape")]
+    pub size: Option<usize>,
+
+    /// Puzzles to make (at least 1).
+    #[arg(long, short = 'n', value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+
+    /// Seed of the run (default: from the clock, said on standard error unless -q).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// Minimal puzzles: no given (no pair of givens, under a symmetry) can be removed and keep the
+    /// puzzle unique (the default).
+    #[arg(long, conflicts_with = "givens")]
+    pub minimal: bool,
+
+    /// Stop removing within this range of givens: counts (`30..40`, `30`) or shares of the cells
+    /// (`45%..65%`); grids that stay above it are replaced.
+    #[arg(long, value_name = "A..B")]
+    pub givens: Option<String>,
+
+    /// Symmetry of the givens.
+    #[arg(long, value_enum, default_value_t)]
+    pub symmetry: SymmetryArg,
+
+    /// Start from the grids of FILE (solutions, or puzzles whose solution is completed at random)
+    /// with their rules, one puzzle per grid, instead of random grids.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["size", "jigsaw"])]
+    pub from: Option<PathBuf>,
+
+    /// CSV column of the --from file.
+    #[arg(long, value_name = "NAME", requires = "from")]
+    pub column: Option<String>,
+
+    /// Random jigsaw regions (N connected regions of N cells) in place of the boxes.
+    #[arg(long)]
+    pub jigsaw: bool,
+
+    /// Killer cages over the solution, merged while the puzzle stays unique; givens only where
+    /// they are needed.
+    #[arg(long)]
+    pub killer: bool,
+
+    /// With --killer: no givens at all (pure killers).
+    #[arg(long, requires = "killer")]
+    pub no_givens: bool,
+
+    /// Only puzzles of this difficulty (other attempts are dropped).
+    #[arg(long, value_enum)]
+    pub difficulty: Option<LevelArg>,
+
+    /// The final answer by the native backend alone, without the SAT cross-check (the record says
+    /// so: `checked` is ["dfs"]).
+    #[arg(long)]
+    pub fast: bool,
+
+    /// Attempts per puzzle before giving up on it (default 1000; 100,000 with --difficulty).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub attempts: Option<u64>,
+
+    /// Output layout (same: one line per puzzle; with --from, the layout of its grid).
+    #[arg(long, value_enum, default_value_t)]
+    pub output: OutputArg,
+
+    #[command(flatten)]
+    pub read: ReadArgs,
+
+    #[command(flatten)]
+    pub certify: CertifyArgs,
+
+    #[command(flatten)]
+    pub sat: SatArgs,
+
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+
+    /// Print a summary to standard error even when it is not a terminal.
+    #[arg(long, conflicts_with = "quiet")]
+    pub summary: bool,
 }
 
 const STUDY_HELP: &str = concat!(

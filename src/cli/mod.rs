@@ -9,6 +9,7 @@ mod check;
 mod encode;
 mod exit;
 mod fault;
+mod generate;
 mod input;
 mod interrupt;
 mod joint;
@@ -39,6 +40,7 @@ pub fn main() -> ExitCode {
         Command::Encode(args) => encode::run_encode(args),
         Command::Decode(args) => encode::run_decode(args),
         Command::Study(args) => study::run(args),
+        Command::Generate(args) => generate::run(args),
         Command::Help(args) => help(args.command.as_deref()),
         Command::Completions(args) => completions(args.shell),
         Command::Man(args) => man(args.command.as_deref()),

@@ -96,6 +96,8 @@ use tables::{Tables, tables_for};
 pub struct DfsBackend {
     /// Never take the 9x9 fast path (for tests that compare it with the generic one).
     generic_only: bool,
+    /// Branches take a random digit of their cell, from this seed (see [`DfsBackend::randomized`]).
+    shuffle: Option<u64>,
 }
 
 impl DfsBackend {
@@ -108,7 +110,34 @@ impl DfsBackend {
     /// and benchmarks that compare it with the 9x9 fast path.
     #[doc(hidden)]
     pub fn generic_only() -> DfsBackend {
-        DfsBackend { generic_only: true }
+        DfsBackend {
+            generic_only: true,
+            shuffle: None,
+        }
+    }
+
+    /// A native backend whose branches try the digits of their cell in a random order, drawn from a
+    /// stream seeded by `seed` at the start of each solve (the same seed, puzzle and rules give the
+    /// same search): the first solution of an empty grid is then a random solution grid, of any
+    /// shape and under any rules. Counts and answers are those of [`DfsBackend::new`]; only which
+    /// solution is found first, and the work it takes, change.
+    ///
+    /// ```
+    /// use satdoku::{Backend, DfsBackend, Grid, Limits, Shape, Units};
+    /// let shape = Shape::new(3, 3).unwrap();
+    /// let units = Units::standard(shape);
+    /// let fill = |seed| {
+    ///     let r = DfsBackend::randomized(seed).solve(&units, &Grid::empty(shape), &Limits::first());
+    ///     r.unwrap().outcome.solution().unwrap().clone()
+    /// };
+    /// assert_eq!(fill(7), fill(7));
+    /// assert_ne!(fill(7), fill(8));
+    /// ```
+    pub fn randomized(seed: u64) -> DfsBackend {
+        DfsBackend {
+            generic_only: false,
+            shuffle: Some(seed),
+        }
     }
 }
 
@@ -128,6 +157,7 @@ fn run_in<M: Mask>(
     buffers: &'static LocalKey<Cell<Scratch<M>>>,
     t: &Tables,
     puzzle: &Grid,
+    exclude: &[(usize, u16)],
     limits: &Limits,
     bounds: &Bounds,
 ) -> Found {
@@ -136,7 +166,15 @@ fn run_in<M: Mask>(
     }
     // Taken out (not borrowed), so a nested solve on this thread simply gets fresh buffers.
     let mut scratch = buffers.take();
-    let found = search::run(t, puzzle.shape(), puzzle, limits, bounds, &mut scratch);
+    let found = search::run(
+        t,
+        puzzle.shape(),
+        puzzle,
+        exclude,
+        limits,
+        bounds,
+        &mut scratch,
+    );
     scratch.trim();
     buffers.set(scratch);
     found
@@ -153,6 +191,23 @@ impl Backend for DfsBackend {
     /// # Errors
     /// [`SolveError::ShapeMismatch`] when the puzzle is not of the unit list's shape.
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        self.solve_excluding(units, puzzle, &[], limits)
+    }
+}
+
+impl DfsBackend {
+    /// [`Backend::solve`] with each `(cell index, digit)` of `exclude` taken out of that cell's
+    /// candidates before the search (a digit excluded from its own given leaves no solution). The
+    /// generator's uniqueness test: a puzzle with one solution S stays unique without the given
+    /// of cell c if and only if no solution has another digit there, i.e. it has none that
+    /// excludes S's digit from c.
+    pub(crate) fn solve_excluding(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        exclude: &[(usize, u16)],
+        limits: &Limits,
+    ) -> Result<Report, SolveError> {
         let shape = units.shape();
         if puzzle.shape() != shape {
             return Err(SolveError::ShapeMismatch {
@@ -160,11 +215,11 @@ impl Backend for DfsBackend {
                 units: shape,
             });
         }
-        let bounds = Bounds::start(limits);
+        let bounds = Bounds::start(limits).with_shuffle(self.shuffle);
         let found = if !self.generic_only && is_standard_9x9(units) {
-            nine::run(puzzle, limits, &bounds)
+            nine::run(puzzle, exclude, limits, &bounds)
         } else {
-            run_generic(units, puzzle, limits, &bounds)
+            run_generic(units, puzzle, exclude, limits, &bounds)
         };
         Ok(Report {
             outcome: found.solutions.finish(found.gave_up),
@@ -203,15 +258,22 @@ fn is_standard_9x9(units: &Units) -> bool {
 }
 
 /// The generic path: the narrowest mask that holds N digits.
-fn run_generic(units: &Units, puzzle: &Grid, limits: &Limits, bounds: &Bounds) -> Found {
+fn run_generic(
+    units: &Units,
+    puzzle: &Grid,
+    exclude: &[(usize, u16)],
+    limits: &Limits,
+    bounds: &Bounds,
+) -> Found {
     let t = tables_for(units);
+    let (p, x) = (puzzle, exclude);
     match units.shape().n() {
-        0..=16 => run_in(&S16, &t, puzzle, limits, bounds),
-        17..=32 => run_in(&S32, &t, puzzle, limits, bounds),
-        33..=64 => run_in(&S64, &t, puzzle, limits, bounds),
-        65..=128 => run_in(&S128, &t, puzzle, limits, bounds),
-        129..=256 => run_in(&S256, &t, puzzle, limits, bounds),
-        _ => run_in(&S448, &t, puzzle, limits, bounds),
+        0..=16 => run_in(&S16, &t, p, x, limits, bounds),
+        17..=32 => run_in(&S32, &t, p, x, limits, bounds),
+        33..=64 => run_in(&S64, &t, p, x, limits, bounds),
+        65..=128 => run_in(&S128, &t, p, x, limits, bounds),
+        129..=256 => run_in(&S256, &t, p, x, limits, bounds),
+        _ => run_in(&S448, &t, p, x, limits, bounds),
     }
 }
 

@@ -22,7 +22,7 @@
 //!   the fewest candidates); smallest digit first; the parent keeps the other candidates, as on the
 //!   generic path.
 
-use super::search::{Bounds, Found, out_of_limits};
+use super::search::{Bounds, Found, out_of_limits, splitmix};
 use super::step::{Contradiction, Step};
 use crate::grid::{Grid, Shape};
 use crate::solve::Limits;
@@ -454,6 +454,19 @@ impl Board {
             .expect("an open cell of a propagated board has candidates")
     }
 
+    /// The candidate digit of a cell numbered `pick` modulo their count, in increasing order.
+    fn random(&self, b: usize, bit: u32, pick: u64) -> usize {
+        let mut digits = [0usize; 9];
+        let mut k = 0;
+        for (d, &m) in self.cand[9 * b..9 * b + 9].iter().enumerate() {
+            if m & (1 << bit) != 0 {
+                digits[k] = d;
+                k += 1;
+            }
+        }
+        digits[(pick % k as u64) as usize]
+    }
+
     /// The values of a full board, row-major.
     fn values(&self) -> [u8; 81] {
         // Each band written into 32 bytes, so that a bit index masked by 31 needs no other bounds
@@ -482,6 +495,8 @@ impl Board {
 struct Search {
     bounds: Bounds,
     found: Found,
+    /// The random value order's stream, if branches take a random digit of their cell.
+    shuffle: Option<u64>,
 }
 
 impl Search {
@@ -508,7 +523,10 @@ impl Search {
                 Ok(false) => {}
             }
             let (b, bit) = board.pick();
-            let d = board.lowest(b, bit);
+            let d = match &mut self.shuffle {
+                None => board.lowest(b, bit),
+                Some(rng) => board.random(b, bit, splitmix(rng)),
+            };
             self.found.stats.guesses += 1;
             let mut child = *board;
             child
@@ -524,11 +542,17 @@ impl Search {
 }
 
 /// Searches a 9x9 `puzzle` under the standard units within `limits`.
-pub(crate) fn run(puzzle: &Grid, limits: &Limits, bounds: &Bounds) -> Found {
+pub(crate) fn run(
+    puzzle: &Grid,
+    exclude: &[(usize, u16)],
+    limits: &Limits,
+    bounds: &Bounds,
+) -> Found {
     debug_assert_eq!(puzzle.shape(), Shape::new(3, 3).unwrap());
     let mut search = Search {
         bounds: *bounds,
         found: Found::new(limits),
+        shuffle: bounds.shuffle(),
     };
     let mut board = Board::new();
     // Givens placed one by one; two equal givens in a unit fail here. Each band's givens are found
@@ -545,6 +569,12 @@ pub(crate) fn run(puzzle: &Grid, limits: &Limits, bounds: &Bounds) -> Found {
             let d = usize::from(band[bit as usize % 27]).wrapping_sub(1) % 9;
             clash |= board.assign(b, bit, d).is_err();
         }
+    }
+    // Excluded digits leave their (open) cells; one excluded from its given is a dead end.
+    for &(i, v) in exclude {
+        let (b, bit, d) = (i / 27, (i % 27) as u32, usize::from(v) - 1);
+        clash |= puzzle.values()[i] == v;
+        board.cand[9 * b + d] &= !(1 << bit);
     }
     if !clash {
         search.search(&mut board);

@@ -86,21 +86,48 @@ impl Found {
     }
 }
 
-/// A solve's node budget and deadline, fixed when it starts.
+/// A solve's node budget and deadline, fixed when it starts, and the seed of its value order when
+/// branches try digits in a random order ([`DfsBackend::randomized`](super::DfsBackend::randomized)).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Bounds {
     budget: Option<u64>,
     deadline: Option<Instant>,
+    shuffle: Option<u64>,
 }
 
 impl Bounds {
-    /// The bounds of a solve under `limits` that starts now.
+    /// The bounds of a solve under `limits` that starts now; smallest digit first.
     pub fn start(limits: &Limits) -> Bounds {
         Bounds {
             budget: limits.budget(),
             deadline: limits.deadline(Instant::now()),
+            shuffle: None,
         }
     }
+
+    /// These bounds with branches that take a random digit of their cell, drawn from a SplitMix64
+    /// stream started at `seed` (`None`: the smallest digit).
+    pub fn with_shuffle(self, seed: Option<u64>) -> Bounds {
+        Bounds {
+            shuffle: seed,
+            ..self
+        }
+    }
+
+    /// The seed of the random value order, if branches take a random digit.
+    pub fn shuffle(&self) -> Option<u64> {
+        self.shuffle
+    }
+}
+
+/// The next number of a SplitMix64 stream (Steele, Lea and Flood, "Fast splittable pseudorandom
+/// number generators", OOPSLA 2014): the random value order of a randomized search.
+pub(crate) fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Whether a search that has visited `nodes` nodes must stop before the next one: the node budget is
@@ -133,6 +160,7 @@ pub(crate) fn run<M: Mask>(
     t: &Tables,
     shape: Shape,
     puzzle: &Grid,
+    exclude: &[(usize, u16)],
     limits: &Limits,
     bounds: &Bounds,
     scratch: &mut Scratch<M>,
@@ -149,22 +177,37 @@ pub(crate) fn run<M: Mask>(
         stack.push(State::new());
     }
     let mut found = Found::new(limits);
-    // Digits no given uses are interchangeable when every rule treats digits alike.
+    // Digits no given (and no exclusion) names are interchangeable when every rule treats digits
+    // alike.
     let free = if t.symmetric {
         let given = puzzle
             .values()
             .iter()
+            .chain(exclude.iter().map(|(_, v)| v))
             .filter(|&&v| v != 0)
             .fold(M::ZERO, |m, &v| m | M::bit(u32::from(v) - 1));
         M::all(t.n) & !given
     } else {
         M::ZERO
     };
-    // The root: givens placed one by one; two equal givens in a unit fail here.
+    // The root: givens placed one by one; two equal givens in a unit fail here. Then the excluded
+    // digits leave their cells.
     let root = &mut stack[0];
     root.reset(t, t.cells > COPY_MAX_CELLS);
     if root.load(t, puzzle.values(), &mut work.queue).is_err() {
         return found;
+    }
+    for &(c, v) in exclude {
+        let (m, b) = (root.cand(c), M::bit(u32::from(v) - 1));
+        if puzzle.values()[c] == v || m == b {
+            return found;
+        }
+        if m & b != M::ZERO {
+            root.remove_all(t, c, b);
+            if root.cand(c).at_most_one() {
+                work.queue.push(c as u32);
+            }
+        }
     }
     let mut search = Search {
         t,
@@ -183,6 +226,7 @@ pub(crate) fn run<M: Mask>(
         branches,
         work,
         free,
+        shuffle: bounds.shuffle,
     };
     if t.cells <= COPY_MAX_CELLS {
         search.by_copies(stack);
@@ -204,6 +248,8 @@ struct Search<'a, M: Mask> {
     /// The digits interchangeable at the current node: used by no given and named by no decision
     /// on the path to it (`ZERO` unless [`Tables::symmetric`]).
     free: M,
+    /// The state of the random value order's stream, if digits are tried in a random order.
+    shuffle: Option<u64>,
 }
 
 impl<M: Mask> Search<'_, M> {
@@ -238,14 +284,23 @@ impl<M: Mask> Search<'_, M> {
         self.found.solutions.add_with(values)
     }
 
-    /// What to branch on: by weights under cages, else by the fewest candidates.
+    /// What to branch on: by weights under cages, else by the fewest candidates; the cell's
+    /// smallest digit, or a random one of its digits in a randomized search.
     #[inline(always)]
-    fn pick(&self, state: &State<M>) -> Branch {
-        if self.work.weights.is_empty() {
+    fn pick(&mut self, state: &State<M>) -> Branch {
+        let mut b = if self.work.weights.is_empty() {
             state.pick()
         } else {
             state.pick_weighted(&self.work.weights)
+        };
+        if let Some(rng) = &mut self.shuffle {
+            let mut cand = state.cand(b.cell);
+            for _ in 0..splitmix(rng) % u64::from(cand.count()) {
+                cand = cand.without_lowest();
+            }
+            b.digit = cand.lowest();
         }
+        b
     }
 
     /// A dead end right after `tried`: its cell weighs more in the branching under cages.

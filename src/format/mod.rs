@@ -79,6 +79,7 @@ mod line;
 mod lines;
 mod reader;
 mod record;
+mod rule_lines;
 mod symbols;
 mod variant;
 
@@ -91,6 +92,7 @@ pub use error::{ParseError, ParseErrorKind};
 pub use layout::Layout;
 pub use reader::{PuzzleReader, read_str};
 pub use record::{Puzzle, Record};
+pub use rule_lines::write_rules;
 
 use crate::grid::Shape;
 

@@ -504,7 +504,7 @@ fn layer(file: &str) -> usize {
         "verify" | "solve" => 4,
         // The backends, and checked answers over any backend.
         "dfs" | "sat" | "auto" | "check" => 5,
-        "study" => 6,
+        "study" | "generate" => 6,
         // Formats, the crate's front door, the CLI.
         "format" => 7,
         "lib" | "testing" => 8,

@@ -12,6 +12,7 @@ mod encode_cli;
 mod fixtures;
 mod formats;
 mod fuzz_corpus;
+mod generate;
 mod interrupt;
 mod large;
 mod layers;
