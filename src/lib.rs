@@ -28,7 +28,9 @@
 #![deny(missing_docs)]
 
 mod auto;
+mod automaton;
 mod check;
+mod clue;
 mod constraint;
 mod dfs;
 pub mod format;
@@ -47,7 +49,11 @@ pub use auto::AutoBackend;
 pub use check::{
     Answer, CrossCheck, Expected, Problem, Verdict, Verified, compare_expected, cross_check, judge,
 };
-pub use constraint::{Cage, Relation, RelationKind, UnknownVariant, Variant, sum_range};
+pub use automaton::{Edge, Layered};
+pub use clue::Clue;
+pub use constraint::{
+    Cage, LineRule, Relation, RelationKind, SumRule, UnknownVariant, Variant, sum_range,
+};
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
 pub use rules::{RulesBuilder, RulesError};

@@ -29,6 +29,7 @@
 //! Non-consecutive pairs are made arc-consistent: a digit of one cell stays only if the other cell
 //! has a candidate that is neither it nor next to it.
 
+use super::lines::ClueRules;
 use super::mask::Mask;
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
@@ -45,6 +46,9 @@ pub(crate) struct Rules {
     cages: Box<[CageTable]>,
     /// Linear equations the rule of 45 derives over regions of several units.
     sums: Box<[SumTable]>,
+    /// The primitives of clues: relation tables, weighted sums, lines, candidate sets
+    /// (`lines.rs`).
+    pub(crate) clue: ClueRules,
 }
 
 /// The most adjacent rows (or columns) a region of derived linear equations spans.
@@ -144,31 +148,43 @@ impl Rules {
             pairs,
             cages: cages.into(),
             sums,
+            clue: ClueRules::build(units),
         })
     }
 
-    /// The number of cages and sums, each with a signature in [`Narrowed::seen`].
+    /// The number of cages, sums and clues' sums and lines, each with a signature in
+    /// [`Narrowed::seen`].
     pub(crate) fn constraints(&self) -> usize {
-        self.cages.len() + self.sums.len()
+        self.cages.len() + self.sums.len() + self.clue.constraints()
     }
 
     /// Whether these rules treat every digit alike: no non-consecutive pairs, no cages (and so no sums
-    /// derived from them); "must differ" relations are peers and do not tell digits apart.
+    /// derived from them), no clues but groups; "must differ" relations and groups are peers and do
+    /// not tell digits apart.
     pub(crate) fn digit_symmetric(&self) -> bool {
-        self.pairs.is_empty() && self.cages.is_empty() && self.sums.is_empty()
+        self.pairs.is_empty()
+            && self.cages.is_empty()
+            && self.sums.is_empty()
+            && self.clue.is_empty()
     }
 
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"
-    /// relations (knight, king) and its cage mates. Ascending, without repeats.
+    /// relations (knight, king), its cage mates and the other cells of its groups. Ascending,
+    /// without repeats.
     pub(crate) fn extra_peers(units: &Units) -> Vec<Vec<u32>> {
         let mut extra = vec![Vec::new(); units.shape().cells()];
         for r in units.relations().iter().filter(|r| r.kind.is_differ()) {
             extra[r.a.index()].push(r.b.index() as u32);
             extra[r.b.index()].push(r.a.index() as u32);
         }
-        for cage in units.cages() {
-            for &a in &cage.cells {
-                for &b in &cage.cells {
+        for cells in units
+            .cages()
+            .iter()
+            .map(|c| &c.cells)
+            .chain(units.groups().iter().map(|g| &g.cells))
+        {
+            for &a in cells {
+                for &b in cells {
                     if a != b {
                         extra[a.index()].push(b.index() as u32);
                     }
@@ -255,13 +271,15 @@ impl Rules {
                 }
             }
         }
+        let base = self.cages.len() + self.sums.len();
+        changed |= self.clue.prune(n, cand, vals, out, base)?;
         Ok(changed)
     }
 }
 
 /// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
 /// when every cell of `own` is filled.
-fn signature<'a, M: Mask>(
+pub(crate) fn signature<'a, M: Mask>(
     inputs: impl Iterator<Item = &'a u32>,
     own: &[u32],
     cand: &[M],
@@ -647,13 +665,17 @@ pub(crate) struct Narrowed<'a, M> {
     pub removed: &'a mut Vec<(u32, M)>,
     /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
     pub blame: &'a mut Vec<u32>,
-    /// Per cage, then per sum: the signature of its inputs when its pruning last changed nothing
-    /// (0: none); empty: no skipping.
+    /// Per cage, then per sum, then per clue sum and line: the signature of its inputs when its
+    /// pruning last changed nothing (0: none); empty: no skipping.
     pub seen: &'a mut [u64],
+    /// Room for a clue sum's bit sets.
+    pub scratch: &'a mut Vec<u64>,
+    /// Room for a line's node marks.
+    pub marks: &'a mut Vec<u8>,
 }
 
 /// Narrows `cell` to `keep`; queues it when one candidate is left.
-fn narrow<M: Mask>(
+pub(crate) fn narrow<M: Mask>(
     cand: &mut [M],
     out: &mut Narrowed<'_, M>,
     cell: usize,
@@ -923,6 +945,8 @@ mod tests {
         removed: Vec<(u32, u16)>,
         blame: Vec<u32>,
         seen: Vec<u64>,
+        scratch: Vec<u64>,
+        marks: Vec<u8>,
     }
 
     impl Bufs {
@@ -940,6 +964,8 @@ mod tests {
                 removed: &mut self.removed,
                 blame: &mut self.blame,
                 seen: &mut self.seen,
+                scratch: &mut self.scratch,
+                marks: &mut self.marks,
             }
         }
     }

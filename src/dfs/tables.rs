@@ -134,7 +134,7 @@ impl Tables {
             n,
             cells,
             symmetric: rules.as_ref().is_none_or(Rules::digit_symmetric),
-            weighted: !units.cages().is_empty() || units.is_jigsaw(),
+            weighted: !units.cages().is_empty() || units.is_jigsaw() || units.has_clue_rules(),
             units: list.len(),
             unit_cells,
             peer_start: peer_start.into(),
