@@ -366,12 +366,6 @@ impl Clue {
         }
     }
 
-    /// Whether the clue may name a cell twice (a sum with coefficients may; the pairs of a dot or a
-    /// line may not).
-    pub(crate) fn repeats_allowed(&self) -> bool {
-        matches!(self, Clue::Sum { .. } | Clue::EqualSum { .. })
-    }
-
     /// The orthogonally adjacent pairs of a dot, X/V or greater-than clue's cells, each once, the
     /// earlier cell of the list first (sigh's reading of a clue over more than two cells).
     pub(crate) fn adjacent_pairs(&self, shape: Shape) -> Vec<(Cell, Cell)> {
@@ -533,7 +527,15 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
             let set = ctx.digits_where(|v| values.contains(&v));
             out.candidates.push((*cell, set));
         }
-        Clue::AllDifferent { cells } => out.groups.push(cells.clone()),
+        Clue::AllDifferent { cells } => {
+            let mut distinct: Vec<Cell> = Vec::with_capacity(cells.len());
+            for &c in cells {
+                if !distinct.contains(&c) {
+                    distinct.push(c);
+                }
+            }
+            out.groups.push(distinct);
+        }
         Clue::Diagonal { anti } => {
             if shape.rows() != shape.cols() {
                 return Err(LowerError::Invalid("a diagonal needs a square grid"));
@@ -579,7 +581,12 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
             let first = &cells[..cells.len().min(m as usize)];
             out.pairs(RelationKind::ModDiffer(m), all_pairs(first));
             for start in 0..m as usize {
-                let same: Vec<Cell> = cells.iter().skip(start).step_by(m as usize).copied().collect();
+                let same: Vec<Cell> = cells
+                    .iter()
+                    .skip(start)
+                    .step_by(m as usize)
+                    .copied()
+                    .collect();
                 out.pairs(RelationKind::ModEqual(m), all_pairs(&same));
             }
         }
@@ -597,7 +604,8 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::Zipper { cells } => {
             let k = cells.len();
-            let pairs: Vec<(Cell, Cell)> = (0..k / 2).map(|i| (cells[i], cells[k - 1 - i])).collect();
+            let pairs: Vec<(Cell, Cell)> =
+                (0..k / 2).map(|i| (cells[i], cells[k - 1 - i])).collect();
             if k % 2 == 1 {
                 let centre = cells[k / 2];
                 for &(a, b) in &pairs {
@@ -686,23 +694,47 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
             if coeffs.len() != cells.len() {
                 return Err(LowerError::Invalid("one coefficient per cell"));
             }
-            let terms: Vec<(Cell, i32)> = cells.iter().copied().zip(coeffs.iter().copied()).collect();
+            let terms: Vec<(Cell, i32)> =
+                cells.iter().copied().zip(coeffs.iter().copied()).collect();
             out.linear(ctx, &terms, *sum);
         }
         Clue::EqualSum { segments } => equal_sums(ctx, segments, out),
         Clue::Sandwich { sum, cells } => {
             let house = cells.len() == shape.n();
-            out.line(ctx, cells, &Lunch { sum: *sum, lo, hi, house })?;
+            out.line(
+                ctx,
+                cells,
+                &Lunch {
+                    sum: *sum,
+                    lo,
+                    hi,
+                    house,
+                },
+            )?;
         }
         Clue::Lunchbox { sum, cells } => {
             out.groups.push(cells.clone());
             let house = cells.len() == shape.n();
-            out.line(ctx, cells, &Lunch { sum: *sum, lo, hi, house })?;
+            out.line(
+                ctx,
+                cells,
+                &Lunch {
+                    sum: *sum,
+                    lo,
+                    hi,
+                    house,
+                },
+            )?;
         }
         Clue::XSum { sum, cells } => out.line(ctx, cells, &FirstX { sum: *sum })?,
-        Clue::Skyscraper { count, cells } => {
-            out.line(ctx, cells, &Sky { hidden: None, count: *count })?
-        }
+        Clue::Skyscraper { count, cells } => out.line(
+            ctx,
+            cells,
+            &Sky {
+                hidden: None,
+                count: *count,
+            },
+        )?,
         Clue::HiddenSkyscraper { value, cells } => out.line(
             ctx,
             cells,
@@ -718,9 +750,15 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
             for &control in cells {
                 let (r, c) = (control.row(shape), control.col(shape));
                 let (line, value): (Vec<Cell>, usize) = if *rows {
-                    ((0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(), r + 1)
+                    (
+                        (0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(),
+                        r + 1,
+                    )
                 } else {
-                    ((0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(), c + 1)
+                    (
+                        (0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(),
+                        c + 1,
+                    )
                 };
                 select(ctx, control, &line, value as i32, out);
             }
@@ -758,7 +796,10 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
                             .enumerate()
                             .map(|(i, _)| {
                                 let sign = if i < size { 1 } else { -1 };
-                                ctx.values().iter().map(|&x| sign * i32::from(x == v)).collect()
+                                ctx.values()
+                                    .iter()
+                                    .map(|&x| sign * i32::from(x == v))
+                                    .collect()
                             })
                             .collect();
                         out.sums.push(SumRule {
@@ -816,7 +857,10 @@ pub(crate) fn lower_variant(
     match v {
         Variant::StrictKropki | Variant::StrictXv => {
             let (kind, dots) = if v == Variant::StrictKropki {
-                (RelationKind::NoDot, marked(|c| matches!(c, Clue::Kropki { .. })))
+                (
+                    RelationKind::NoDot,
+                    marked(|c| matches!(c, Clue::Kropki { .. })),
+                )
             } else {
                 (RelationKind::NoXv, marked(|c| matches!(c, Clue::Xv { .. })))
             };
@@ -829,7 +873,8 @@ pub(crate) fn lower_variant(
                 let ca = Cell::new(a);
                 for b in a + 1..shape.cells() {
                     let cb = Cell::new(b);
-                    let d = ca.row(shape).abs_diff(cb.row(shape)) + ca.col(shape).abs_diff(cb.col(shape));
+                    let d = ca.row(shape).abs_diff(cb.row(shape))
+                        + ca.col(shape).abs_diff(cb.col(shape));
                     if (1..=top as usize).contains(&d) {
                         out.relations.push(Relation {
                             kind: RelationKind::NotBoth(d as u16),
@@ -1292,7 +1337,11 @@ mod tests {
 
     #[test]
     fn between_and_lockout_automata() {
-        let ends = |lockout| Ends { lockout, lo: 1, hi: 6 };
+        let ends = |lockout| Ends {
+            lockout,
+            lo: 1,
+            hi: 6,
+        };
         agrees(&ends(None), 4, 6, 1, |w| {
             let (lo, hi) = (w[0].min(w[3]), w[0].max(w[3]));
             w[1..3].iter().all(|&x| lo < x && x < hi)
@@ -1302,7 +1351,17 @@ mod tests {
             hi - lo >= 3 && w[1..3].iter().all(|&x| x < lo || x > hi)
         });
         // Two cells alone: any ends for a between line.
-        agrees(&Ends { lockout: None, lo: 1, hi: 4 }, 2, 4, 1, |_| true);
+        agrees(
+            &Ends {
+                lockout: None,
+                lo: 1,
+                hi: 4,
+            },
+            2,
+            4,
+            1,
+            |_| true,
+        );
     }
 
     #[test]
@@ -1326,7 +1385,9 @@ mod tests {
         };
         for looped in [false, true] {
             for base in [0, 1] {
-                agrees(&Segments { sum: 5, looped }, 5, 4, base, |w| cuts(w, 5, looped));
+                agrees(&Segments { sum: 5, looped }, 5, 4, base, |w| {
+                    cuts(w, 5, looped)
+                });
             }
         }
     }
@@ -1337,8 +1398,10 @@ mod tests {
         // repeat are for the groups to forbid; the automaton only needs the ends once each).
         let lunch = |w: &[i32], s: i32| {
             let (min, max) = (*w.iter().min().unwrap(), *w.iter().max().unwrap());
-            let (Some(i), Some(j)) = (w.iter().position(|&x| x == min), w.iter().position(|&x| x == max))
-            else {
+            let (Some(i), Some(j)) = (
+                w.iter().position(|&x| x == min),
+                w.iter().position(|&x| x == max),
+            ) else {
                 return false;
             };
             let once = w.iter().filter(|&&x| x == min).count() == 1
@@ -1347,13 +1410,44 @@ mod tests {
             once && min < max && w[a + 1..b].iter().sum::<i32>() == s
         };
         for s in [0, 3, 5] {
-            agrees(&Lunch { sum: s, lo: 1, hi: 5, house: false }, 4, 5, 1, |w| lunch(w, s));
-            agrees(&Lunch { sum: s, lo: 0, hi: 4, house: false }, 4, 5, 0, |w| lunch(w, s));
+            agrees(
+                &Lunch {
+                    sum: s,
+                    lo: 1,
+                    hi: 5,
+                    house: false,
+                },
+                4,
+                5,
+                1,
+                |w| lunch(w, s),
+            );
+            agrees(
+                &Lunch {
+                    sum: s,
+                    lo: 0,
+                    hi: 4,
+                    house: false,
+                },
+                4,
+                5,
+                0,
+                |w| lunch(w, s),
+            );
         }
         // A house holds 1 and N: the same with the ends fixed.
-        agrees(&Lunch { sum: 2, lo: 1, hi: 4, house: true }, 4, 4, 1, |w| {
-            lunch(w, 2) && w.contains(&1) && w.contains(&4)
-        });
+        agrees(
+            &Lunch {
+                sum: 2,
+                lo: 1,
+                hi: 4,
+                house: true,
+            },
+            4,
+            4,
+            1,
+            |w| lunch(w, 2) && w.contains(&1) && w.contains(&4),
+        );
     }
 
     #[test]
@@ -1364,25 +1458,43 @@ mod tests {
         });
         for count in 1..=4 {
             for base in [0, 1] {
-                agrees(&Sky { hidden: None, count }, 4, 4, base, |w| {
-                    let mut top = 0;
-                    let mut seen = 0;
-                    for &x in w {
-                        if x > top {
-                            seen += 1;
-                            top = x;
+                agrees(
+                    &Sky {
+                        hidden: None,
+                        count,
+                    },
+                    4,
+                    4,
+                    base,
+                    |w| {
+                        let mut top = 0;
+                        let mut seen = 0;
+                        for &x in w {
+                            if x > top {
+                                seen += 1;
+                                top = x;
+                            }
                         }
-                    }
-                    seen == count
-                });
+                        seen == count
+                    },
+                );
             }
         }
         for target in 1..=4 {
-            agrees(&Sky { hidden: Some(target), count: 0 }, 4, 4, 1, |w| {
-                (1..4)
-                    .find(|&i| w[..i].iter().any(|&x| x >= w[i]))
-                    .is_some_and(|i| w[i] == target)
-            });
+            agrees(
+                &Sky {
+                    hidden: Some(target),
+                    count: 0,
+                },
+                4,
+                4,
+                1,
+                |w| {
+                    (1..4)
+                        .find(|&i| w[..i].iter().any(|&x| x >= w[i]))
+                        .is_some_and(|i| w[i] == target)
+                },
+            );
         }
         agrees(&PointsTo, 5, 4, 1, |w| {
             let k = w[1];
@@ -1394,7 +1506,11 @@ mod tests {
     fn rellik_automaton() {
         agrees(&Rellik { sum: 5 }, 3, 5, 1, |w| {
             (1u32..8).all(|m| {
-                (0..3).filter(|&i| m >> i & 1 == 1).map(|i| w[i]).sum::<i32>() != 5
+                (0..3)
+                    .filter(|&i| m >> i & 1 == 1)
+                    .map(|i| w[i])
+                    .sum::<i32>()
+                    != 5
             })
         });
     }

@@ -659,7 +659,10 @@ mod tests {
         assert_eq!(Shape::parse("6x8~8~2x4").unwrap(), s);
         // Row-major with 8 columns; boxes 2 rows by 4 columns, 2 across.
         let c = Cell::at(s, 2, 5);
-        assert_eq!((c.index(), c.row(s), c.col(s), c.name(s)), (21, 2, 5, "r3c6".into()));
+        assert_eq!(
+            (c.index(), c.row(s), c.col(s), c.name(s)),
+            (21, 2, 5, "r3c6".into())
+        );
         assert_eq!(s.block_of(2, 5), 3);
         let free = Shape::grid(4, 7, 7, None).unwrap();
         assert_eq!(free.to_string(), "4x7~7~-");

@@ -46,10 +46,10 @@ mod units;
 mod verify;
 
 pub use auto::AutoBackend;
+pub use automaton::{Edge, Layered};
 pub use check::{
     Answer, CrossCheck, Expected, Problem, Verdict, Verified, compare_expected, cross_check, judge,
 };
-pub use automaton::{Edge, Layered};
 pub use clue::Clue;
 pub use constraint::{
     Cage, LineRule, Relation, RelationKind, SumRule, UnknownVariant, Variant, sum_range,

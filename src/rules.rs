@@ -74,18 +74,6 @@ pub enum RulesError {
         /// 0-based position of the cell in the clue's list.
         position: usize,
     },
-    /// A clue that names a cell twice.
-    #[error("{keyword}: cell {cell} is named twice")]
-    ClueCellTwice {
-        /// 0-based clue index.
-        clue: usize,
-        /// The clue's keyword.
-        keyword: &'static str,
-        /// 0-based position of the second mention.
-        position: usize,
-        /// The cell, `rXcY`.
-        cell: String,
-    },
     /// A clue that cannot hold as stated, or whose line is too complex to lay out.
     #[error("{keyword}: {reason}")]
     Clue {
@@ -209,6 +197,7 @@ pub struct RulesBuilder {
     cages: Vec<(u32, Vec<(usize, usize)>)>,
     clues: Vec<Clue>,
     no_boxes: bool,
+    keep_boxes: bool,
     base: i32,
 }
 
@@ -222,6 +211,7 @@ impl Units {
             cages: Vec::new(),
             clues: Vec::new(),
             no_boxes: false,
+            keep_boxes: false,
             base: 1,
         }
     }
@@ -240,6 +230,13 @@ impl RulesBuilder {
     /// replacing the boxes. Each region has N cells.
     pub fn regions(mut self, region_of_cell: Vec<usize>) -> RulesBuilder {
         self.regions = Some(region_of_cell);
+        self
+    }
+
+    /// Keep the boxes beside jigsaw regions ([`RulesBuilder::regions`] replaces them otherwise): the
+    /// regions are extra units.
+    pub fn keep_boxes(mut self) -> RulesBuilder {
+        self.keep_boxes = true;
         self
     }
 
@@ -317,13 +314,24 @@ impl RulesBuilder {
         if plain {
             return Ok(Units::standard(shape));
         }
-        let boxes = self.regions.is_none() && !self.no_boxes;
+        let boxes = (self.regions.is_none() || self.keep_boxes) && !self.no_boxes;
         let (mut units, mut groups) = shape_units(shape, boxes);
         // The regions of each cell that region-sum lines follow: the boxes, else the jigsaw's.
         let mut region_map: Option<Vec<usize>> = None;
-        if let Some(regions) = &self.regions {
+        if let (Some(regions), false) = (&self.regions, boxes && shape.boxes().is_some()) {
             units.extend(region_units(shape, regions)?);
             region_map = Some(regions.clone());
+        } else if let Some(regions) = &self.regions {
+            // Regions beside the boxes: region-sum lines follow the boxes.
+            units.extend(region_units(shape, regions)?);
+            region_map = Some(
+                (0..shape.cells())
+                    .map(|i| {
+                        let c = Cell::new(i);
+                        shape.block_of(c.row(shape), c.col(shape))
+                    })
+                    .collect(),
+            );
         } else if boxes && shape.boxes().is_some() {
             region_map = Some(
                 (0..shape.cells())
@@ -354,7 +362,14 @@ impl RulesBuilder {
             let before = lowered.groups.len();
             lower(clue, &ctx, &mut lowered).map_err(|e| clue_error(i, clue, e))?;
             // A diagonal clue is a diagonal unit (of N cells) or group.
-            for (k, cells) in lowered.groups.drain(before..).enumerate() {
+            for (k, mut cells) in lowered.groups.drain(before..).enumerate() {
+                // A cell named twice is one cell that differs from the others.
+                let mut seen = Vec::with_capacity(cells.len());
+                cells.retain(|c| {
+                    let first = !seen.contains(c);
+                    seen.push(*c);
+                    first
+                });
                 let kind = match clue {
                     Clue::Diagonal { .. } => UnitKind::Diagonal,
                     _ => UnitKind::Clue,
@@ -419,29 +434,17 @@ impl RulesBuilder {
         }))
     }
 
-    /// Every clue names cells of the grid, each once (but sums).
+    /// Every clue names cells of the grid (a line may pass a cell twice: a loop, say).
     fn check_clues(&self) -> Result<(), RulesError> {
         let cells = self.shape.cells();
         for (i, clue) in self.clues.iter().enumerate() {
-            let list = clue.cells();
             let keyword = clue.keyword();
-            let mut seen = vec![false; cells];
-            for (position, c) in list.iter().enumerate() {
-                if c.index() >= cells {
-                    return Err(RulesError::ClueCell {
-                        clue: i,
-                        keyword,
-                        position,
-                    });
-                }
-                if std::mem::replace(&mut seen[c.index()], true) && !clue.repeats_allowed() {
-                    return Err(RulesError::ClueCellTwice {
-                        clue: i,
-                        keyword,
-                        position,
-                        cell: c.name(self.shape),
-                    });
-                }
+            if let Some(position) = clue.cells().iter().position(|c| c.index() >= cells) {
+                return Err(RulesError::ClueCell {
+                    clue: i,
+                    keyword,
+                    position,
+                });
             }
         }
         Ok(())
@@ -532,7 +535,12 @@ fn region_units(shape: Shape, regions: &[usize]) -> Result<Vec<Unit>, RulesError
     for (i, &r) in regions.iter().enumerate() {
         match cells.get_mut(r) {
             Some(list) => list.push(Cell::new(i)),
-            None => return Err(RulesError::RegionCount { region: r, n: count }),
+            None => {
+                return Err(RulesError::RegionCount {
+                    region: r,
+                    n: count,
+                });
+            }
         }
     }
     if let Some((region, list)) = cells.iter().enumerate().find(|(_, l)| l.len() != n) {

@@ -391,8 +391,7 @@ impl Units {
     /// few operations per given; only a grid with a clash is scanned again in unit order to name the
     /// first pair. Values outside 1..=N are not digits and are ignored.
     pub fn find_clash(&self, grid: &Grid) -> Option<Clash> {
-        if grid.shape() != self.shape
-            || (self.groups.is_empty() && !self.has_clash(grid.values()))
+        if grid.shape() != self.shape || (self.groups.is_empty() && !self.has_clash(grid.values()))
         {
             return None;
         }

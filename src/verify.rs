@@ -240,11 +240,11 @@ fn show(shape: Shape, c: Cell, vals: &[i32]) -> String {
     format!("{} ({})", c.name(shape), vals[c.index()])
 }
 
-/// The first two of `cells` holding one value, if any.
+/// The first two of `cells` (two cells, not one named twice) holding one value, if any.
 fn repeated(cells: &[Cell], vals: &[i32]) -> Option<(Cell, Cell)> {
     for (i, &a) in cells.iter().enumerate() {
         for &b in &cells[i + 1..] {
-            if vals[a.index()] == vals[b.index()] {
+            if a != b && vals[a.index()] == vals[b.index()] {
                 return Some((a, b));
             }
         }
@@ -308,10 +308,15 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
         Clue::Candidates { cell, values } => {
             if !values.contains(&val(*cell)) {
                 let list: Vec<String> = values.iter().map(i32::to_string).collect();
-                return fail(*cell, format!("{} is none of {}", show(*cell), list.join(" ")));
+                return fail(
+                    *cell,
+                    format!("{} is none of {}", show(*cell), list.join(" ")),
+                );
             }
         }
-        Clue::AllDifferent { cells } | Clue::Lunchbox { cells, .. } | Clue::Rellik { cells, .. }
+        Clue::AllDifferent { cells }
+        | Clue::Lunchbox { cells, .. }
+        | Clue::Rellik { cells, .. }
             if repeated(cells, vals).is_some() =>
         {
             let (a, b) = repeated(cells, vals).unwrap_or((first, first));
@@ -324,7 +329,10 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
                 .map(|r| Cell::at(shape, r, if *anti { k - 1 - r } else { r }))
                 .collect();
             if let Some((a, b)) = repeated(&cells, vals) {
-                return fail(cells[0], format!("{} and {} hold the same", show(a), show(b)));
+                return fail(
+                    cells[0],
+                    format!("{} and {} hold the same", show(a), show(b)),
+                );
             }
         }
         Clue::Kropki { black, cells } => {
@@ -336,7 +344,11 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
                     (x - y).abs() == 1
                 };
                 if !ok {
-                    let what = if *black { "neither is double the other" } else { "not consecutive" };
+                    let what = if *black {
+                        "neither is double the other"
+                    } else {
+                        "not consecutive"
+                    };
                     return fail(a, format!("{} and {}: {what}", show(a), show(b)));
                 }
             }
@@ -344,7 +356,10 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
         Clue::Xv { sum, cells } => {
             for (a, b) in side_pairs(shape, cells) {
                 if val(a) + val(b) != *sum {
-                    return fail(a, format!("{} and {} do not add up to {sum}", show(a), show(b)));
+                    return fail(
+                        a,
+                        format!("{} and {} do not add up to {sum}", show(a), show(b)),
+                    );
                 }
             }
         }
@@ -367,7 +382,11 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
                 if (val(w[1]) - val(w[0])).abs() < *diff {
                     return fail(
                         first,
-                        format!("{} and {} differ by less than {diff}", show(w[0]), show(w[1])),
+                        format!(
+                            "{} and {} differ by less than {diff}",
+                            show(w[0]),
+                            show(w[1])
+                        ),
                     );
                 }
             }
@@ -379,7 +398,10 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             let lo = cells.iter().map(|&c| val(c)).min().unwrap_or(0);
             let hi = cells.iter().map(|&c| val(c)).max().unwrap_or(0);
             if hi - lo + 1 != cells.len() as i32 {
-                return fail(first, format!("its values run from {lo} to {hi}, not consecutive"));
+                return fail(
+                    first,
+                    format!("its values run from {lo} to {hi}, not consecutive"),
+                );
             }
         }
         Clue::Palindrome { cells } => {
@@ -446,7 +468,14 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             if let Clue::Lockout { diff, .. } = clue
                 && hi - lo < *diff
             {
-                return fail(first, format!("the ends {} and {} differ by less than {diff}", show(a), show(b)));
+                return fail(
+                    first,
+                    format!(
+                        "the ends {} and {} differ by less than {diff}",
+                        show(a),
+                        show(b)
+                    ),
+                );
             }
             for &m in &cells[1..cells.len() - 1] {
                 let inside = lo < val(m) && val(m) < hi;
@@ -456,8 +485,15 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
                     _ => !inside,
                 };
                 if bad {
-                    let side = if matches!(clue, Clue::Lockout { .. }) { "not outside" } else { "not between" };
-                    return fail(first, format!("{} is {side} the ends {} and {}", show(m), show(a), show(b)));
+                    let side = if matches!(clue, Clue::Lockout { .. }) {
+                        "not outside"
+                    } else {
+                        "not between"
+                    };
+                    return fail(
+                        first,
+                        format!("{} is {side} the ends {} and {}", show(m), show(a), show(b)),
+                    );
                 }
             }
         }
@@ -465,7 +501,14 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             let region = |c: Cell| -> Option<usize> {
                 match units.regions() {
                     Some(map) => Some(map[c.index()]),
-                    None if !units.units().iter().chain(units.groups()).any(|u| u.name.kind == crate::UnitKind::Block) => None,
+                    None if !units
+                        .units()
+                        .iter()
+                        .chain(units.groups())
+                        .any(|u| u.name.kind == crate::UnitKind::Block) =>
+                    {
+                        None
+                    }
                     None => Some(shape.block_of(c.row(shape), c.col(shape))),
                 }
             };
@@ -483,7 +526,14 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
                 last = r;
             }
             if let Some(&(c, s)) = sums.iter().find(|(_, s)| *s != sums[0].1) {
-                return fail(first, format!("the stretch from {} adds up to {s}, the first to {}", c.name(shape), sums[0].1));
+                return fail(
+                    first,
+                    format!(
+                        "the stretch from {} adds up to {s}, the first to {}",
+                        c.name(shape),
+                        sums[0].1
+                    ),
+                );
             }
         }
         Clue::SumLine { sum, looped, cells } => {
@@ -504,10 +554,15 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
         Clue::Arrow { pill, cells } => {
             let mut circle = cells[..*pill].to_vec();
             circle.sort_unstable();
-            let number = circle.iter().fold(0i64, |acc, &c| acc * 10 + i64::from(val(c)));
+            let number = circle
+                .iter()
+                .fold(0i64, |acc, &c| acc * 10 + i64::from(val(c)));
             let along = i64::from(total(&cells[*pill..], vals));
             if number != along {
-                return fail(first, format!("the circle holds {number}, the arrow adds up to {along}"));
+                return fail(
+                    first,
+                    format!("the circle holds {number}, the arrow adds up to {along}"),
+                );
             }
         }
         Clue::DoubleArrow { cells } => {
@@ -515,7 +570,10 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             let ends = val(cells[0]) + val(cells[k - 1]);
             let mids = total(&cells[1..k - 1], vals);
             if ends != mids {
-                return fail(first, format!("the ends add up to {ends}, the cells between to {mids}"));
+                return fail(
+                    first,
+                    format!("the ends add up to {ends}, the cells between to {mids}"),
+                );
             }
         }
         Clue::LittleKiller { sum, cells } => {
@@ -525,7 +583,11 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             }
         }
         Clue::Sum { sum, coeffs, cells } => {
-            let t: i64 = cells.iter().zip(coeffs).map(|(&c, &k)| i64::from(k) * i64::from(val(c))).sum();
+            let t: i64 = cells
+                .iter()
+                .zip(coeffs)
+                .map(|(&c, &k)| i64::from(k) * i64::from(val(c)))
+                .sum();
             if t != i64::from(*sum) {
                 return fail(first, format!("the weighted sum is {t}"));
             }
@@ -533,7 +595,13 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
         Clue::EqualSum { segments } => {
             let sums: Vec<i32> = segments.iter().map(|s| total(s, vals)).collect();
             if let Some(i) = sums.iter().position(|&t| t != sums[0]) {
-                return fail(segments[i][0], format!("this segment adds up to {}, the first to {}", sums[i], sums[0]));
+                return fail(
+                    segments[i][0],
+                    format!(
+                        "this segment adds up to {}, the first to {}",
+                        sums[i], sums[0]
+                    ),
+                );
             }
         }
         Clue::Sandwich { sum, cells } | Clue::Lunchbox { sum, cells } => {
@@ -543,13 +611,23 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             let (i, j) = (at(lo).min(at(hi)), at(lo).max(at(hi)));
             let t = total(&cells[(i + 1).min(j)..j], vals);
             if t != *sum {
-                return fail(first, format!("the cells between {} and {} add up to {t}", show(cells[i]), show(cells[j])));
+                return fail(
+                    first,
+                    format!(
+                        "the cells between {} and {} add up to {t}",
+                        show(cells[i]),
+                        show(cells[j])
+                    ),
+                );
             }
         }
         Clue::XSum { sum, cells } => {
             let x = val(cells[0]);
             if x < 1 || x as usize > cells.len() {
-                return fail(first, format!("{} counts no cells of the line", show(first)));
+                return fail(
+                    first,
+                    format!("{} counts no cells of the line", show(first)),
+                );
             }
             let t = total(&cells[..x as usize], vals);
             if t != *sum {
@@ -569,10 +647,16 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             }
         }
         Clue::HiddenSkyscraper { value, cells } => {
-            let hidden = (1..cells.len()).find(|&i| cells[..i].iter().any(|&c| val(c) >= val(cells[i])));
+            let hidden =
+                (1..cells.len()).find(|&i| cells[..i].iter().any(|&c| val(c) >= val(cells[i])));
             match hidden {
                 Some(i) if val(cells[i]) == *value => {}
-                Some(i) => return fail(first, format!("the first hidden building is {}", show(cells[i]))),
+                Some(i) => {
+                    return fail(
+                        first,
+                        format!("the first hidden building is {}", show(cells[i])),
+                    );
+                }
                 None => return fail(first, "no building is hidden".to_string()),
             }
         }
@@ -585,9 +669,15 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             for &control in cells {
                 let (r, c) = (control.row(shape), control.col(shape));
                 let (line, value): (Vec<Cell>, usize) = if *rows {
-                    ((0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(), r + 1)
+                    (
+                        (0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(),
+                        r + 1,
+                    )
                 } else {
-                    ((0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(), c + 1)
+                    (
+                        (0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(),
+                        c + 1,
+                    )
                 };
                 if let Err(detail) = selects(shape, control, &line, value as i32, vals) {
                     return fail(control, detail);
@@ -599,7 +689,10 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
                 let want = values.iter().filter(|&&x| x == v).count();
                 let have = cells.iter().filter(|&&c| val(c) == v).count();
                 if have < want {
-                    return fail(first, format!("{v} is in the quadruple {have} times, not {want}"));
+                    return fail(
+                        first,
+                        format!("{v} is in the quadruple {have} times, not {want}"),
+                    );
                 }
             }
         }
@@ -620,13 +713,23 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             };
             let runs: Vec<&[Cell]> = cells.chunks(size.max(1)).collect();
             if let Some(run) = runs.iter().find(|r| sorted(r) != sorted(runs[0])) {
-                return fail(run[0], format!("these cells hold {:?}, the first run {:?}", sorted(run), sorted(runs[0])));
+                return fail(
+                    run[0],
+                    format!(
+                        "these cells hold {:?}, the first run {:?}",
+                        sorted(run),
+                        sorted(runs[0])
+                    ),
+                );
             }
         }
         Clue::Rellik { sum, cells } => {
             let k = cells.len();
             for m in 1u32..(1 << k.min(20)) {
-                let subset: Vec<Cell> = (0..k).filter(|&i| m >> i & 1 == 1).map(|i| cells[i]).collect();
+                let subset: Vec<Cell> = (0..k)
+                    .filter(|&i| m >> i & 1 == 1)
+                    .map(|i| cells[i])
+                    .collect();
                 if total(&subset, vals) == *sum {
                     return fail(first, format!("{} add up to {sum}", names(shape, &subset)));
                 }
@@ -639,7 +742,15 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
             }
             let target = cells[1 + k as usize];
             if val(target) != val(cells[0]) {
-                return fail(first, format!("{} points at {}, not {}", show(cells[1]), show(target), show(cells[0])));
+                return fail(
+                    first,
+                    format!(
+                        "{} points at {}, not {}",
+                        show(cells[1]),
+                        show(target),
+                        show(cells[0])
+                    ),
+                );
             }
         }
     }
@@ -648,7 +759,13 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
 
 /// Indexing: `control` holding k selects the k-th cell of `line`, which holds `value`; no other
 /// cell of the line does.
-fn selects(shape: Shape, control: Cell, line: &[Cell], value: i32, vals: &[i32]) -> Result<(), String> {
+fn selects(
+    shape: Shape,
+    control: Cell,
+    line: &[Cell],
+    value: i32,
+    vals: &[i32],
+) -> Result<(), String> {
     let k = vals[control.index()];
     for (i, &c) in line.iter().enumerate() {
         if (vals[c.index()] == value) != (i as i32 + 1 == k) {
@@ -699,8 +816,15 @@ fn check_variant(units: &Units, v: Variant, vals: &[i32]) -> Result<(), Broken> 
                             (x - y).abs() == 1 || x == 2 * y || y == 2 * x
                         };
                         if bad {
-                            let what = if xv { "add up to 5 or 10" } else { "are consecutive or one double the other" };
-                            return Err((a, format!("{} and {} {what} without a mark", show(a), show(b))));
+                            let what = if xv {
+                                "add up to 5 or 10"
+                            } else {
+                                "are consecutive or one double the other"
+                            };
+                            return Err((
+                                a,
+                                format!("{} and {} {what} without a mark", show(a), show(b)),
+                            ));
                         }
                     }
                 }
@@ -710,7 +834,8 @@ fn check_variant(units: &Units, v: Variant, vals: &[i32]) -> Result<(), Broken> 
             for a in 0..shape.cells() {
                 for b in a + 1..shape.cells() {
                     let (ca, cb) = (Cell::new(a), Cell::new(b));
-                    let d = ca.row(shape).abs_diff(cb.row(shape)) + ca.col(shape).abs_diff(cb.col(shape));
+                    let d = ca.row(shape).abs_diff(cb.row(shape))
+                        + ca.col(shape).abs_diff(cb.col(shape));
                     if val(ca) == val(cb) && d as i32 == val(ca) {
                         return Err((ca, format!("{} and {} are {d} apart", show(ca), show(cb))));
                     }
@@ -741,19 +866,20 @@ fn check_variant(units: &Units, v: Variant, vals: &[i32]) -> Result<(), Broken> 
 
 /// Whether every relation and cage of `units` holds in `values` (a full grid of digits in range).
 fn extras_hold(units: &Units, values: &[u16]) -> bool {
-    units
-        .relations()
-        .iter()
-        .all(|r| r.kind.allows(i32::from(values[r.a.index()]), i32::from(values[r.b.index()])))
-        && units.cages().iter().all(|cage| {
-            let (mut seen, mut sum) = (0u64, 0u32);
-            for c in &cage.cells {
-                let v = values[c.index()];
-                seen |= 1 << (v.wrapping_sub(1) & 63);
-                sum += u32::from(v);
-            }
-            seen.count_ones() as usize == cage.cells.len() && sum == cage.sum
-        })
+    units.relations().iter().all(|r| {
+        r.kind.allows(
+            i32::from(values[r.a.index()]),
+            i32::from(values[r.b.index()]),
+        )
+    }) && units.cages().iter().all(|cage| {
+        let (mut seen, mut sum) = (0u64, 0u32);
+        for c in &cage.cells {
+            let v = values[c.index()];
+            seen |= 1 << (v.wrapping_sub(1) & 63);
+            sum += u32::from(v);
+        }
+        seen.count_ones() as usize == cage.cells.len() && sum == cage.sum
+    })
 }
 
 /// Whether `candidate` solves `puzzle` (shapes already checked): a fast test that says only yes or

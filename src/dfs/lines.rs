@@ -21,6 +21,8 @@ use super::mask::Mask;
 use super::rules::{Narrowed, narrow};
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
+use crate::constraint::SumRule;
+use crate::grid::Cell;
 use crate::units::Units;
 
 /// A relation's supports: for each digit of the first cell, the digits the second may hold
@@ -31,11 +33,15 @@ struct PairTable {
     backward: Box<[u64]>,
 }
 
-/// One weighted sum, as the search reads it.
+/// One weighted sum, as the search reads it: its cells split into groups of cells with the same
+/// weights that must hold different digits (cells of one row, box or cage).
 #[derive(Debug, PartialEq, Eq)]
 struct SumProp {
+    /// The cells, group after group.
     cells: Box<[u32]>,
-    /// Per cell, per digit: the weight less the cell's smallest weight (never negative).
+    /// Per group, its range of `cells`.
+    groups: Box<[(u32, u32)]>,
+    /// Per group, per digit: the weight less the group's smallest weight (never negative).
     weights: Box<[Box<[u32]>]>,
     /// The allowed totals less the sum of the smallest weights, as a bit set of `words` words.
     totals: Box<[u64]>,
@@ -97,38 +103,7 @@ impl ClueRules {
         let sums = units
             .sums()
             .iter()
-            .map(|s| {
-                let low: Vec<i32> = s
-                    .weights
-                    .iter()
-                    .map(|w| w.iter().copied().min().unwrap_or(0))
-                    .collect();
-                let weights: Vec<Box<[u32]>> = s
-                    .weights
-                    .iter()
-                    .zip(&low)
-                    .map(|(w, &l)| w.iter().map(|&x| (x - l) as u32).collect())
-                    .collect();
-                let span: u64 = weights
-                    .iter()
-                    .map(|w| u64::from(w.iter().copied().max().unwrap_or(0)))
-                    .sum();
-                let words = ((span + 1).div_ceil(64) as usize).max(1);
-                let base: i64 = low.iter().map(|&l| i64::from(l)).sum();
-                let mut totals = vec![0u64; words];
-                for &t in &s.totals {
-                    let bit = i64::from(t) - base;
-                    if (0..(words * 64) as i64).contains(&bit) {
-                        totals[bit as usize / 64] |= 1 << (bit % 64);
-                    }
-                }
-                SumProp {
-                    cells: s.cells.iter().map(|c| c.index() as u32).collect(),
-                    weights: weights.into(),
-                    totals: totals.into(),
-                    words,
-                }
-            })
+            .map(|s| SumProp::new(units, s))
             .collect();
         let lines = units
             .lines()
@@ -178,7 +153,13 @@ impl ClueRules {
         let mut changed = false;
         for &(a, b, t) in self.pairs.iter() {
             let table = &self.tables[t as usize];
-            changed |= pair(table, a as usize, b as usize, cand, vals, out)?;
+            match pair(table, a as usize, b as usize, cand, vals, out) {
+                Ok(c) => changed |= c,
+                Err(e) => {
+                    out.blame.extend_from_slice(&[a, b]);
+                    return Err(e);
+                }
+            }
         }
         let cached = out.seen.len() >= base + self.constraints();
         for (k, sum) in self.sums.iter().enumerate() {
@@ -315,9 +296,68 @@ fn meets_shifted(a: &[u64], b: &[u64], by: usize) -> bool {
     false
 }
 
+/// Whether cells `a` and `b` must hold different digits: they share a unit, a group or a cage.
+fn must_differ(units: &Units, a: Cell, b: Cell) -> bool {
+    a != b
+        && (units.peers(a).binary_search(&b).is_ok()
+            || units
+                .groups()
+                .iter()
+                .any(|g| g.cells.contains(&a) && g.cells.contains(&b))
+            || units
+                .cages()
+                .iter()
+                .any(|g| g.cells.contains(&a) && g.cells.contains(&b)))
+}
+
 impl SumProp {
-    /// Keeps each digit that links a partial sum reachable from the left to one from which the rest
-    /// can reach an allowed total.
+    /// The search's reading of `s`: cells grouped greedily (each joins the first group whose cells
+    /// all differ from it and weigh alike), weights made non-negative.
+    fn new(units: &Units, s: &SumRule) -> SumProp {
+        let mut groups: Vec<(Vec<Cell>, &Vec<i32>)> = Vec::new();
+        for (&c, w) in s.cells.iter().zip(&s.weights) {
+            match groups
+                .iter_mut()
+                .find(|(cells, gw)| *gw == w && cells.iter().all(|&x| must_differ(units, x, c)))
+            {
+                Some((cells, _)) => cells.push(c),
+                None => groups.push((vec![c], w)),
+            }
+        }
+        let mut cells = Vec::new();
+        let mut ranges = Vec::new();
+        let mut weights = Vec::new();
+        let (mut base, mut span) = (0i64, 0u64);
+        for (g, w) in &groups {
+            let low = w.iter().copied().min().unwrap_or(0);
+            let shifted: Box<[u32]> = w.iter().map(|&x| (x - low) as u32).collect();
+            // The group's largest sum: its cells' largest weights (an upper bound).
+            span += g.len() as u64 * u64::from(shifted.iter().copied().max().unwrap_or(0));
+            base += g.len() as i64 * i64::from(low);
+            ranges.push((cells.len() as u32, (cells.len() + g.len()) as u32));
+            cells.extend(g.iter().map(|c| c.index() as u32));
+            weights.push(shifted);
+        }
+        let words = ((span + 1).div_ceil(64) as usize).max(1);
+        let mut totals = vec![0u64; words];
+        for &t in &s.totals {
+            let bit = i64::from(t) - base;
+            if (0..(words * 64) as i64).contains(&bit) {
+                totals[bit as usize / 64] |= 1 << (bit % 64);
+            }
+        }
+        SumProp {
+            cells: cells.into(),
+            groups: ranges.into(),
+            weights: weights.into(),
+            totals: totals.into(),
+            words,
+        }
+    }
+
+    /// Keeps each digit of a group's open cells that some choice of different digits for the
+    /// group's other open cells (from their candidates' union) and of sums of the other groups
+    /// completes to an allowed total.
     fn prune<M: Mask>(
         &self,
         _n: usize,
@@ -325,79 +365,109 @@ impl SumProp {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
-        let k = self.cells.len();
         let w = self.words;
-        // forward[i]: partial sums of the first i cells (less their smallest weights). The buffer
-        // is taken out of `out` for the pass (and left empty if it fails).
+        let ng = self.groups.len();
+        // The buffer is taken out of `out` for the pass (and left empty if it fails). Layout:
+        // per group its sums (ng), prefix sums (ng + 1), suffix sums (ng + 1), then working room.
         let mut buffer = std::mem::take(out.scratch);
-        let scratch = &mut buffer;
-        scratch.clear();
-        scratch.resize((k + 1) * w + 2 * w, 0);
-        let (forward, rest) = scratch.split_at_mut((k + 1) * w);
-        let (back, next) = rest.split_at_mut(w);
-        forward[0] = 1;
-        for i in 0..k {
-            let (done, todo) = forward.split_at_mut((i + 1) * w);
-            let src = &done[i * w..];
-            let dst = &mut todo[..w];
-            let mut m = domain(cand, vals, self.cells[i] as usize);
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                if let Some(&by) = self.weights[i].get(d) {
-                    or_shifted(dst, src, by as usize);
+        buffer.clear();
+        let largest = self
+            .groups
+            .iter()
+            .map(|&(a, b)| (b - a) as usize)
+            .max()
+            .unwrap_or(0);
+        // Working room: two sets, one more per digit tried, and the k + 1 sets of a subset sum.
+        buffer.resize((3 * ng + 2) * w + (largest + 5) * w, 0);
+        let (sums, rest) = buffer.split_at_mut(ng * w);
+        let (prefix, rest) = rest.split_at_mut((ng + 1) * w);
+        let (suffix, work) = rest.split_at_mut((ng + 1) * w);
+        // Per group: placed digits, the union of the open cells' candidates, open cells.
+        let mut info: Vec<(u64, u64, usize, usize)> = Vec::with_capacity(ng);
+        for (g, &(from, to)) in self.groups.iter().enumerate() {
+            let (mut placed, mut union, mut open, mut fixed) = (0u64, 0u64, 0usize, 0usize);
+            for &c in &self.cells[from as usize..to as usize] {
+                match vals[c as usize] {
+                    0 => {
+                        union |= cand[c as usize].low_bits();
+                        open += 1;
+                    }
+                    v => {
+                        let bit = 1u64 << (v - 1);
+                        if placed & bit != 0 {
+                            return Err(Contradiction);
+                        }
+                        placed |= bit;
+                        fixed += self.weights[g][v as usize - 1] as usize;
+                    }
                 }
             }
+            union &= !placed;
+            if (union.count_ones() as usize) < open {
+                return Err(Contradiction);
+            }
+            let dst = &mut sums[g * w..(g + 1) * w];
+            subset_sums(union, open, &self.weights[g], fixed, dst, work);
+            info.push((placed, union, open, fixed));
         }
-        // back: the partial sums after i cells from which an allowed total is reachable.
-        for (b, (&f, &t)) in back
-            .iter_mut()
-            .zip(forward[k * w..].iter().zip(self.totals.iter()))
-        {
-            *b = f & t;
+        prefix[0] = 1;
+        for g in 0..ng {
+            let (done, next) = prefix.split_at_mut((g + 1) * w);
+            sumset(&done[g * w..], &sums[g * w..(g + 1) * w], &mut next[..w]);
         }
-        if back.iter().all(|&x| x == 0) {
+        suffix[ng * w] = 1;
+        for g in (0..ng).rev() {
+            let (next, done) = suffix.split_at_mut((g + 1) * w);
+            sumset(&done[..w], &sums[g * w..(g + 1) * w], &mut next[g * w..]);
+        }
+        if !meets_shifted(&prefix[ng * w..], &self.totals, 0) {
             return Err(Contradiction);
         }
         let mut changed = false;
-        for i in (0..k).rev() {
-            let c = self.cells[i] as usize;
-            let src = &forward[i * w..(i + 1) * w];
+        let (other, work) = work.split_at_mut(w);
+        let (need, work) = work.split_at_mut(w);
+        for (g, &(from, to)) in self.groups.iter().enumerate() {
+            let (_, union, open, fixed) = info[g];
+            if open == 0 {
+                continue;
+            }
+            // The other groups' sums, and the sums this group may take for a total to be reached.
+            other.iter_mut().for_each(|x| *x = 0);
+            sumset(
+                &prefix[g * w..(g + 1) * w],
+                &suffix[(g + 1) * w..(g + 2) * w],
+                other,
+            );
+            need.iter_mut().for_each(|x| *x = 0);
+            let mut r = 0usize;
+            while let Some(bit) = next_bit(other, r) {
+                or_shifted_right(need, &self.totals, bit);
+                r = bit + 1;
+            }
+            let weights = &self.weights[g];
             let mut keep = 0u64;
-            let mut m = domain(cand, vals, c);
+            let mut m = union;
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let Some(&by) = self.weights[i].get(d) else {
-                    continue;
-                };
-                if meets_shifted(back, src, by as usize) {
+                let (with, work) = work.split_at_mut(w);
+                with.iter_mut().for_each(|x| *x = 0);
+                subset_sums(
+                    union & !(1 << d),
+                    open - 1,
+                    weights,
+                    fixed + weights[d] as usize,
+                    with,
+                    work,
+                );
+                if meets_shifted(need, with, 0) {
                     keep |= 1 << d;
                 }
             }
-            changed |= keep_only(cand, vals, out, c, keep)?;
-            // The partial sums before cell i that lead on: back >> weight, over the digits kept.
-            next.iter_mut().for_each(|x| *x = 0);
-            let mut m = keep;
-            while m != 0 {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                let by = self.weights[i][d] as usize;
-                let (wd, b) = (by / 64, by % 64);
-                for j in 0..w {
-                    let hi = j + wd;
-                    if hi >= w {
-                        break;
-                    }
-                    let mut x = back[hi] >> b;
-                    if b > 0 && hi + 1 < w {
-                        x |= back[hi + 1] << (64 - b);
-                    }
-                    next[j] |= x;
+            for &c in &self.cells[from as usize..to as usize] {
+                if vals[c as usize] == 0 {
+                    changed |= narrow(cand, out, c as usize, keep)?;
                 }
-            }
-            for (b, (&x, &f)) in back.iter_mut().zip(next.iter().zip(src)) {
-                *b = x & f;
             }
         }
         *out.scratch = buffer;
@@ -405,10 +475,92 @@ impl SumProp {
     }
 }
 
+/// The sums of `k` different digits of `digits` (each d weighing `weights[d]`), plus `shift`, into
+/// `dst` (cleared first); `work` holds k + 1 bit sets of `dst.len()` words.
+fn subset_sums(
+    digits: u64,
+    k: usize,
+    weights: &[u32],
+    shift: usize,
+    dst: &mut [u64],
+    work: &mut [u64],
+) {
+    let w = dst.len();
+    dst.iter_mut().for_each(|x| *x = 0);
+    if work.len() < (k + 1) * w {
+        // No room (never: the caller sizes it for its largest group): every sum, no pruning.
+        dst.iter_mut().for_each(|x| *x = u64::MAX);
+        return;
+    }
+    let b = &mut work[..(k + 1) * w];
+    b.iter_mut().for_each(|x| *x = 0);
+    b[0] = 1;
+    let mut m = digits;
+    let mut seen = 0;
+    while m != 0 {
+        let d = m.trailing_zeros() as usize;
+        m &= m - 1;
+        seen += 1;
+        let by = weights.get(d).copied().unwrap_or(0) as usize;
+        for j in (1..=k.min(seen)).rev() {
+            let (lower, upper) = b.split_at_mut(j * w);
+            or_shifted(&mut upper[..w], &lower[(j - 1) * w..], by);
+        }
+    }
+    or_shifted(dst, &b[k * w..(k + 1) * w], shift);
+}
+
+/// `dst = a ⊕ b`: every sum of an element of `a` and one of `b` (dst cleared first).
+fn sumset(a: &[u64], b: &[u64], dst: &mut [u64]) {
+    dst.iter_mut().for_each(|x| *x = 0);
+    let mut r = 0usize;
+    while let Some(bit) = next_bit(b, r) {
+        or_shifted(dst, a, bit);
+        r = bit + 1;
+    }
+}
+
+/// The first set bit of `set` at or after `from`.
+fn next_bit(set: &[u64], from: usize) -> Option<usize> {
+    let mut i = from / 64;
+    if i >= set.len() {
+        return None;
+    }
+    let mut word = set[i] & (u64::MAX << (from % 64));
+    loop {
+        if word != 0 {
+            return Some(i * 64 + word.trailing_zeros() as usize);
+        }
+        i += 1;
+        word = *set.get(i)?;
+    }
+}
+
+/// `dst |= src >> by` over bit sets of equal length.
+fn or_shifted_right(dst: &mut [u64], src: &[u64], by: usize) {
+    let (wd, b) = (by / 64, by % 64);
+    for j in 0..dst.len() {
+        let hi = j + wd;
+        if hi >= src.len() {
+            break;
+        }
+        let mut x = src[hi] >> b;
+        if b > 0 && hi + 1 < src.len() {
+            x |= src[hi + 1] << (64 - b);
+        }
+        dst[j] |= x;
+    }
+}
+
 impl LineProp {
     /// Keeps each digit that labels an edge between a node reachable from the start and one that
     /// reaches the end, over the cells' candidates.
-    fn prune<M: Mask>(&self, cand: &mut [M], vals: &[u16], out: &mut Narrowed<'_, M>) -> Step<bool> {
+    fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
         let g = &*self.graph;
         let k = g.len();
         if g.rejects_all() {
@@ -528,7 +680,10 @@ mod tests {
         assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0), Ok(true));
         assert_eq!((cand[5], cand[10]), (0b1000, 0b1000));
         vals[5] = 3;
-        assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0), Err(Contradiction));
+        assert_eq!(
+            r.prune(4, &mut cand, &vals, &mut out, 0),
+            Err(Contradiction)
+        );
     }
 
     #[test]

@@ -370,6 +370,10 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     use crate::units::UnitKind;
     let shape = units.shape();
     let (n, cells) = (shape.n(), shape.cells());
+    if !shape.is_classic() {
+        // Regions of rows, columns and boxes of N cells each: the classic shapes only.
+        return Vec::new();
+    }
     let total = (n * (n + 1) / 2) as i32;
     let mut cage_of: Vec<Option<usize>> = vec![None; cells];
     for (k, cage) in units.cages().iter().enumerate() {

@@ -474,6 +474,8 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     let forced_n = options.shape.map(Shape::n);
     match format {
         Format::Csv => return detect_csv(sample, options, plan),
+        // Each line is a whole puzzle, its own size: nothing to decide.
+        Format::Sigh => {}
         Format::Line => {
             let width = |l: &OwnedLine| flat_width(grid_part(&l.text));
             plan.n = typical(&data)

@@ -117,7 +117,10 @@ pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
     let lines: u64 = units
         .lines()
         .iter()
-        .map(|l| (l.graph.edge_count() + (0..=l.graph.len()).map(|i| l.graph.nodes(i)).sum::<usize>()) as u64)
+        .map(|l| {
+            (l.graph.edge_count() + (0..=l.graph.len()).map(|i| l.graph.nodes(i)).sum::<usize>())
+                as u64
+        })
         .sum();
     let sums: u64 = units
         .sums()

@@ -18,6 +18,7 @@ mod lookahead;
 mod noisy_input;
 mod readme;
 mod sat;
+mod sigh;
 mod study_cli;
 mod trust;
 mod variants;

@@ -53,9 +53,7 @@ use fixed::Fixed;
 use crate::grid::{Cell, Digit, Grid};
 use crate::sat::lit::{Lit, Var};
 use crate::sat::sink::{ClauseSink, Formula};
-use crate::sat::vars::{
-    AuxVars, CellVars, cell_lit, cell_of_var, digit_index_of_var,
-};
+use crate::sat::vars::{AuxVars, CellVars, cell_lit, cell_of_var, digit_index_of_var};
 use crate::units::Units;
 
 impl Encoding {
