@@ -1140,16 +1140,12 @@ impl Lunch {
             // One end: which one is told by the state's order, kept as (end seen, other end).
             (0, true) => out.push(Some((v, if v == a { b } else { a }, 1, 0))),
             // Values are never negative: a sum past the target stays past it.
-            (1, false) => {
-                if run + v <= self.sum {
-                    out.push(Some((a, b, 1, run + v)));
-                }
+            (1, false) if run + v <= self.sum => {
+                out.push(Some((a, b, 1, run + v)));
             }
             // The other end: the sum must be made up.
-            (1, true) => {
-                if v == b && run == self.sum {
-                    out.push(Some((a.min(b), a.max(b), 2, 0)));
-                }
+            (1, true) if v == b && run == self.sum => {
+                out.push(Some((a.min(b), a.max(b), 2, 0)));
             }
             (2, false) => out.push(Some((a, b, 2, 0))),
             _ => {}

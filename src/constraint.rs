@@ -105,7 +105,7 @@ impl Variant {
         let square = shape.rows() == shape.cols();
         let full_boxes = shape
             .boxes()
-            .is_some_and(|(r, c)| r * c == shape.n() && shape.cells() % shape.n() == 0);
+            .is_some_and(|(r, c)| r * c == shape.n() && shape.cells().is_multiple_of(shape.n()));
         match self {
             Variant::Windoku => shape.is_classic() && shape.box_rows() == shape.box_cols(),
             Variant::Diagonals => square,

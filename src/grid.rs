@@ -146,7 +146,7 @@ impl Shape {
         }
         let (br, bc) = boxes.unwrap_or((0, 0));
         if boxes.is_some() {
-            if br == 0 || bc == 0 || rows % br != 0 || cols % bc != 0 {
+            if br == 0 || bc == 0 || !rows.is_multiple_of(br) || !cols.is_multiple_of(bc) {
                 return fail("the boxes do not tile the grid");
             }
             if br * bc > digits {

@@ -281,6 +281,7 @@ fn or_shifted(dst: &mut [u64], src: &[u64], by: usize) {
 }
 
 /// Whether `a` and `b << by` share a bit.
+#[allow(clippy::needless_range_loop)] // two arrays indexed at an offset
 fn meets_shifted(a: &[u64], b: &[u64], by: usize) -> bool {
     let (w, s) = (by / 64, by % 64);
     for i in w..a.len() {
@@ -537,6 +538,7 @@ fn next_bit(set: &[u64], from: usize) -> Option<usize> {
 }
 
 /// `dst |= src >> by` over bit sets of equal length.
+#[allow(clippy::needless_range_loop)] // two arrays indexed at an offset
 fn or_shifted_right(dst: &mut [u64], src: &[u64], by: usize) {
     let (wd, b) = (by / 64, by % 64);
     for j in 0..dst.len() {

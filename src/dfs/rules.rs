@@ -370,8 +370,9 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     use crate::units::UnitKind;
     let shape = units.shape();
     let (n, cells) = (shape.n(), shape.cells());
-    if !shape.is_classic() {
-        // Regions of rows, columns and boxes of N cells each: the classic shapes only.
+    if !shape.is_classic() || units.cages().is_empty() {
+        // Regions of rows, columns and boxes of N cells each: the classic shapes only. Without
+        // cages a region's sum is its units' (every digit once), which prunes nothing.
         return Vec::new();
     }
     let total = (n * (n + 1) / 2) as i32;

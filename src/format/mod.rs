@@ -92,6 +92,7 @@ pub use error::{ParseError, ParseErrorKind};
 pub use layout::Layout;
 pub use reader::{PuzzleReader, read_str};
 pub use record::{Puzzle, Record};
+pub use sigh::{SighWriteError, write_sigh};
 
 use crate::grid::Shape;
 

@@ -282,14 +282,14 @@ fn geometry(item: &Item) -> Result<Geometry, Failure> {
 fn box_dims(rows: usize, cols: usize, size: usize) -> Option<(usize, usize)> {
     let root = (size as f64).sqrt() as usize;
     for small in (2..=root).rev() {
-        if size % small != 0 {
+        if !size.is_multiple_of(small) {
             continue;
         }
         let large = size / small;
-        if rows % small == 0 && cols % large == 0 {
+        if rows.is_multiple_of(small) && cols.is_multiple_of(large) {
             return Some((small, large));
         }
-        if large != small && rows % large == 0 && cols % small == 0 {
+        if large != small && rows.is_multiple_of(large) && cols.is_multiple_of(small) {
             return Some((large, small));
         }
     }
@@ -441,8 +441,38 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                         }
                     })
                     .collect();
-                if labels.len() > 1 {
+                let n = shape.n();
+                let sizes: Vec<usize> = (0..labels.len())
+                    .map(|l| map.iter().filter(|&&r| r == l).count())
+                    .collect();
+                if labels.len() == 1 {
+                    continue;
+                }
+                if labels.len() == n && sizes.iter().all(|&k| k == n) {
                     b = b.regions(map).keep_boxes();
+                    continue;
+                }
+                // sigh's reading of a layout that does not tile the grid with regions of N cells:
+                // the regions of a size from the grid's side to N are pieces whose digits differ,
+                // and one region of another size (the rest of a partly filled grid) is no region.
+                let side = shape.rows().max(shape.cols());
+                let odd = sizes.iter().filter(|&&k| k < side || k > n).count();
+                if odd > 1 {
+                    return Err((
+                        *lat,
+                        bad("regions of one size (and at most one other region)", layout),
+                    ));
+                }
+                for (l, _) in sizes
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &k)| k >= side && k <= n)
+                {
+                    let cells = (0..shape.cells())
+                        .filter(|&i| map[i] == l)
+                        .map(Cell::new)
+                        .collect();
+                    b = b.clue(Clue::AllDifferent { cells });
                 }
                 continue;
             }
@@ -812,7 +842,7 @@ pub(crate) fn read_sigh_text(text: &[u8]) -> Option<Result<Read, Failure>> {
         }
     }
     // A jigsaw: a grid, then its layout (N symbols, each N times: the regions).
-    if t.len() % 2 == 0
+    if t.len().is_multiple_of(2)
         && let Some(k) = side(t.len() / 2, 2)
         && let Some(Ok(mut read)) = read_sigh_text(&t[..t.len() / 2])
     {
@@ -897,7 +927,9 @@ fn short_killer(t: &[u8]) -> Option<Result<Read, Failure>> {
         let (r2, c2) = (r + dr, c + dc);
         ((0..9).contains(&r2) && (0..9).contains(&c2)).then(|| (r2 * 9 + c2) as usize)
     };
-    let mut cages: Vec<(usize, u32, Vec<(usize, usize)>)> = Vec::new();
+    // Per cage: its head cell, its sum, its cells (row, column).
+    type Cage = (usize, u32, Vec<(usize, usize)>);
+    let mut cages: Vec<Cage> = Vec::new();
     for i in 0..81 {
         let mut head = i;
         let mut steps = 0;
@@ -1043,12 +1075,21 @@ fn line_id(shape: Shape, cells: &[Cell]) -> Option<(String, bool)> {
 
 /// Writes `grid` under `units` as a sigh constraint string (one line, no newline): the shape when
 /// it is not 9x9, the givens, the variants, the cages and the clues, in sigh's names, so that
-/// [`read_sigh`] (and sigh) read back the same puzzle.
+/// `--format sigh` (and sigh) read back the same puzzle.
 ///
 /// # Errors
 /// A message naming what sigh's format cannot say (a grid above 16x16, a sandwich that is no row or
 /// column).
-pub(crate) fn write_sigh(units: &Units, grid: &Grid) -> Result<String, String> {
+pub fn write_sigh(units: &Units, grid: &Grid) -> Result<String, SighWriteError> {
+    write(units, grid).map_err(SighWriteError)
+}
+
+/// What sigh's serialization cannot say about a puzzle ([`write_sigh`]): the reason.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("sigh's format cannot write this puzzle: {0}")]
+pub struct SighWriteError(pub String);
+
+fn write(units: &Units, grid: &Grid) -> Result<String, String> {
     let shape = units.shape();
     let n = shape.n();
     if shape.rows() > MAX_SIDE || shape.cols() > MAX_SIDE || n > MAX_SIDE {

@@ -19,7 +19,7 @@ use crate::sat::available;
 
 /// What `rate` says of a certificate: `Some(true)` verified, `Some(false)` rejected, `None` when it
 /// is not installed (and not required).
-fn rate(cnf: &Path, drat: &Path) -> Option<bool> {
+pub(crate) fn rate(cnf: &Path, drat: &Path) -> Option<bool> {
     if !available("rate") {
         return None;
     }

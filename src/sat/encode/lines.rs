@@ -263,6 +263,7 @@ impl Automaton for PartialSums<'_> {
 
 /// The clauses of a layered graph whose position i reads the labels `labels[i]` (a cell's digits,
 /// or a group's sums: one literal per label; see the module docs).
+#[allow(clippy::needless_range_loop)] // position i indexes the graph's layers and the labels
 fn layered<S: ClauseSink + ?Sized>(
     labels: &[Vec<Lit>],
     g: &Layered,
