@@ -1,8 +1,7 @@
 //! Solves every puzzle of a file with the SAT backend on a chosen solver, printing one status word
 //! per puzzle: `cargo run --release --features cadical --example solve_sat -- [--solver
 //! varisat|cadical] [--unique] [--timeout SECS] FILE`. A whole-process stand-in for
-//! `satdoku solve --backend sat --sat-solver S` until the command line has that flag (the timing in
-//! BENCHMARKS.md runs it under `/usr/bin/time`).
+//! `satdoku solve --backend sat --sat-solver S`, written before the command line had that flag.
 
 use std::fs::File;
 use std::io::BufReader;

@@ -4,7 +4,8 @@
 Ours: whole-process CPU time (user + sys) of `satdoku solve --jobs 1 [--unique] [--backend sat] FILE >
 /dev/null`, divided by the number of puzzles: start-up, reading, parsing and printing included.
 Peers: the in-process per-puzzle CPU medians printed by the harnesses in ../shared/peers (the `sudoku`
-crate, and varisat on the plain extended CNF with a fresh solver per puzzle).
+crate and tdoku's fast solver for the native table, varisat on the plain extended CNF with a fresh
+solver per puzzle for the SAT table).
 Rounds are interleaved (every program on one file, then the next file, then the next round) and the
 median over rounds is reported, because the machine is shared and noisy.
 
@@ -79,6 +80,17 @@ def build_peers(shared, work):
                     os.chmod(os.path.join(root, f), 0o644)
         sh(["cargo", "build", "--release", "--quiet"], cwd=dst)
         peers[name] = os.path.join(dst, "target", "release", binary)
+    # tdoku: its own build script (g++ -O3 -march=native), in a writable copy of the shared sources.
+    dst = os.path.join(work, "tdoku")
+    if not os.path.exists(dst):
+        shutil.copytree(os.path.join(shared, "peers", "tdoku"), dst)
+        for root, dirs, files in os.walk(dst):
+            os.chmod(root, 0o755)
+            for f in files:
+                os.chmod(os.path.join(root, f), 0o755 if f.endswith(".sh") else 0o644)
+    if not os.path.exists(os.path.join(dst, "peer-tdoku")):
+        sh([os.path.join(dst, "build.sh")], cwd=dst, stderr=subprocess.DEVNULL)
+    peers["tdoku"] = os.path.join(dst, "peer-tdoku")
     return peers
 
 
@@ -129,18 +141,19 @@ def unique(mode):
 
 
 def interleaved(rounds, cases):
-    """Times each case, ours then the peer, case after case, round after round (the machine is noisy).
+    """Times each case, ours then each peer, case after case, round after round (the machine is noisy).
 
-    cases: (key, our command, puzzles in its file, peer command). Yields (key, our median µs per
-    puzzle of whole-process CPU, the peer's median of its own per-puzzle medians), in case order.
+    cases: (key, our command, puzzles in its file, peer commands). Yields (key, our median µs per
+    puzzle of whole-process CPU, each peer's median of its own per-puzzle medians), in case order.
     """
     ours, peer = {}, {}
     for _ in range(rounds):
-        for key, our_cmd, puzzles, peer_cmd in cases:
+        for key, our_cmd, puzzles, peer_cmds in cases:
             ours.setdefault(key, []).append(cpu_of(our_cmd) * 1e6 / puzzles)
-            peer.setdefault(key, []).append(peer_median(peer_cmd))
-    for key, _, _, _ in cases:
-        yield key, statistics.median(ours[key]), statistics.median(peer[key])
+            for i, peer_cmd in enumerate(peer_cmds):
+                peer.setdefault((key, i), []).append(peer_median(peer_cmd))
+    for key, _, _, peer_cmds in cases:
+        yield key, statistics.median(ours[key]), [statistics.median(peer[(key, i)]) for i in range(len(peer_cmds))]
 
 
 def table(title, header, rows):
@@ -218,16 +231,17 @@ def main():
     if args.only in (None, "dfs"):
         cases = [
             ((s, mode), [ours, "solve", "--jobs", "1", *unique(mode), files[s]], n[s],
-             [peers["rust-sudoku"], "--mode", mode, "--secs", "2", files[s]])
+             [[peers[p], "--mode", mode, "--secs", "2", files[s]] for p in ["rust-sudoku", "tdoku"]])
             for s in sets
             for mode in MODES
         ]
         rows = []
-        for (s, mode), o, p in interleaved(args.rounds, cases):
-            rows.append([s, mode, f"{n[s]:,}", f"{p:.2f}", f"{o:.2f}", f"{o / p:.2f}x"])
+        for (s, mode), o, (p, t) in interleaved(args.rounds, cases):
+            rows.append([s, mode, f"{n[s]:,}", f"{p:.2f}", f"{t:.2f}", f"{o:.2f}", f"{o / p:.2f}x", f"{o / t:.2f}x"])
         table(
-            "Native backend vs the `sudoku` crate (µs of CPU per puzzle; ours whole-process)",
-            ["set", "mode", "puzzles", "sudoku crate", "satdoku dfs", "ours / theirs"],
+            "Native backend vs the `sudoku` crate and tdoku (µs of CPU per puzzle; ours whole-process)",
+            ["set", "mode", "puzzles", "sudoku crate", "tdoku", "satdoku dfs", "ours / sudoku crate",
+             "ours / tdoku"],
             rows,
         )
 
@@ -235,13 +249,13 @@ def main():
         sat_sets = [("17-clue", "17-clue-5000"), ("top1465", "top1465"), ("forum-hardest", "forum-hardest-5000")]
         cases = [
             ((s, f, mode), [ours, "solve", "--jobs", "1", "--backend", "sat", *unique(mode), files[f]], n[f],
-             [peers["varisat-naive"], "--mode", "fresh", *(["--count2"] if mode == "count2" else []),
-              "--secs", "2", files[f]])
+             [[peers["varisat-naive"], "--mode", "fresh", *(["--count2"] if mode == "count2" else []),
+               "--secs", "2", files[f]]])
             for s, f in sat_sets
             for mode in MODES
         ]
         rows = []
-        for (s, f, mode), o, p in interleaved(args.rounds, cases):
+        for (s, f, mode), o, (p,) in interleaved(args.rounds, cases):
             rows.append([s, mode, f"{n[f]:,}", f"{p:.0f}", f"{o:.0f}", f"{p / o:.1f}x"])
         table(
             "SAT backend vs naive varisat (µs of CPU per puzzle; ours whole-process)",

@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 use crate::dfs::DfsBackend;
 use crate::grid::Grid;
 use crate::sat::SatBackend;
-use crate::solve::{Backend, Limits, Outcome, Report, SolveError, WorkCounters, stoppable};
+use crate::solve::{
+    Backend, Limits, Outcome, Report, SolveError, WorkCounters, stop_flags, stoppable,
+};
 use crate::units::Units;
 
 /// Native first; when the native search needs more than [`AutoBackend::node_budget`] nodes, the
@@ -198,8 +200,13 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         // 0 until one settles the puzzle: 1 native, 2 SAT.
         let winner = AtomicU8::new(0);
         let work = WorkCounters::on_this_thread();
+        // The caller's own stop flags ([`crate::stop_when`]) still hold for both phases.
+        let mut flags = stop_flags();
+        flags.push(Arc::clone(&stop));
         let run = |backend: &dyn Backend, me: Phase| {
-            let report = stoppable(&stop, work.clone(), || backend.solve(units, puzzle, limits));
+            let report = stoppable(flags.clone(), work.clone(), || {
+                backend.solve(units, puzzle, limits)
+            });
             let settled = matches!(&report, Ok(r) if r.outcome.settles(limits));
             if settled
                 && winner
@@ -558,7 +565,7 @@ mod race_tests {
         // Nor does a stop flag outlive a solve that panicked.
         let flag = Arc::new(AtomicBool::new(true));
         let panicked = std::panic::catch_unwind(|| {
-            stoppable(&flag, None, || {
+            stoppable(vec![Arc::clone(&flag)], None, || {
                 assert!(stop_requested());
                 panic!("a backend bug")
             })
@@ -567,5 +574,28 @@ mod race_tests {
         assert!(!stop_requested());
         let after = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
         assert!(after.outcome.settles(&limits), "{:?}", after.outcome);
+    }
+
+    #[test]
+    fn a_callers_stop_flag_stops_every_phase_of_the_race() {
+        // Counting every 9x9 grid never ends; the caller's flag (set before the solve here, by
+        // another thread in real use) must reach the race's native and SAT phases, which have race
+        // flags of their own. The timeout lets the SAT solver look at the flags.
+        let shape = Shape::new(3, 3).unwrap();
+        let units = Units::standard(shape);
+        let limits = Limits::count_to(u64::MAX).with_timeout(Some(Duration::from_secs(3600)));
+        let flag = Arc::new(AtomicBool::new(true));
+        let (report, _) = crate::solve::stop_when(&flag, || {
+            AutoBackend::new().solve_reporting(&units, &Grid::empty(shape), &limits)
+        })
+        .unwrap();
+        assert_eq!(report.outcome.status(), Status::Unknown);
+        assert!(!stop_requested(), "the flag is this call's only");
+        // The SAT backend alone, stopped the same way.
+        let sat = crate::solve::stop_when(&flag, || {
+            SatBackend::default().solve(&units, &Grid::empty(shape), &limits)
+        })
+        .unwrap();
+        assert_eq!(sat.outcome.status(), Status::Unknown);
     }
 }

@@ -27,6 +27,11 @@
 //! ```
 #![deny(missing_docs)]
 
+/// The README's Rust examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod auto;
 mod automaton;
 mod check;
@@ -58,7 +63,7 @@ pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
 pub use rules::{RulesBuilder, RulesError};
 pub use solve::{
-    Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status, WorkCounters,
+    Backend, Limits, Outcome, Report, Solutions, SolveError, Stats, Status, WorkCounters, stop_when,
 };
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};
 pub use verify::{Violation, verify};

@@ -367,8 +367,9 @@ pub(crate) fn take_back_conflicts(k: u64) {
 /// What another thread may see of, or ask of, the solve running on this thread.
 #[derive(Default)]
 struct Watch {
-    /// Setting it stops the solve ([`stoppable`]).
-    stop: Option<Arc<AtomicBool>>,
+    /// Setting any of them stops the solve ([`stoppable`]): a race's own flag, and any flags of
+    /// the caller's ([`stop_when`]) that the race's solves must still obey.
+    stop: Vec<Arc<AtomicBool>>,
     /// Where the solve counts its work.
     work: Option<WorkCounters>,
 }
@@ -377,12 +378,13 @@ thread_local! {
     static WATCH: RefCell<Watch> = RefCell::new(Watch::default());
 }
 
-/// Runs `f` (a solve) so that setting `flag` stops it as if its deadline had passed: the auto
-/// backend races its two phases on two threads and stops the one that lost. Backends look at the
-/// flag wherever they look at the clock ([`stop_requested`]). `work` becomes this thread's
-/// [`WorkCounters`] meanwhile (those of the thread that started the race).
+/// Runs `f` (a solve) so that setting any of `flags` stops it as if its deadline had passed: the
+/// auto backend races its two phases on two threads and stops the one that lost. Backends look at
+/// the flags wherever they look at the clock ([`stop_requested`]). `flags` and `work` become this
+/// thread's meanwhile (`work`: those of the thread that started the race); a race passes on the
+/// flags of the thread that started it ([`stop_flags`]) with its own.
 pub(crate) fn stoppable<R>(
-    flag: &Arc<AtomicBool>,
+    flags: Vec<Arc<AtomicBool>>,
     work: Option<WorkCounters>,
     f: impl FnOnce() -> R,
 ) -> R {
@@ -396,28 +398,52 @@ pub(crate) fn stoppable<R>(
             }
         }
     }
-    let previous = WATCH.with(|w| {
-        std::mem::replace(
-            &mut *w.borrow_mut(),
-            Watch {
-                stop: Some(Arc::clone(flag)),
-                work,
-            },
-        )
-    });
+    let previous =
+        WATCH.with(|w| std::mem::replace(&mut *w.borrow_mut(), Watch { stop: flags, work }));
     let _restore = Restore(Some(previous));
     f()
+}
+
+/// The stop flags of the solve running on this thread (see [`stoppable`]).
+pub(crate) fn stop_flags() -> Vec<Arc<AtomicBool>> {
+    WATCH.with(|w| w.borrow().stop.clone())
+}
+
+/// Runs `f` so that every solve it makes on this thread stops once `flag` is set, as if its
+/// deadline had passed: the solve returns [`Outcome::Unknown`] (with what it found so far), so a
+/// caller can stop work in flight from another thread — a batch that its user interrupts, say.
+/// It holds for the solves that `f` makes on this thread, and for the threads those start (the
+/// auto backend's race).
+///
+/// The native backend looks at `flag` wherever it looks at the clock (every 16 to 1,024 search
+/// nodes). The SAT solvers look at it only in a solve that has a deadline: give `limits` a
+/// timeout (a year, if none is wanted) for them to be stopped too.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::sync::atomic::AtomicBool;
+/// use satdoku::{Backend, DfsBackend, Grid, Limits, Shape, Status, Units, stop_when};
+///
+/// let shape = Shape::new(3, 3).unwrap();
+/// let units = Units::standard(shape);
+/// let flag = Arc::new(AtomicBool::new(true)); // set from another thread, in real use
+/// // Counting every 9x9 grid would take years; the flag stops the search at its first look.
+/// let report = stop_when(&flag, || {
+///     DfsBackend::new().solve(&units, &Grid::empty(shape), &Limits::count_to(u64::MAX))
+/// })
+/// .unwrap();
+/// assert_eq!(report.outcome.status(), Status::Unknown);
+/// ```
+pub fn stop_when<R>(flag: &Arc<AtomicBool>, f: impl FnOnce() -> R) -> R {
+    let mut flags = stop_flags();
+    flags.push(Arc::clone(flag));
+    stoppable(flags, WorkCounters::on_this_thread(), f)
 }
 
 /// Whether the solve running on this thread was asked to stop ([`stoppable`]).
 #[inline]
 pub(crate) fn stop_requested() -> bool {
-    WATCH.with(|w| {
-        w.borrow()
-            .stop
-            .as_ref()
-            .is_some_and(|f| f.load(Ordering::Relaxed))
-    })
+    WATCH.with(|w| w.borrow().stop.iter().any(|f| f.load(Ordering::Relaxed)))
 }
 
 /// Whether a solve with this deadline must stop now: the deadline has passed, or it was asked to.

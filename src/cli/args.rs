@@ -8,18 +8,17 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use satdoku::Shape;
 use satdoku::format::{Alphabet, Format, ReadOptions};
 
-/// The exit-status section of a subcommand's `--help`: its own lines for 0 and 1, then the common
-/// ones (the same precedence everywhere, see `exit.rs`).
-macro_rules! exit_help {
-    ($own:literal) => {
-        concat!(
-            "Exit status:\n",
-            $own,
-            "\n  2  bad input or usage (every other item is still processed); takes precedence over 1",
-            "\n  3  the two backends disagree on some puzzle; takes precedence over 2",
-            "\n  4  internal error: a backend returned a grid that the independent verifier rejects",
-            "\n     (never printed as an answer); takes precedence over everything"
-        )
+/// The first line of every command's exit-status list.
+macro_rules! exit_status {
+    () => {
+        "Exit status (a run's is the highest of its items', so the list is in order of precedence):\n"
+    };
+}
+
+/// The exit-status line of a batch command stopped by Ctrl-C or SIGTERM.
+macro_rules! exit_interrupted {
+    () => {
+        "  130  interrupted (Ctrl-C, SIGTERM): what was finished is written, the rest of what was read\n       is marked interrupted; a second Ctrl-C stops at once"
     };
 }
 
@@ -37,16 +36,39 @@ Examples:
   satdoku solve --symbols 0-9a-f fixtures/16x16-hex.csv   force an alphabet (0 is then a value)
 
 ",
-    exit_help!(
-        "  0  every puzzle solved (and unique, when counting)
-  1  some puzzle has no solution, several when counting (--unique, --limit), or hit a limit;
-     with --backend both, also a puzzle that only one backend settled"
-    )
+    exit_status!(),
+    "  0    every puzzle solved (and unique, when counting)
+  1    some puzzle has no solution, several when counting (--unique, --limit), hit a limit (--timeout,
+       --budget), was settled by one backend only (--backend both), or got no certificate (--certify)
+  2    bad input or usage (the other puzzles are still solved)
+  3    the two backends disagree (--backend both), or an answer contradicts the solution given with
+       the puzzle
+  4    internal error: a backend returned a grid that the independent verifier rejects (never
+       printed as an answer)
+",
+    exit_interrupted!()
 );
+
+const MAIN_HELP: &str = "\
+Each command's options, examples and exit statuses: satdoku help COMMAND (or satdoku COMMAND --help).
+
+Examples:
+  satdoku solve fixtures/pe96.txt
+  satdoku check fixtures/top95.txt
+  satdoku verify --puzzles fixtures/16x16-poj3076-sample.txt --solutions fixtures/16x16-poj3076-sample.solution.txt
+
+Exit status: 0 success, 1 a puzzle not answered as asked, 2 bad input or usage, 3 the backends
+disagree, 4 internal error, 130 interrupted; each command's help says which it can return.";
 
 /// Solve Sudoku-family grids of any box shape with a native backend and a SAT backend.
 #[derive(Debug, Parser)]
-#[command(name = "satdoku", version, about, after_help = SOLVE_HELP)]
+#[command(
+    name = "satdoku",
+    version,
+    about,
+    after_help = MAIN_HELP,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -74,6 +96,50 @@ pub enum Command {
     /// Measure backends and encodings on puzzle files: sizes, times, propagation; a table per file.
     #[command(after_help = STUDY_HELP)]
     Study(StudyArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to standard output.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions(CompletionsArgs),
+    /// Print the man page (roff) to standard output: satdoku.1, or satdoku-COMMAND.1.
+    #[command(after_help = MAN_HELP)]
+    Man(HelpArgs),
+    /// Print the help of satdoku, or of a command.
+    #[command(after_help = "Exit status:\n  0    the help was printed\n  2    no such command")]
+    Help(HelpArgs),
+}
+
+const COMPLETIONS_HELP: &str = "\
+Examples:
+  satdoku completions bash > ~/.local/share/bash-completion/completions/satdoku
+  satdoku completions zsh > ~/.zfunc/_satdoku        (a folder on zsh's fpath)
+  satdoku completions fish > ~/.config/fish/completions/satdoku.fish
+
+Exit status:
+  0    the script was printed
+  2    bad usage (an unknown shell)";
+
+const MAN_HELP: &str = "\
+Examples:
+  satdoku man > ~/.local/share/man/man1/satdoku.1; man satdoku
+  satdoku man solve | man -l -                        satdoku-solve.1: the command's options, examples, exit statuses
+
+Exit status:
+  0    the page was printed
+  2    no such command";
+
+/// Options of `satdoku completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Options of `satdoku help`.
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// The command whose help to print (all of satdoku's when none).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 const STUDY_HELP: &str = concat!(
@@ -86,12 +152,16 @@ checked).
 Examples:
   satdoku study fixtures/top95.txt fixtures/pe96.txt
   satdoku study --backends sat --encodings extended,pruned --amo sequential --table csv fixtures/top95.txt
+  satdoku study --cage-encodings combinations,sequential --timeout 2 fixtures/variants/killer.txt
+
+--timeout and --budget apply to each puzzle of each configuration: a solve they cut short counts in
+the row's last column, \"cut by limits\" (its time is the time until the cut).
 
 ",
-    exit_help!(
-        "  0  every file was read and measured
-  1  (not used)"
-    )
+    exit_status!(),
+    "  0    every file was read and measured
+  1    a limit (--timeout, --budget) cut some solve short (its row counts them)
+  2    bad usage, or some puzzle or file could not be read (the others are measured)"
 );
 
 /// Backends the study can measure.
@@ -148,6 +218,9 @@ pub struct StudyArgs {
     #[arg(long, value_name = "N")]
     pub max: Option<usize>,
 
+    #[command(flatten)]
+    pub limits: LimitArgs,
+
     /// Output format.
     #[arg(long, value_enum, default_value_t)]
     pub table: TableArg,
@@ -163,16 +236,18 @@ Standard output holds only the grid, in the puzzle's layout, after the independe
 it. MODEL may be `-` for standard input.
 
 Examples:
-  head -1 fixtures/top95.txt | satdoku encode > p.cnf; cadical p.cnf > p.out; satdoku decode --cnf p.cnf p.out
-  satdoku encode --out-dir cnf fixtures/top95.txt; cadical cnf/puzzle-000007.cnf > p.out
-  satdoku decode --puzzle fixtures/top95.txt --index 7 p.out
+  mkdir -p target/demo; head -1 fixtures/top95.txt | satdoku encode > target/demo/p.cnf
+  cadical target/demo/p.cnf > target/demo/p.out; satdoku decode --cnf target/demo/p.cnf target/demo/p.out
+  satdoku encode --out-dir target/demo/cnf fixtures/top95.txt
+  cadical target/demo/cnf/puzzle-000007.cnf > target/demo/p.out
+  satdoku decode --puzzle fixtures/top95.txt --index 7 target/demo/p.out
 
 ",
-    exit_help!(
-        "  0  the model decodes to a valid solution
-  1  the solver answered UNSAT (no solution) or UNKNOWN
-     (2 also covers a model that breaks a rule, which is named)"
-    )
+    "Exit status:
+  0    the model decodes to a valid solution of the puzzle
+  1    the solver answered UNSAT (the puzzle has no solution) or UNKNOWN (it gave up)
+  2    bad input or usage: a puzzle or model that cannot be read, a model of another puzzle, or a model
+       that breaks a rule of the puzzle (the rule is named)"
 );
 
 const VERIFY_HELP: &str = concat!(
@@ -185,14 +260,18 @@ own JSON Lines (`solve --output json`).
 
 Examples:
   satdoku verify --puzzles fixtures/16x16-poj3076-sample.txt --solutions fixtures/16x16-poj3076-sample.solution.txt
-  satdoku solve --output json fixtures/top95.txt > answers.jsonl; satdoku verify --unique --puzzles fixtures/top95.txt --solutions answers.jsonl
+  satdoku solve --output json fixtures/top95.txt | satdoku verify --unique --puzzles fixtures/top95.txt --solutions -
 
 ",
-    exit_help!(
-        "  0  every pair passes
-  1  some solution is invalid, or (--unique) not the only one, or uniqueness was not decided within
-     the limits; also when the files hold different numbers of grids (2)"
-    )
+    exit_status!(),
+    "  0    every pair passes
+  1    some solution is invalid; with --unique, also one that is not the only solution, or whose
+       uniqueness was not decided within the limits or by both backends
+  2    bad input or usage, among them files that hold different numbers of grids
+  3    (--unique) the two backends disagree on whether a solution is the only one
+  4    (--unique) internal error: a backend returned a grid that the independent verifier rejects
+",
+    exit_interrupted!()
 );
 
 /// Options of `satdoku verify`.
@@ -251,10 +330,14 @@ Examples:
   satdoku check --output json --limit 10 fixtures/9x9-sudoku-acs-logic-solvable.txt
 
 ",
-    exit_help!(
-        "  0  both backends settled every puzzle and agree (whatever the number of solutions)
-  1  some puzzle was not settled by both backends (a limit was hit)"
-    )
+    exit_status!(),
+    "  0    both backends settled every puzzle and agree (whatever the number of solutions)
+  1    some puzzle was not settled by both backends (a limit was hit), or got no certificate
+  2    bad input or usage (the other puzzles are still checked)
+  3    the two backends disagree on some puzzle, or contradict the solution given with it
+  4    internal error: a backend returned a grid that the independent verifier rejects
+",
+    exit_interrupted!()
 );
 
 /// How `check` reports.
@@ -454,15 +537,17 @@ the comment lines); auxiliary variables come after the cell variables. The comme
 tool, encoding, shape, and the puzzle's file, line and index.
 
 Examples:
-  satdoku encode --out-dir cnf fixtures/top95.txt     one DIMACS file per puzzle: cnf/puzzle-000000.cnf, ...
-  head -1 fixtures/top95.txt | satdoku encode > p.cnf  a single puzzle to standard output
+  satdoku encode --out-dir target/demo/cnf fixtures/top95.txt   one file per puzzle: puzzle-000000.cnf, ...
+  head -1 fixtures/top95.txt | satdoku encode           a single puzzle to standard output
   satdoku encode --stats fixtures/pe96.txt            variables, clauses, literals per encoding
 
 ",
-    exit_help!(
-        "  0  every puzzle was encoded
-  1  (not used)"
-    )
+    exit_status!(),
+    "  0    every puzzle was encoded
+  2    bad input or usage: a puzzle that cannot be read or encoded, a file that cannot be written, or
+       (--out-dir) a file that is there already, without --force
+",
+    exit_interrupted!()
 );
 
 /// Options of `satdoku encode`.
@@ -484,9 +569,14 @@ pub struct EncodeArgs {
     pub cage_encoding: CageEncodingArg,
 
     /// Write one file per puzzle, DIR/puzzle-<index>.cnf (index 0-based, 6 digits), instead of a
-    /// single puzzle to standard output.
+    /// single puzzle to standard output. A file that is there already is an error (its puzzle's),
+    /// unless --force.
     #[arg(long, value_name = "DIR", conflicts_with = "stats")]
     pub out_dir: Option<PathBuf>,
+
+    /// With --out-dir: replace files that are there already.
+    #[arg(long, requires = "out_dir")]
+    pub force: bool,
 
     /// Print variables, clauses and literals per puzzle and encoding, and their totals, without
     /// solving.
@@ -637,6 +727,9 @@ pub enum OutputArg {
     /// Each solution in the layout its puzzle came in (CSV input gives lines).
     #[default]
     Same,
+    /// Each solution drawn in boxes, for people; the givens told apart by colour on a terminal
+    /// (not with NO_COLOR). The default when standard output is a terminal.
+    Pretty,
     /// One line per puzzle.
     Line,
     /// N lines per puzzle, records separated by a blank line.
@@ -699,9 +792,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
 
-    /// Output layout.
-    #[arg(long, value_enum, default_value_t)]
-    pub output: OutputArg,
+    /// Output layout (default: pretty on a terminal, else same).
+    #[arg(long, value_enum)]
+    pub output: Option<OutputArg>,
 
     /// Solver backend.
     #[arg(long, value_enum, default_value_t)]
@@ -730,7 +823,7 @@ impl LimitArgs {
     /// run that uses that backend (it still bounds the native one).
     pub fn warn_if_budget_misses_sat(&self, solver: satdoku::sat::SatSolver) {
         if self.budget.is_some() && !solver.has_conflict_limit() {
-            super::pipeline::note(
+            super::record::note(
                 "note: --budget counts the native backend's search nodes; the SAT backend \
                  (varisat, which counts no conflicts it would show) is bounded by --timeout only",
             );
@@ -754,7 +847,7 @@ impl RunArgs {
                 let cap = cores.saturating_mul(4);
                 if n as usize > cap {
                     if !self.quiet {
-                        super::pipeline::note(format_args!(
+                        super::record::note(format_args!(
                             "note: --jobs {n} is more than 4 per core; using {cap} ({cores} cores)"
                         ));
                     }

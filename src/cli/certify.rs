@@ -12,7 +12,7 @@ use satdoku::{Backend, Grid, Limits, Outcome, Report, SolveError, Units};
 
 use super::args::{CertifyArgs, SatArgs};
 use super::exit::Exit;
-use super::pipeline::{Diagnostic, Record};
+use super::record::{Diagnostic, Record};
 
 /// Where certificates go, and the certifier that makes them.
 pub struct Certify {

@@ -13,11 +13,12 @@ use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
 use super::joint::{Joint, joint};
-use super::pipeline::{Diagnostic, Record, Run};
+use super::pipeline::Run;
 use super::progress::Progress;
+use super::record::{Diagnostic, Record};
 use super::render::{
-    answer_json, bad_input, expected, expected_exit, json_line, output_layout, solvable_problem,
-    status_text,
+    self, answer_json, bad_input, expected, expected_exit, json_line, output_layout,
+    solvable_problem, status_text,
 };
 use super::summary::Summary;
 
@@ -45,6 +46,11 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         summary: (!args.run.quiet)
             .then(|| Summary::new(format!("check (dfs, sat on {solver})"), "puzzle")),
         quiet: args.run.quiet,
+        interrupted: Box::new(move |place| {
+            let at = format!("{} {}: ", place.index, place.at());
+            render::interrupted(place, json, &at)
+        }),
+        noun: "puzzle",
     };
     Ok(run.over_puzzles(files, &options, |item: Item| {
         let loaded = match &item.puzzle {

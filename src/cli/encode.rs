@@ -14,10 +14,11 @@ use satdoku::verify;
 
 use super::args::{DecodeArgs, EncodeArgs, EncodingArg, OutputArg, RunArgs};
 use super::exit::Exit;
-use super::input::{Item, Items, Loaded, display_name, open_path};
-use super::pipeline::{Diagnostic, Output, Record, Run, note};
+use super::input::{Item, ItemError, Items, Loaded, display_name, open_path};
+use super::pipeline::{Output, Run};
 use super::progress::Progress;
-use super::render::{bad_input, output_layout};
+use super::record::{Diagnostic, Record, note};
+use super::render::{self, bad_input, output_layout};
 use super::summary::Summary;
 
 /// Runs `satdoku encode`.
@@ -58,6 +59,8 @@ pub fn run_encode(args: EncodeArgs) -> Result<Exit> {
             )
         }),
         quiet: args.quiet,
+        interrupted: Box::new(|place| render::interrupted(place, false, "").without_text()),
+        noun: "puzzle",
     };
     Ok(run.over_puzzles(files, &options, |item: Item| {
         let loaded = match &item.puzzle {
@@ -65,6 +68,20 @@ pub fn run_encode(args: EncodeArgs) -> Result<Exit> {
             Err(e) => return bad_input(&item, e, false, "").without_text(),
         };
         let path = dir.join(format!("puzzle-{:06}.cnf", item.index));
+        if !args.force && path.exists() {
+            return bad_input(
+                &item,
+                &ItemError {
+                    place: path.display().to_string(),
+                    message: "is there already (from an earlier run?): not overwritten; \
+                          --force replaces it, or choose another --out-dir"
+                        .into(),
+                },
+                false,
+                "",
+            )
+            .without_text();
+        }
         match write_file(&path, &item, loaded, (encoding, amo, cages)) {
             Ok(()) => Record::new("", "written", Exit::Success),
             Err(e) => Record::new("", "error", Exit::BadInput).with_diagnostic(Diagnostic {
@@ -124,21 +141,32 @@ fn to_stdout(mut items: Items, encoding: Encoding, amo: Amo, cages: CageEncoding
     Exit::Success
 }
 
+/// Writes the CNF of `loaded` to `path`: first under a temporary name beside it, renamed when
+/// complete, so that an interrupted run leaves no truncated file under a puzzle's name.
 fn write_file(
     path: &Path,
     item: &Item,
     loaded: &Loaded,
     (encoding, amo, cages): (Encoding, Amo, CageEncoding),
 ) -> Result<()> {
+    let partial = path.with_extension("cnf.partial");
     let mut file = io::BufWriter::new(
-        File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        File::create(&partial).with_context(|| format!("creating {}", partial.display()))?,
     );
-    file.write_all(source_comments(item).as_bytes())
+    let written = file
+        .write_all(source_comments(item).as_bytes())
         .and_then(|()| file.flush())
-        .with_context(|| format!("writing {}", path.display()))?;
-    write_dimacs_with(file, &loaded.units, loaded.grid(), encoding, amo, cages)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+        .map_err(anyhow::Error::from)
+        .and_then(|()| {
+            write_dimacs_with(file, &loaded.units, loaded.grid(), encoding, amo, cages)
+                .map(|_| ())
+                .map_err(anyhow::Error::from)
+        })
+        .and_then(|()| std::fs::rename(&partial, path).map_err(anyhow::Error::from));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    written.with_context(|| format!("writing {}", path.display()))
 }
 
 /// `encode --stats`: one tab-separated row per puzzle and encoding, then a total row per encoding.

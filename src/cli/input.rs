@@ -21,6 +21,18 @@ pub struct Item {
     pub puzzle: Result<Loaded, ItemError>,
 }
 
+impl Item {
+    /// Where it came from.
+    pub fn place(&self) -> super::record::Place {
+        super::record::Place {
+            index: self.index,
+            source: Arc::clone(&self.source),
+            line: self.line,
+            n: self.puzzle.as_ref().ok().map(|l| l.grid().n()),
+        }
+    }
+}
+
 /// Why an input puzzle could not be read: where (`FILE:LINE:COLUMN`, or `FILE` when nothing could be
 /// read) and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,8 +59,8 @@ impl ItemError {
     }
 
     /// A diagnostic for standard error; `shown` says whether the record's text shows it already.
-    pub fn diagnostic(&self, shown: bool) -> super::pipeline::Diagnostic {
-        super::pipeline::Diagnostic {
+    pub fn diagnostic(&self, shown: bool) -> super::record::Diagnostic {
+        super::record::Diagnostic {
             place: self.place.clone(),
             message: self.message.clone(),
             shown_in_record: shown,
@@ -250,7 +262,7 @@ impl Iterator for Items {
                 if let Some(r) = reader.next() {
                     if self.notes {
                         for note in reader.take_notes() {
-                            super::pipeline::note(format_args!("note: {name}: {note}"));
+                            super::record::note(format_args!("note: {name}: {note}"));
                         }
                     }
                     let name = name.clone();

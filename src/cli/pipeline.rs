@@ -5,87 +5,14 @@
 
 use std::collections::HashMap;
 use std::io::{self, IsTerminal, Write};
-use std::time::Duration;
 
 use super::batch;
 use super::exit::Exit;
+use super::input::{Item, Items};
+use super::interrupt;
 use super::progress::Progress;
+use super::record::{Diagnostic, INTERRUPTED, Place, Record, note};
 use super::summary::Summary;
-
-/// What one input item (a puzzle, a pair, a file) became.
-#[derive(Debug, Default)]
-pub struct Record {
-    /// The text for standard output, final newline included (may be empty).
-    pub text: Vec<u8>,
-    /// Whether the text spans several lines (records are then separated by a blank line).
-    pub multiline: bool,
-    /// The word the summary counts this record under: `solved`, `unique`, `error`, `disagree`, …
-    pub word: &'static str,
-    /// What it means for the exit status.
-    pub exit: Exit,
-    /// A message for standard error, written in input order.
-    pub diagnostic: Option<Diagnostic>,
-    /// Time spent by each backend that worked on it, for the summary.
-    pub times: Vec<(&'static str, Duration)>,
-    /// Whether a checked certificate was written for it (`--certify`).
-    pub certified: bool,
-}
-
-impl Record {
-    /// A record of `text` counted under `word`.
-    pub fn new(text: impl Into<Vec<u8>>, word: &'static str, exit: Exit) -> Record {
-        Record {
-            text: text.into(),
-            word,
-            exit,
-            ..Record::default()
-        }
-    }
-
-    /// This record with nothing for standard output (its diagnostic still goes to standard error).
-    pub fn without_text(mut self) -> Record {
-        self.text.clear();
-        if let Some(d) = &mut self.diagnostic {
-            d.shown_in_record = false;
-        }
-        self
-    }
-
-    /// This record with a message for standard error.
-    pub fn with_diagnostic(mut self, diagnostic: Diagnostic) -> Record {
-        self.diagnostic = Some(diagnostic);
-        self
-    }
-}
-
-/// A message for standard error: where (`FILE:LINE:COLUMN`, or empty) and what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Diagnostic {
-    /// `FILE:LINE:COLUMN`, `FILE`, or empty.
-    pub place: String,
-    /// What is wrong.
-    pub message: String,
-    /// Whether the record's own text already shows this message (so that on a terminal, where
-    /// standard output and standard error are the same screen, it is not printed twice).
-    pub shown_in_record: bool,
-}
-
-impl Diagnostic {
-    /// `place: message`, or `message` when there is no place.
-    pub fn full(&self) -> String {
-        if self.place.is_empty() {
-            self.message.clone()
-        } else {
-            format!("{}: {}", self.place, self.message)
-        }
-    }
-}
-
-/// Writes a line to standard error, `satdoku: ` first. A standard error that cannot be written to is
-/// ignored: diagnostics never stop the records on standard output.
-pub fn note(text: impl std::fmt::Display) {
-    let _ = writeln!(io::stderr().lock(), "satdoku: {text}");
-}
 
 /// Standard-error diagnostics of a run: each distinct message printed once in full; repeats of the same
 /// message at other places are counted and summed up at the end.
@@ -257,6 +184,9 @@ impl Write for OutputWriter<'_> {
     }
 }
 
+/// The record of an item that an interrupted run did not finish, made from where it came from.
+pub type Cut = Box<dyn Fn(&Place) -> Record>;
+
 /// How a batch run is driven: worker threads, output style, progress and summary.
 pub struct Run {
     /// Worker threads.
@@ -271,6 +201,10 @@ pub struct Run {
     pub summary: Option<Summary>,
     /// `-q`: no notes from the reader.
     pub quiet: bool,
+    /// The record of an item not finished when the run is interrupted (status `interrupted`).
+    pub interrupted: Cut,
+    /// What an item is (`puzzle`, `pair`), for messages.
+    pub noun: &'static str,
 }
 
 impl Run {
@@ -283,67 +217,147 @@ impl Run {
         work: W,
     ) -> Exit
     where
-        W: Fn(super::input::Item) -> Record + Sync,
+        W: Fn(Item) -> Record + Sync,
     {
         let bytes = self.progress.bytes_counter();
         let quiet = self.quiet;
         self.run(
             |emit| {
-                super::input::Items::new(files, options)
+                Items::new(files, options)
                     .count_bytes(bytes)
                     .quiet(quiet)
                     .for_each(emit)
             },
+            Item::place,
             work,
         )
     }
 
     /// Runs `work` on every item `produce` emits, writes each record in input order, and returns the
     /// run's exit status (the maximum over its records).
-    pub fn run<T, P, W>(mut self, produce: P, work: W) -> Exit
+    ///
+    /// On Ctrl-C or SIGTERM it writes, in input order, the record of every item finished and an
+    /// `interrupted` record (see [`Run::interrupted`]) for every other item read (`place` says where
+    /// each came from), then the summary, and ends the process with status 130; a second signal ends
+    /// it at once.
+    pub fn run<T, P, W>(self, produce: P, place: impl Fn(&T) -> Place + Sync, work: W) -> Exit
     where
         T: Send,
         P: FnOnce(&mut dyn FnMut(T)) + Send,
         W: Fn(T) -> Record + Sync,
     {
-        let mut out = Output::stdout(self.gaps)
-            .flush_each(self.typing)
-            .with_progress(&self.progress);
-        let mut diagnostics = Diagnostics::new();
-        let mut exit = Exit::Success;
+        let _listening = interrupt::listen(self.quiet);
         let emitted = self.progress.emitted_counter();
         let progress = self.progress.clone();
-        let work = move |item| {
-            progress.count_work_on_this_thread();
+        let place = &place;
+        // Each item goes with its position in the input, for the progress display.
+        let work = move |(position, item): (u64, T)| {
+            let _working = progress.working(position, || place(&item));
             work(item)
+        };
+        let mut sink = Sink {
+            out: Output::stdout(self.gaps)
+                .flush_each(self.typing)
+                .with_progress(&self.progress),
+            diagnostics: Diagnostics::new(),
+            exit: Exit::Success,
+            progress: self.progress,
+            summary: self.summary,
+            quiet: self.quiet,
+            noun: self.noun,
+            cut: self.interrupted,
+            records: 0,
+            cuts: 0,
+            last_cut: None,
         };
         batch::ordered_map(
             self.jobs,
             |emit| {
                 produce(&mut |item| {
-                    emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    emit(item)
+                    let position = emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    emit((position, item))
                 })
             },
+            |(_, item)| place(item),
             work,
-            |record: Record| {
-                if let Some(d) = &record.diagnostic {
-                    diagnostics.report(d);
-                }
-                exit = exit.max(record.exit);
-                if let Some(s) = &mut self.summary {
-                    s.add(&record);
-                }
-                self.progress.done(1);
-                out.record(&record);
-            },
+            &mut sink,
+            &interrupt::requested,
         );
-        out.finish();
+        sink.finish();
+        sink.exit
+    }
+}
+
+/// Where a run's records go: standard output, the summary, the progress display, the exit status.
+struct Sink {
+    out: Output,
+    diagnostics: Diagnostics,
+    exit: Exit,
+    progress: Progress,
+    summary: Option<Summary>,
+    quiet: bool,
+    noun: &'static str,
+    cut: Cut,
+    /// Records written.
+    records: u64,
+    /// Of which `interrupted`.
+    cuts: u64,
+    /// Where the last `interrupted` item came from.
+    last_cut: Option<Place>,
+}
+
+impl Sink {
+    /// Flushes standard output, clears the progress display, writes the counts of repeated
+    /// diagnostics and the summary.
+    fn finish(&mut self) {
+        self.out.finish();
         self.progress.finish();
-        diagnostics.finish();
+        self.diagnostics.finish();
         if let Some(s) = &self.summary {
             let _ = writeln!(io::stderr().lock(), "{}", s.line());
         }
-        exit
+    }
+}
+
+impl batch::Sink<Record, Place> for Sink {
+    fn done(&mut self, record: Record) {
+        if let Some(d) = &record.diagnostic {
+            self.diagnostics.report(d);
+        }
+        self.exit = self.exit.max(record.exit);
+        if let Some(s) = &mut self.summary {
+            s.add(&record);
+        }
+        self.progress.done(1);
+        self.out.record(&record);
+        self.records += 1;
+    }
+
+    fn cut(&mut self, place: Place) {
+        let record = (self.cut)(&place);
+        self.cuts += 1;
+        self.last_cut = Some(place);
+        self.done(record);
+    }
+
+    fn interrupted(&mut self) -> ! {
+        self.finish();
+        if !self.quiet {
+            let (records, noun) = (self.records, self.noun);
+            let s = if records == 1 { "" } else { "s" };
+            note(match &self.last_cut {
+                Some(last) => format!(
+                    "interrupted: {records} record{s} written for the {records} {noun}{s} read; \
+                     {} not finished (status {INTERRUPTED}), the last one read at {}",
+                    self.cuts,
+                    last.at()
+                ),
+                None => format!(
+                    "interrupted: {records} record{s} written for the {records} {noun}{s} read, \
+                     all finished"
+                ),
+            });
+        }
+        std::process::exit(interrupt::CODE)
     }
 }

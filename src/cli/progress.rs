@@ -1,21 +1,29 @@
 //! Progress on standard error for long runs (only on a terminal): a bar with records done, rate and an
 //! ETA when the input's size is known, a spinner otherwise; redrawn by its own thread, so that a single
-//! long puzzle still shows its elapsed time.
+//! long puzzle still shows its elapsed time. While one unfinished item holds up the ordered output, it
+//! says which, for how long and how much work it has taken, instead of an ETA.
 
+use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use satdoku::WorkCounters;
+
+use super::record::Place;
 
 /// How long the display waits before drawing: short runs finish before it appears.
 pub const DELAY: Duration = Duration::from_millis(500);
 
 /// How often the display is redrawn.
 const TICK: Duration = Duration::from_millis(200);
+
+/// How long the item next in line must have been worked on before the display says that the output
+/// waits on it (and drops the ETA).
+const HOLD: Duration = Duration::from_secs(1);
 
 /// Counters shared by the reader, the pipeline and the drawing thread.
 #[derive(Default)]
@@ -24,9 +32,22 @@ struct Counters {
     bytes: Arc<AtomicU64>,
     /// Items the reader has emitted.
     emitted: Arc<AtomicU64>,
-    /// Records finished.
+    /// Records written (the next item in line is the one of this position).
     done: AtomicU64,
-    /// Work reported by the solves running (search nodes, SAT conflicts).
+    /// Items worked on to the end (written, or waiting for their turn).
+    finished: AtomicU64,
+    /// Search nodes and SAT conflicts of the items finished.
+    nodes: AtomicU64,
+    conflicts: AtomicU64,
+    /// The items being worked on, by position.
+    running: Mutex<BTreeMap<u64, Running>>,
+}
+
+/// An item being worked on.
+struct Running {
+    start: Instant,
+    place: Place,
+    /// The work its solves report (search nodes, SAT conflicts).
     work: WorkCounters,
 }
 
@@ -47,7 +68,30 @@ pub struct Progress {
     /// Counters for a disabled display (kept so that callers need not care).
     bytes: Arc<AtomicU64>,
     emitted: Arc<AtomicU64>,
-    work: WorkCounters,
+}
+
+/// Work on one item, shown by the display until dropped ([`Progress::working`]).
+pub struct Working {
+    inner: Option<(Arc<Inner>, u64)>,
+}
+
+impl Drop for Working {
+    fn drop(&mut self) {
+        let Some((inner, position)) = self.inner.take() else {
+            return;
+        };
+        WorkCounters::stop_counting_on_this_thread();
+        let c = &inner.counters;
+        if let Some(r) = lock(&c.running).remove(&position) {
+            c.nodes.fetch_add(r.work.nodes(), Ordering::Relaxed);
+            c.conflicts.fetch_add(r.work.conflicts(), Ordering::Relaxed);
+        }
+        c.finished.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl Progress {
@@ -57,7 +101,6 @@ impl Progress {
             inner: None,
             bytes: Arc::default(),
             emitted: Arc::default(),
-            work: WorkCounters::default(),
         }
     }
 
@@ -71,14 +114,19 @@ impl Progress {
         Progress::start(super::input::total_bytes(files), noun)
     }
 
+    /// A spinner (no bar: the amount of work is not known from the input's size) counting `noun`s,
+    /// drawn on a terminal standard error unless `quiet`.
+    pub fn spinner(quiet: bool, noun: &'static str) -> Progress {
+        if quiet || !std::io::stderr().is_terminal() {
+            return Progress::disabled();
+        }
+        Progress::start(None, noun)
+    }
+
     /// Starts a display (its thread draws from [`DELAY`] on).
     fn start(total_bytes: Option<u64>, noun: &'static str) -> Progress {
         let counters = Counters::default();
-        let (bytes, emitted, work) = (
-            counters.bytes.clone(),
-            counters.emitted.clone(),
-            counters.work.clone(),
-        );
+        let (bytes, emitted) = (counters.bytes.clone(), counters.emitted.clone());
         let inner = Arc::new(Inner {
             counters,
             total_bytes,
@@ -88,6 +136,9 @@ impl Progress {
             stop: AtomicBool::new(false),
             thread: Mutex::new(None),
         });
+        // A second Ctrl-C ends the process at once: the line is cleared first, if it can be.
+        let on_exit = Arc::clone(&inner);
+        super::interrupt::on_exit(move || on_exit.clear_now());
         let drawer = inner.clone();
         let handle = std::thread::Builder::new()
             .name("progress".into())
@@ -98,7 +149,6 @@ impl Progress {
             inner: Some(inner),
             bytes,
             emitted,
-            work,
         }
     }
 
@@ -112,11 +162,24 @@ impl Progress {
         self.emitted.clone()
     }
 
-    /// Makes the solves on this thread count their work for the display (nothing when it is off):
-    /// a single long puzzle then shows its nodes or conflicts as it goes.
-    pub fn count_work_on_this_thread(&self) {
-        if self.inner.is_some() {
-            self.work.count_on_this_thread();
+    /// Shows that the item at `position` (0-based, in input order) is being worked on on this
+    /// thread, until the returned value is dropped: its solves count their work for the display, so
+    /// that a single long puzzle shows its nodes or conflicts as it goes, and says so when the output
+    /// waits on it. `place` is asked only when the display is on.
+    pub fn working(&self, position: u64, place: impl FnOnce() -> Place) -> Working {
+        let Some(inner) = &self.inner else {
+            return Working { inner: None };
+        };
+        let work = WorkCounters::default();
+        work.count_on_this_thread();
+        let running = Running {
+            start: Instant::now(),
+            place: place(),
+            work,
+        };
+        lock(&inner.counters.running).insert(position, running);
+        Working {
+            inner: Some((Arc::clone(inner), position)),
         }
     }
 
@@ -162,6 +225,17 @@ impl Progress {
 }
 
 impl Inner {
+    /// Stops drawing and clears the display, unless another thread holds it (it may be stuck writing
+    /// to the terminal).
+    fn clear_now(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Ok(mut bar) = self.bar.try_lock()
+            && let Some(bar) = bar.take()
+        {
+            bar.finish_and_clear();
+        }
+    }
+
     fn draw_loop(&self) {
         while !self.stop.load(Ordering::Relaxed) {
             std::thread::park_timeout(TICK);
@@ -196,13 +270,27 @@ impl Inner {
     }
 
     /// The share of the run done (when the input's size is known) and the message: records done,
-    /// rate, elapsed time, work units, ETA.
+    /// rate, elapsed time, work units, and an ETA, or what the output waits on.
     fn status(&self) -> (Option<f64>, String) {
         let c = &self.counters;
         let done = c.done.load(Ordering::Relaxed);
         let emitted = c.emitted.load(Ordering::Relaxed);
         let bytes = c.bytes.load(Ordering::Relaxed);
-        let (nodes, conflicts) = (c.work.nodes(), c.work.conflicts());
+        let finished = c.finished.load(Ordering::Relaxed);
+        let (mut nodes, mut conflicts) = (
+            c.nodes.load(Ordering::Relaxed),
+            c.conflicts.load(Ordering::Relaxed),
+        );
+        // The item next in line, if it is being worked on and has been for a while.
+        let mut waiting = None;
+        for (&position, r) in lock(&c.running).iter() {
+            nodes += r.work.nodes();
+            conflicts += r.work.conflicts();
+            let long = r.start.elapsed();
+            if position == done && long >= HOLD {
+                waiting = Some((r.place.clone(), long, r.work.nodes(), r.work.conflicts()));
+            }
+        }
         let secs = self.start.elapsed().as_secs_f64();
         // The reader runs ahead of the workers: estimate the number of items in the whole input from
         // the items it has emitted per byte read, and measure progress in finished items.
@@ -217,23 +305,73 @@ impl Inner {
         let mut message = format!(
             "{done} {}{}, {:.0}/s, {}",
             self.noun,
-            if done == 1 { "" } else { "s" },
+            plural(done),
             done as f64 / secs.max(1e-9),
             clock(secs)
         );
         if nodes > 0 {
-            message.push_str(&format!(", {nodes} nodes"));
+            message.push_str(&format!(", {} nodes", human(nodes)));
         }
         if conflicts > 0 {
-            message.push_str(&format!(", {conflicts} conflicts"));
+            message.push_str(&format!(", {} conflicts", human(conflicts)));
         }
-        if let Some(f) = fraction
-            && f > 0.0
-        {
-            let eta = secs * (1.0 - f) / f;
-            message.push_str(&format!(", eta {}", clock(eta)));
+        match waiting {
+            Some((place, long, nodes, conflicts)) => {
+                // An ETA from the finished items means nothing while one item holds the output.
+                let size = place.n.map_or(String::new(), |n| format!("{n}x{n}, "));
+                message.push_str(&format!(
+                    "; waiting on {} {} ({size}{}) for {}",
+                    self.noun,
+                    place.index + 1,
+                    place.at(),
+                    clock(long.as_secs_f64())
+                ));
+                if nodes > 0 {
+                    message.push_str(&format!(", {} nodes", human(nodes)));
+                }
+                if conflicts > 0 {
+                    message.push_str(&format!(", {} conflicts", human(conflicts)));
+                }
+                let ready = finished.saturating_sub(done);
+                if ready > 0 {
+                    message.push_str(&format!(
+                        "; {ready} later {}{} ready",
+                        self.noun,
+                        plural(ready)
+                    ));
+                }
+            }
+            None => {
+                if let Some(f) = fraction
+                    && f > 0.0
+                {
+                    let eta = secs * (1.0 - f) / f;
+                    message.push_str(&format!(", eta {}", clock(eta)));
+                }
+            }
         }
         (fraction, message)
+    }
+}
+
+fn plural(n: u64) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// `950`, `12k`, `1.2M`, `3.4G`: a count in at most four characters or so.
+fn human(n: u64) -> String {
+    if n < 10_000 {
+        return n.to_string();
+    }
+    let (size, unit) = [(1e9, "G"), (1e6, "M"), (1e3, "k")]
+        .into_iter()
+        .find(|&(size, _)| n as f64 >= size)
+        .unwrap_or((1.0, ""));
+    let v = n as f64 / size;
+    if v < 10.0 {
+        format!("{v:.1}{unit}")
+    } else {
+        format!("{v:.0}{unit}")
     }
 }
 
@@ -280,11 +418,8 @@ mod tests {
         assert!(message.starts_with("10 puzzles, 1/s, 10s"), "{message}");
     }
 
-    #[test]
-    fn a_spinner_without_a_size_still_shows_time_and_work() {
-        let i = inner(None);
-        // A solve on this thread counts its nodes into the display's counters.
-        i.counters.work.count_on_this_thread();
+    /// Runs a search that counts its nodes into this thread's counters; returns how many it made.
+    fn search() -> u64 {
         let shape = satdoku::Shape::new(4, 4).unwrap();
         let report = satdoku::Backend::solve(
             &satdoku::DfsBackend::new(),
@@ -293,14 +428,95 @@ mod tests {
             &satdoku::Limits::count_to(5_000),
         )
         .unwrap();
-        satdoku::WorkCounters::stop_counting_on_this_thread();
-        let nodes = i.counters.work.nodes();
+        report.stats.nodes
+    }
+
+    fn place(index: usize, n: usize) -> Place {
+        Place {
+            index,
+            source: "big.txt".into(),
+            line: 7,
+            n: Some(n),
+        }
+    }
+
+    #[test]
+    fn a_spinner_without_a_size_still_shows_time_and_work() {
+        let i = Arc::new(inner(None));
+        // A solve on a thread working on an item counts its nodes into the display's counters.
+        let progress = Progress {
+            inner: Some(Arc::clone(&i)),
+            bytes: Arc::default(),
+            emitted: Arc::default(),
+        };
+        let working = progress.working(0, || place(0, 16));
+        let made = search();
+        // (Just started, whatever the machine's speed: the ETA-or-waiting choice is tested below.)
+        lock(&i.counters.running).get_mut(&0).unwrap().start = Instant::now();
+        let (_, message) = i.status();
+        let nodes = lock(&i.counters.running)[&0].work.nodes();
         // Counted every 256 nodes on a 16x16 grid: all but the last few.
-        assert!(nodes > 0 && nodes <= report.stats.nodes, "{nodes}");
-        assert!(report.stats.nodes - nodes < 256);
+        assert!(nodes > 0 && nodes <= made, "{nodes}");
+        assert!(made - nodes < 256);
+        assert_eq!(
+            message,
+            format!("0 puzzles, 0/s, 10s, {} nodes", human(nodes))
+        );
+        // Once finished, its work is kept in the totals.
+        drop(working);
         let (fraction, message) = i.status();
         assert_eq!(fraction, None);
-        assert_eq!(message, format!("0 puzzles, 0/s, 10s, {nodes} nodes"));
+        assert_eq!(
+            message,
+            format!("0 puzzles, 0/s, 10s, {} nodes", human(nodes))
+        );
+        assert_eq!(i.counters.finished.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn a_long_item_that_holds_the_output_is_named_instead_of_an_eta() {
+        let i = Arc::new(inner(Some(1000)));
+        i.counters.bytes.store(1000, Ordering::Relaxed);
+        i.counters.emitted.store(146, Ordering::Relaxed);
+        // 95 written; the 96th (position 95) started 41 s ago; 45 after it are finished.
+        i.counters.done.store(95, Ordering::Relaxed);
+        i.counters.finished.store(140, Ordering::Relaxed);
+        let progress = Progress {
+            inner: Some(Arc::clone(&i)),
+            bytes: Arc::default(),
+            emitted: Arc::default(),
+        };
+        let working = progress.working(95, || place(95, 64));
+        let nodes = search();
+        lock(&i.counters.running).get_mut(&95).unwrap().start -= Duration::from_secs(41);
+        let (_, message) = i.status();
+        let counted = lock(&i.counters.running)[&95].work.nodes();
+        assert!(
+            message.ends_with(&format!(
+                "; waiting on puzzle 96 (64x64, big.txt:7) for 41s, {} nodes; \
+                 45 later puzzles ready",
+                human(counted)
+            )),
+            "{message}"
+        );
+        assert!(!message.contains("eta"), "{message}");
+        assert!(counted > 0 && counted <= nodes);
+        // An item next in line that has only just started leaves the ETA.
+        lock(&i.counters.running).get_mut(&95).unwrap().start = Instant::now();
+        let (_, message) = i.status();
+        assert!(message.contains(", eta "), "{message}");
+        assert!(!message.contains("waiting"), "{message}");
+        drop(working);
+    }
+
+    #[test]
+    fn counts_in_short() {
+        assert_eq!(human(950), "950");
+        assert_eq!(human(9_999), "9999");
+        assert_eq!(human(12_345), "12k");
+        assert_eq!(human(1_234_567), "1.2M");
+        assert_eq!(human(41_000_000), "41M");
+        assert_eq!(human(3_400_000_000), "3.4G");
     }
 
     #[test]

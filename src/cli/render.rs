@@ -12,7 +12,7 @@ use satdoku::{Expected, Outcome, Report, SolveError, Status, compare_expected};
 use super::args::OutputArg;
 use super::exit::Exit;
 use super::input::{Item, ItemError};
-use super::pipeline::{Diagnostic, Record};
+use super::record::{Diagnostic, INTERRUPTED, Place, Record};
 
 /// The layout to print a puzzle's solution in: its own (borrowed, not copied) unless the output asks
 /// for another or the input was CSV (printed as lines).
@@ -20,7 +20,7 @@ pub fn output_layout(layout: &Layout, output: OutputArg) -> Cow<'_, Layout> {
     match output {
         OutputArg::Line if layout.format() != Format::Line => Cow::Owned(layout.as_line()),
         OutputArg::Block if !layout.is_multiline() => Cow::Owned(layout.as_block()),
-        OutputArg::Same | OutputArg::Json if layout.format() == Format::Csv => {
+        OutputArg::Same | OutputArg::Json | OutputArg::Pretty if layout.format() == Format::Csv => {
             Cow::Owned(layout.as_line())
         }
         _ => Cow::Borrowed(layout),
@@ -180,6 +180,23 @@ pub fn with_expected(item: &Item, outcome: &Outcome, mut record: Record, json: b
         });
     }
     record
+}
+
+/// The record of a puzzle that an interrupted run did not finish: `interrupted` in place of its
+/// answer (`prefix` goes first), or a JSON object with `index`, `file`, `line` and `status`
+/// `interrupted`.
+pub fn interrupted(place: &Place, json: bool, prefix: &str) -> Record {
+    let text = if json {
+        json_line(&json!({
+            "index": place.index,
+            "file": &*place.source,
+            "line": place.line,
+            "status": INTERRUPTED,
+        }))
+    } else {
+        format!("{prefix}{INTERRUPTED}\n").into_bytes()
+    };
+    Record::new(text, INTERRUPTED, Exit::Unsolved)
 }
 
 /// One JSON Lines record: `value` and a newline.

@@ -15,10 +15,12 @@ use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{self, Item};
 use super::joint::{Joint, joint};
-use super::pipeline::{Diagnostic, Record, Run};
+use super::pipeline::Run;
+use super::pretty;
 use super::progress::Progress;
+use super::record::{Diagnostic, Record};
 use super::render::{
-    answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
+    self, answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
     with_expected,
 };
 use super::summary::Summary;
@@ -28,6 +30,8 @@ struct Settings {
     backends: Vec<Checked>,
     limits: Limits,
     output: OutputArg,
+    /// Pretty output in colour.
+    colour: bool,
     /// `--certify DIR`.
     certify: Option<Certify>,
     /// Whether solves are timed (JSON records, two backends, or a summary show the times): the clock
@@ -39,6 +43,12 @@ impl Settings {
     fn json(&self) -> bool {
         self.output == OutputArg::Json
     }
+
+    /// Whether a text record with a solution also says its status: when uniqueness or a count was
+    /// asked, or a certificate, except with `--output line` (grids alone, to pipe on).
+    fn says_status(&self) -> bool {
+        (self.limits.counting() || self.certify.is_some()) && self.output != OutputArg::Line
+    }
 }
 
 /// Runs `satdoku solve`.
@@ -47,6 +57,11 @@ impl Settings {
 /// Bad flag values (exit 2).
 pub fn run(args: SolveArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
+    let output = args.output.unwrap_or(if io::stdout().is_terminal() {
+        OutputArg::Pretty
+    } else {
+        OutputArg::Same
+    });
     if args.backend != BackendArg::Dfs && !args.run.quiet {
         let solver = match args.backend {
             BackendArg::Auto => args.sat.solver_for_auto(),
@@ -76,13 +91,15 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
     };
     let settings = Settings {
         certify,
-        timed: show_summary || args.output == OutputArg::Json || backends.len() > 1,
+        timed: show_summary || output == OutputArg::Json || backends.len() > 1,
         backends,
         limits,
-        output: args.output,
+        output,
+        colour: output == OutputArg::Pretty && pretty::colour_on_stdout(),
     };
     let files = &args.input.files;
     let progress = Progress::for_run(files, args.run.quiet, "puzzle");
+    let json = settings.json();
     let run = Run {
         jobs: args.run.jobs(files),
         typing: input::typing(files),
@@ -90,6 +107,8 @@ pub fn run(args: SolveArgs) -> Result<Exit> {
         progress,
         summary: show_summary.then(|| Summary::new(format!("solve ({name})"), "puzzle")),
         quiet: args.run.quiet,
+        interrupted: Box::new(move |place| render::interrupted(place, json, "")),
+        noun: "puzzle",
     };
     Ok(run.over_puzzles(files, &options, |item| solve_item(&item, &settings)))
 }
@@ -292,27 +311,43 @@ fn answered(
         }
         Record::new(json_line(&v), status.word(), exit)
     } else {
+        let status_line = format!(
+            "{}{}",
+            status_text(&report.outcome),
+            match certified {
+                Certified::NotAsked => "",
+                Certified::Yes => ", certified",
+                Certified::No(_) | Certified::Wrong(_) => ", not certified",
+            }
+        );
         match report.outcome.solution() {
             Some(grid) => {
                 let mut text = Vec::with_capacity(grid.values().len() + 1);
-                layout.write_bytes(grid, &mut text);
+                if settings.output == OutputArg::Pretty {
+                    let puzzle = item.puzzle.as_ref().map(|l| l.grid());
+                    let puzzle = puzzle.unwrap_or(grid);
+                    let drawn = pretty::draw(layout, puzzle, grid, settings.colour);
+                    text.extend_from_slice(drawn.as_bytes());
+                } else {
+                    layout.write_bytes(grid, &mut text);
+                }
+                // The status the question asked for (uniqueness, a count, a certificate) after the
+                // grid: on its line, or on a line below; never with `--output line`, whose lines are
+                // grids alone (to pipe on).
+                if settings.says_status() {
+                    if layout.is_multiline() || settings.output == OutputArg::Pretty {
+                        text.extend_from_slice(status_line.as_bytes());
+                        text.push(b'\n');
+                    } else if text.last() == Some(&b'\n') {
+                        text.pop();
+                        text.extend_from_slice(format!("  {status_line}\n").as_bytes());
+                    }
+                }
                 let mut r = Record::new(text, status.word(), exit);
-                r.multiline = layout.is_multiline();
+                r.multiline = layout.is_multiline() || settings.output == OutputArg::Pretty;
                 r
             }
-            None => Record::new(
-                format!(
-                    "{}{}\n",
-                    status_text(&report.outcome),
-                    if *certified == Certified::Yes {
-                        ", certified"
-                    } else {
-                        ""
-                    }
-                ),
-                status.word(),
-                exit,
-            ),
+            None => Record::new(format!("{status_line}\n"), status.word(), exit),
         }
     };
     record.exit = exit;

@@ -10,8 +10,9 @@ use satdoku::study::{self, Subject};
 use super::args::{StudyArgs, StudyBackendArg, TableArg};
 use super::exit::Exit;
 use super::input::Items;
-use super::pipeline::{Output, note};
+use super::pipeline::Output;
 use super::progress::Progress;
+use super::record::note;
 
 /// Runs `satdoku study`.
 ///
@@ -19,11 +20,11 @@ use super::progress::Progress;
 /// Bad flag values.
 pub fn run(args: StudyArgs) -> Result<Exit> {
     let options = args.input.read_options()?;
-    let limits = if args.unique {
+    let limits = args.limits.apply(if args.unique {
         Limits::unique()
     } else {
         Limits::first()
-    };
+    });
     let mut subjects = Vec::new();
     for b in &args.backends {
         match b {
@@ -53,8 +54,10 @@ pub fn run(args: StudyArgs) -> Result<Exit> {
     } else {
         args.input.files.clone()
     };
-    // A spinner with the elapsed time: a study of a large file measures for a long while.
-    let progress = Progress::for_run(&files, args.quiet, "configuration");
+    // A spinner with the elapsed time, the puzzles measured (one per puzzle and configuration), the
+    // work of the one being solved, and which one it is when it takes long.
+    let progress = Progress::spinner(args.quiet, "puzzle");
+    let mut position = 0u64;
     let mut exit = Exit::Success;
     let mut csv_header_written = false;
     let mut out = Output::stdout(false).with_progress(&progress);
@@ -65,8 +68,9 @@ pub fn run(args: StudyArgs) -> Result<Exit> {
             if args.max.is_some_and(|m| puzzles.len() >= m) {
                 break;
             }
+            let place = item.place();
             match item.puzzle {
-                Ok(l) => puzzles.push((l.puzzle.grid, l.units)),
+                Ok(l) => puzzles.push((l.puzzle.grid, l.units, place)),
                 Err(e) => {
                     progress.suspend(|| note(&e));
                     errors += 1;
@@ -74,7 +78,7 @@ pub fn run(args: StudyArgs) -> Result<Exit> {
             }
         }
         if errors > 0 {
-            exit = Exit::BadInput;
+            exit = exit.max(Exit::BadInput);
         }
         let name = file.display().to_string();
         let sep = if k > 0 { "\n" } else { "" };
@@ -87,12 +91,25 @@ pub fn run(args: StudyArgs) -> Result<Exit> {
                 TableArg::Csv => String::new(),
             }
         } else {
-            let refs: Vec<_> = puzzles.iter().map(|(g, u)| (g.clone(), &**u)).collect();
+            let refs: Vec<_> = puzzles.iter().map(|(g, u, _)| (g.clone(), &**u)).collect();
             let rows: Vec<_> = subjects
                 .iter()
                 .map(|&s| {
-                    let row = study::measure(s, &refs, &limits);
-                    progress.done(1);
+                    let mut working = None;
+                    let mut each = |k: Option<usize>| match k {
+                        Some(k) => {
+                            working = Some(progress.working(position, || puzzles[k].2.clone()));
+                        }
+                        None => {
+                            working = None;
+                            position += 1;
+                            progress.done(1);
+                        }
+                    };
+                    let row = study::measure_with(s, &refs, &limits, &mut each);
+                    if row.cut > 0 {
+                        exit = exit.max(Exit::Unsolved);
+                    }
                     row
                 })
                 .collect();
@@ -100,7 +117,7 @@ pub fn run(args: StudyArgs) -> Result<Exit> {
                 TableArg::Markdown => {
                     let shapes: std::collections::BTreeSet<String> = puzzles
                         .iter()
-                        .map(|(g, _)| format!("{}x{}", g.n(), g.n()))
+                        .map(|(g, _, _)| format!("{}x{}", g.n(), g.n()))
                         .collect();
                     format!(
                         "{sep}### {name}\n\n{} puzzles ({}), {}; {errors} unreadable\n\n{}",

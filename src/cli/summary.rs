@@ -2,15 +2,16 @@
 
 use std::time::{Duration, Instant};
 
-use super::pipeline::Record;
+use super::record::Record;
 
 /// The order words are listed in (others follow in the order first seen).
-const ORDER: [&str; 14] = [
+const ORDER: [&str; 15] = [
     "solved",
     "unique",
     "multiple",
     "none",
     "unknown",
+    "interrupted",
     "valid",
     "invalid",
     "not-unique",

@@ -16,8 +16,9 @@ use super::certify::{Certified, Certify};
 use super::exit::Exit;
 use super::input::{Item, Items, Loaded, display_name, open_path};
 use super::joint::{Joint, joint};
-use super::pipeline::{Diagnostic, Record, Run};
+use super::pipeline::Run;
 use super::progress::Progress;
+use super::record::{Diagnostic, INTERRUPTED, Place, Record};
 use super::render::json_line;
 use super::summary::Summary;
 
@@ -48,6 +49,50 @@ struct Pair {
     index: usize,
     puzzle: Option<Item>,
     solution: Option<Given>,
+}
+
+impl Pair {
+    /// Where it came from: its puzzle's place, or its solution's when it has no puzzle.
+    fn place(&self) -> Place {
+        match (&self.puzzle, &self.solution) {
+            (Some(p), _) => Place {
+                index: self.index,
+                ..p.place()
+            },
+            (None, Some(Given::Grid(s))) => Place {
+                index: self.index,
+                n: None,
+                ..s.place()
+            },
+            (None, Some(Given::Json(j))) => Place {
+                index: self.index,
+                source: Arc::clone(&j.source),
+                line: j.line,
+                n: None,
+            },
+            (None, None) => Place {
+                index: self.index,
+                source: "-".into(),
+                line: 0,
+                n: None,
+            },
+        }
+    }
+}
+
+/// The record of a pair that an interrupted run did not judge: `INDEX PUZZLE: interrupted`, or a
+/// JSON object with `result` `interrupted`.
+fn interrupted(place: &Place, json: bool) -> Record {
+    let text = if json {
+        json_line(&json!({
+            "index": place.index,
+            "puzzle": place.at(),
+            "result": INTERRUPTED,
+        }))
+    } else {
+        format!("{} {}: {INTERRUPTED}\n", place.index, place.at()).into_bytes()
+    };
+    Record::new(text, INTERRUPTED, Exit::Unsolved)
 }
 
 /// Runs `satdoku verify`.
@@ -91,6 +136,8 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
         progress,
         summary: (!args.run.quiet).then(|| Summary::new("verify", "pair")),
         quiet: args.run.quiet,
+        interrupted: Box::new(move |place| interrupted(place, json)),
+        noun: "pair",
     };
     let (puzzles, solutions, quiet) = (&args.puzzles, &args.solutions, args.run.quiet);
     Ok(run.run(
@@ -110,6 +157,7 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
                 });
             }
         },
+        Pair::place,
         |pair: Pair| judge_pair(&pair, backends.as_ref(), &limits, certify.as_ref(), json),
     ))
 }

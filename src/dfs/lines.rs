@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use super::mask::Mask;
-use super::rules::{Narrowed, narrow};
+use super::narrow::{Narrowed, narrow};
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
 use crate::constraint::SumRule;
@@ -164,7 +164,7 @@ impl ClueRules {
         let cached = out.seen.len() >= base + self.constraints();
         for (k, sum) in self.sums.iter().enumerate() {
             let sig = if cached {
-                super::rules::signature(sum.cells.iter(), &sum.cells, cand, vals)
+                super::narrow::signature(sum.cells.iter(), &sum.cells, cand, vals)
             } else {
                 None
             };
@@ -187,7 +187,7 @@ impl ClueRules {
         let base = base + self.sums.len();
         for (k, line) in self.lines.iter().enumerate() {
             let sig = if cached {
-                super::rules::signature(line.cells.iter(), &line.cells, cand, vals)
+                super::narrow::signature(line.cells.iter(), &line.cells, cand, vals)
             } else {
                 None
             };

@@ -50,6 +50,7 @@
 
 mod lines;
 mod mask;
+mod narrow;
 mod nine;
 mod rules;
 mod search;

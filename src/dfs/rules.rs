@@ -31,6 +31,7 @@
 
 use super::lines::ClueRules;
 use super::mask::Mask;
+pub(crate) use super::narrow::{Narrowed, narrow, signature};
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
 use crate::units::Units;
@@ -275,27 +276,6 @@ impl Rules {
         changed |= self.clue.prune(n, cand, vals, out, base)?;
         Ok(changed)
     }
-}
-
-/// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
-/// when every cell of `own` is filled.
-pub(crate) fn signature<'a, M: Mask>(
-    inputs: impl Iterator<Item = &'a u32>,
-    own: &[u32],
-    cand: &[M],
-    vals: &[u16],
-) -> Option<u64> {
-    if own.iter().all(|&c| vals[c as usize] != 0) {
-        return None;
-    }
-    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-    let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
-        mix(
-            mix(h, cand[c as usize].low_bits()),
-            u64::from(vals[c as usize]),
-        )
-    });
-    Some(h | 1)
 }
 
 impl SumTable {
@@ -659,47 +639,6 @@ fn supported(n: usize, other: u64) -> u64 {
         ok |= all & !((0b111u64 << e) >> 1);
     }
     ok
-}
-
-/// Where a pass of [`Rules::prune`] reports: the cells left with one candidate (to be placed) and
-/// every removal (cell, digits), which the state logs for its undo.
-pub(crate) struct Narrowed<'a, M> {
-    /// Cells left with a single candidate.
-    pub queue: &'a mut Vec<u32>,
-    /// Cells and the digits removed from them.
-    pub removed: &'a mut Vec<(u32, M)>,
-    /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
-    pub blame: &'a mut Vec<u32>,
-    /// Per cage, then per sum, then per clue sum and line: the signature of its inputs when its
-    /// pruning last changed nothing (0: none); empty: no skipping.
-    pub seen: &'a mut [u64],
-    /// Room for a clue sum's bit sets.
-    pub scratch: &'a mut Vec<u64>,
-    /// Room for a line's node marks.
-    pub marks: &'a mut Vec<u8>,
-}
-
-/// Narrows `cell` to `keep`; queues it when one candidate is left.
-pub(crate) fn narrow<M: Mask>(
-    cand: &mut [M],
-    out: &mut Narrowed<'_, M>,
-    cell: usize,
-    keep: u64,
-) -> Step<bool> {
-    let m = cand[cell];
-    let left = m & M::from_low_bits(keep);
-    if left == m {
-        return Ok(false);
-    }
-    if left == M::ZERO {
-        return Err(Contradiction);
-    }
-    cand[cell] = left;
-    out.removed.push((cell as u32, m & !left));
-    if left.at_most_one() {
-        out.queue.push(cell as u32);
-    }
-    Ok(true)
 }
 
 /// One non-consecutive pair.

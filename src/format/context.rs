@@ -37,7 +37,7 @@ pub(crate) struct Context {
     /// the input was a line too short for any grid (`echo 123`), not an empty one.
     pub(crate) skipped: Option<(usize, usize)>,
     /// Layout style learnt from the look-ahead.
-    spaced: bool,
+    pub(crate) spaced: bool,
     bars: bool,
     ints_line: bool,
     layout: Option<Arc<Layout>>,

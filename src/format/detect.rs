@@ -10,7 +10,8 @@ use super::alphabet::Alphabet;
 use super::csv_records;
 use super::error::ParseErrorKind;
 use super::lines::{
-    Kind, OwnedLine, RuleWord, classify, column, first_non_text, note_split, rule_word, trim_start,
+    Kind, OwnedLine, RuleWord, classify, column, first_non_text, note_split, rule_word,
+    spaced_rows, trim_start,
 };
 use super::symbols::BLANKS;
 use super::{Format, ReadOptions};
@@ -442,10 +443,8 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     };
     // A note after a one-line grid is free text (as on every later line): only the grid part can make
     // the input binary.
-    let checked = match note_split(&first.text) {
-        Some((_, _, note)) => &first.text[..note],
-        None => &first.text[..],
-    };
+    let before_note = |t: &'_ [u8]| -> usize { note_split(t).map_or(t.len(), |(_, _, note)| note) };
+    let checked = &first.text[..before_note(&first.text)];
     if let Some((offset, byte, utf8)) = first_non_text(checked) {
         let kind = if utf8 {
             ParseErrorKind::InvalidUtf8 { byte }
@@ -455,8 +454,10 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
         return Err((first.number, column(&first.text, offset), kind));
     }
     let has_ws = |t: &[u8]| trim_start(t).iter().any(|&b| b == b' ' || b == b'\t');
-    let csv_like = first.text.contains(&b',')
-        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| l.text.contains(&b',')));
+    // Commas in a note (`…  unique, certified`, as `solve --unique --certify` writes) make no CSV.
+    let comma = |t: &[u8]| t[..before_note(t)].contains(&b',');
+    let csv_like = comma(&first.text)
+        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| comma(&l.text)));
     let data: Vec<&OwnedLine> = content
         .iter()
         .copied()
@@ -477,7 +478,12 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
         // Each line is a whole puzzle, its own size: nothing to decide.
         Format::Sigh => {}
         Format::Line => {
-            let width = |l: &OwnedLine| flat_width(grid_part(&l.text));
+            // Rows pasted on one line, separated by spaces, when the typical line is so written.
+            plan.spaced = typical(&data).is_some_and(|d| spaced_rows(&d.text).is_some());
+            let width = |l: &OwnedLine| match spaced_rows(&l.text) {
+                Some((start, end, _)) if plan.spaced => row_width(&l.text[start..end]),
+                _ => flat_width(grid_part(&l.text)),
+            };
             plan.n = typical(&data)
                 .and_then(|d| square_side(width(d)))
                 .or_else(|| data.iter().find_map(|l| square_side(width(l))));
@@ -623,6 +629,9 @@ fn guess(
     if toks.len() >= 2 && !bars && all_ints() {
         return Format::Ints;
     }
+    if toks.len() >= 2 && spaced_grid(d, content, data, options) {
+        return Format::Line;
+    }
     if toks.len() >= 2 {
         return Format::Block;
     }
@@ -659,6 +668,47 @@ fn guess(
     } else {
         Format::Line
     }
+}
+
+/// Whether the data line `d` is a whole grid pasted as its N rows of N symbols (`53..7.... 6..195...
+/// …`) rather than one row of an N²-wide block written in box groups: `--box` or `--symbols` say N,
+/// no header says N², and the lines around it hold no more than N distinct symbols (an N²-wide block
+/// needs N² of them) or are too few to be an N²-wide block.
+fn spaced_grid(
+    d: &OwnedLine,
+    content: &[&OwnedLine],
+    data: &[&OwnedLine],
+    options: &ReadOptions,
+) -> bool {
+    let Some((start, end, _)) = spaced_rows(&d.text) else {
+        return false;
+    };
+    let k = row_width(&d.text[start..end]);
+    let k = isqrt(k);
+    let known_n = options
+        .shape
+        .map(Shape::n)
+        .or(options.symbols.as_ref().map(Alphabet::len));
+    if let Some(n) = known_n {
+        return n == k;
+    }
+    if header_hint(content, d, k * k) {
+        return false;
+    }
+    let group = run_of(data, d, |l| row_width(&l.text));
+    let mut seen = [0usize; 256];
+    for l in &group {
+        mark(&mut seen, &l.text);
+    }
+    let distinct = (0..=255u8)
+        .filter(|&b| seen[b as usize] > 0 && !neutral(b) && b != b'0')
+        .count();
+    if group.len() < k * k {
+        // Too few lines for an N²-wide block: a grid, unless it holds far more symbols than N (the
+        // start of a block cut short), so that a stray symbol is reported at its column.
+        return distinct <= 2 * k;
+    }
+    distinct <= k && distinct > 0
 }
 
 /// Whether the grid starting at `d` (N rows, not counting comments and `skip` lines) is followed by a

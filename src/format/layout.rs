@@ -89,8 +89,9 @@ impl Layout {
         self
     }
 
-    /// This layout with block separators: `spaced` puts a space between cells, `bars` puts `|` between
-    /// boxes and a `---+---` rule between bands. Only block layouts use them.
+    /// This layout with separators: in a block, `spaced` puts a space between cells, `bars` puts `|`
+    /// between boxes and a `---+---` rule between bands; in the line format, `spaced` puts a space
+    /// between rows (a grid pasted as its rows on one line).
     pub fn with_block_style(mut self, spaced: bool, bars: bool) -> Layout {
         self.spaced = spaced;
         self.bars = bars;
@@ -174,6 +175,16 @@ impl Layout {
             out.push('\n');
             return;
         }
+        if !self.multiline && self.spaced && self.format == Format::Line {
+            for (r, row) in values.chunks(n.max(1)).enumerate() {
+                if r > 0 {
+                    out.push(' ');
+                }
+                out.extend(row.iter().map(|&v| self.sym(v)));
+            }
+            out.push('\n');
+            return;
+        }
         if !self.multiline {
             let mut bytes = std::mem::take(out).into_bytes();
             self.write_line(values, &mut bytes);
@@ -211,7 +222,7 @@ impl Layout {
     /// Appends `grid` in this layout, as [`Layout::write`] does, to a byte buffer (the hot path of batch
     /// runs: a one-line layout is one table lookup per cell, with no UTF-8 check).
     pub fn write_bytes(&self, grid: &Grid, out: &mut Vec<u8>) {
-        if !self.multiline && self.format != Format::Ints {
+        if !self.multiline && self.format != Format::Ints && !self.spaced {
             self.write_line(grid.values(), out);
         } else {
             let mut text = String::new();

@@ -5,7 +5,9 @@
 use super::context::{Context, Emitted, garbage};
 use super::detect::{flat_width, square_side};
 use super::error::{ParseError, ParseErrorKind};
-use super::lines::{Kind, Line, classify, column, note_split, trim_start};
+use std::borrow::Cow;
+
+use super::lines::{Kind, Line, classify, column, note_split, spaced_rows, trim_start};
 use super::record::Puzzle;
 use super::symbols::SKIP;
 
@@ -24,17 +26,32 @@ pub(crate) fn feed(ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
         Err(ctx.too_long(&line))
     } else {
         let text = line.text;
-        let (start, end, note) = match note_split(text) {
-            Some((start, end, note)) => (start, end, Some(note)),
-            None => (text.len() - trim_start(text).len(), text.len(), None),
+        let spaced = if ctx.spaced { spaced_rows(text) } else { None };
+        let (start, end, note) = match (spaced, note_split(text)) {
+            (Some(rows), _) => rows,
+            (None, Some((start, end, note))) => (start, end, Some(note)),
+            (None, None) => (text.len() - trim_start(text).len(), text.len(), None),
         };
-        let at = |k: usize| (line.number, column(text, start + k));
+        // Rows pasted on one line are read as one grid without the spaces between them; `at` still
+        // names the column of the line as written.
+        let (field, offsets): (Cow<[u8]>, Vec<usize>) = if spaced.is_some() {
+            let offsets: Vec<usize> = (start..end)
+                .filter(|&i| !matches!(text[i], b' ' | b'\t'))
+                .collect();
+            (offsets.iter().map(|&i| text[i]).collect(), offsets)
+        } else {
+            (Cow::Borrowed(&text[start..end]), Vec::new())
+        };
+        let at = |k: usize| {
+            let i = offsets.get(k).copied().unwrap_or(start + k);
+            (line.number, column(text, i))
+        };
         // A note as long as the grid may be its region map (`variant.rs`): the clash check then
         // waits for the rules.
         let beside = note.is_some_and(|n| text.len() - n == end - start);
         let defer = ctx.defer_clash;
         ctx.defer_clash |= beside;
-        let r = parse_flat(ctx, &text[start..end], &at, line.number).map(|mut p| {
+        let r = parse_flat(ctx, &field, &at, line.number).map(|mut p| {
             if let Some(n) = note {
                 p.note = Some(String::from_utf8_lossy(&text[n..]).into_owned());
             }

@@ -160,8 +160,13 @@ pub(crate) fn classify(text: &[u8]) -> Kind {
     if rule_word(t).is_some() {
         return Kind::Rule;
     }
-    // A grid with a note after it (`4.....8.5…  # SE 11.9`) is no title, whatever the note says.
-    if memchr::memchr2(b' ', b'\t', t).is_some() && grid_token(t).is_none() && is_text(t) {
+    // A grid with a note after it (`4.....8.5…  # SE 11.9`), or pasted as its rows, is no title,
+    // whatever the note says.
+    if memchr::memchr2(b' ', b'\t', t).is_some()
+        && grid_token(t).is_none()
+        && spaced_rows(t).is_none()
+        && is_text(t)
+    {
         return Kind::HeaderText;
     }
     Kind::Data
@@ -187,6 +192,38 @@ fn grid_token(t: &[u8]) -> Option<usize> {
         && token.iter().all(|&b| grid_byte(b))
         && !token.iter().all(u8::is_ascii_alphabetic))
     .then_some(len)
+}
+
+/// A whole grid pasted on one line as its rows, separated by whitespace (`53..7.... 6..195... …`):
+/// the byte range of the N rows and, if more text follows, the offset where that note starts. The
+/// first token's width N (at least 4) says how many rows of N symbols make the grid; `None` when the
+/// line does not start so. (Whether such a line is a grid or one row of an N²-wide block with box
+/// groups is for detection to decide.)
+pub(crate) fn spaced_rows(text: &[u8]) -> Option<(usize, usize, Option<usize>)> {
+    let start = text.len() - trim_start(text).len();
+    let mut at = start;
+    let mut k = 0;
+    let mut width = None;
+    while at < text.len() {
+        let len = memchr::memchr2(b' ', b'\t', &text[at..]).unwrap_or(text.len() - at);
+        let token = &text[at..at + len];
+        if !token.iter().all(|&b| grid_byte(b) && b != b'|') {
+            return None;
+        }
+        let w = *width.get_or_insert(len);
+        if len != w || w < 4 {
+            return None;
+        }
+        k += 1;
+        at += len;
+        if k == w {
+            let rest = trim_start(&text[at..]);
+            let note = (!rest.is_empty()).then(|| text.len() - rest.len());
+            return Some((start, at, note));
+        }
+        at = text.len() - trim_start(&text[at..]).len();
+    }
+    None
 }
 
 /// A one-line grid followed by a note (`4.....8.5…  # SE 11.9`, `… hard`, `… ; rated 3`): the byte

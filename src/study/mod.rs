@@ -126,6 +126,8 @@ pub struct Row {
     pub propagation: Option<f64>,
     /// Answers that failed verification, or where the backend returned an error.
     pub failures: usize,
+    /// Puzzles whose solve a limit (timeout, budget) cut short: their answer is `unknown`.
+    pub cut: usize,
 }
 
 impl Row {
@@ -160,6 +162,17 @@ pub fn thread_time() -> Duration {
 
 /// Measures `subject` over `puzzles` (each with its unit list), solving within `limits`.
 pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) -> Row {
+    measure_with(subject, puzzles, limits, &mut |_| {})
+}
+
+/// [`measure`], telling `each` of every puzzle: its index before it is measured, `None` once it is
+/// (for a progress display).
+pub fn measure_with(
+    subject: Subject,
+    puzzles: &[(Grid, &Units)],
+    limits: &Limits,
+    each: &mut dyn FnMut(Option<usize>),
+) -> Row {
     let backend: Option<Box<dyn Backend>> = match (subject.encoding(), subject.solver()) {
         (Some((e, a)), Some(s)) => SatBackend::new(e, a)
             .with_cages(subject.cages())
@@ -173,10 +186,12 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
     let mut sizes = [0f64; 3];
     let mut propagated = 0usize;
     let mut failures = 0usize;
+    let mut cut = 0usize;
     let mut formula = Formula::new();
     let sat_subject = subject.encoding().is_some();
     let mut encoded = 0usize;
-    for (puzzle, units) in puzzles {
+    for (k, (puzzle, units)) in puzzles.iter().enumerate() {
+        each(Some(k));
         if let Some((e, a)) = subject.encoding()
             && e.predicted_size(units, a, puzzle.filled())
                 .is_none_or(|p| p.clauses <= CLAUSE_BUDGET)
@@ -200,6 +215,7 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
         }
         let Some(backend) = &backend else {
             failures += 1;
+            each(None);
             continue;
         };
         let t = thread_time();
@@ -207,6 +223,9 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
         solve_times.push(thread_time().saturating_sub(t));
         match report {
             Ok(r) => {
+                if r.outcome.status() == crate::Status::Unknown {
+                    cut += 1;
+                }
                 if !sat_subject && r.stats.guesses == 0 {
                     propagated += 1;
                 }
@@ -220,6 +239,7 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
             }
             Err(_) => failures += 1,
         }
+        each(None);
     }
     let n = encoded.max(1) as f64;
     let sat = subject.encoding().is_some();
@@ -237,6 +257,7 @@ pub fn measure(subject: Subject, puzzles: &[(Grid, &Units)], limits: &Limits) ->
             (!puzzles.is_empty()).then(|| propagated as f64 / puzzles.len() as f64)
         },
         failures,
+        cut,
     }
 }
 
@@ -255,7 +276,7 @@ fn opt(x: Option<f64>, f: impl Fn(f64) -> String) -> String {
 
 /// The columns of both table formats (the solver last, so that the earlier columns keep their
 /// places).
-const COLUMNS: [&str; 15] = [
+const COLUMNS: [&str; 16] = [
     "backend",
     "encoding",
     "puzzles",
@@ -271,9 +292,10 @@ const COLUMNS: [&str; 15] = [
     "verify failures",
     "total s",
     "solver",
+    "cut by limits",
 ];
 
-fn cells(row: &Row) -> [String; 15] {
+fn cells(row: &Row) -> [String; 16] {
     let (backend, encoding) = row.subject.label();
     [
         backend,
@@ -294,6 +316,7 @@ fn cells(row: &Row) -> [String; 15] {
             .solver()
             .map_or("-", SatSolver::name)
             .to_string(),
+        row.cut.to_string(),
     ]
 }
 
@@ -359,7 +382,7 @@ mod tests {
         markdown(std::slice::from_ref(row))
             .lines()
             .nth(2)
-            .is_some_and(|l| l.ends_with("| varisat |"))
+            .is_some_and(|l| l.ends_with("| varisat | 0 |"))
     }
 
     #[test]
@@ -408,7 +431,11 @@ mod tests {
             // A solver not compiled in fails every puzzle rather than measuring another.
             let expected = if solver.is_available() { 0 } else { 1 };
             assert_eq!(row.failures, expected, "{solver}");
-            assert!(csv("f", &[row], false).trim_end().ends_with(solver.name()));
+            let line = csv("f", &[row], false);
+            assert!(
+                line.trim_end().ends_with(&format!("{},0", solver.name())),
+                "{line}"
+            );
         }
         let md = markdown(&[dfs, ext.clone()]);
         assert_eq!(md.lines().count(), 4);

@@ -290,7 +290,7 @@ fn help_documents_exit_codes_and_version_prints() {
         .assert()
         .success()
         .stdout(
-            predicate::str::contains("Exit status").and(predicate::str::contains("2  bad input")),
+            predicate::str::contains("Exit status").and(predicate::str::contains("2    bad input")),
         );
     satdoku()
         .arg("--version")
@@ -513,4 +513,179 @@ fn auto_is_the_default_and_says_who_answered() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout), "unknown\n");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--backend sat or auto may settle it"));
+}
+
+/// In text, a solution found while counting or certifying says its status after the grid: on the
+/// grid's line for one-line puzzles, on a line below multi-line grids; `--output line` leaves the
+/// grids alone, to pipe on.
+#[test]
+fn text_output_says_unique_and_certified_after_the_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let certs = dir.path().join("certs");
+    let puzzles = crate::common::top95(3);
+    let out = satdoku()
+        .args(["solve", "--unique", "--certify"])
+        .arg(&certs)
+        .write_stdin(puzzles.join("\n") + "\n")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let units = Units::standard(Shape::new(3, 3).unwrap());
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (line, puzzle) in lines.iter().zip(&puzzles) {
+        let (grid, status) = line.split_at(81);
+        assert_eq!(status, "  unique, certified", "{line}");
+        verify(&units, &grid9(puzzle), &grid9(grid)).unwrap();
+    }
+    // --output line: the grids alone, which read back as puzzles (solved already).
+    let out = satdoku()
+        .args(["solve", "--unique", "--output", "line"])
+        .write_stdin(puzzles.join("\n") + "\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.lines().all(|l| l.len() == 81), "{text}");
+    let again = satdoku()
+        .args(["solve", "--unique", "--output", "json"])
+        .write_stdin(text.clone())
+        .output()
+        .unwrap();
+    let records = json_lines(&again.stdout);
+    assert_eq!(records.len(), 3);
+    for (r, line) in records.iter().zip(&lines) {
+        assert_eq!(r["solution"].as_str(), Some(&line[..81]));
+        assert_eq!(r["status"], "unique");
+    }
+    // Multi-line grids: the status on a line of its own below each grid (pe96: all unique).
+    let out = satdoku()
+        .args(["solve", "--limit", "10"])
+        .arg(fixture("pe96.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(blocks.len(), 50);
+    for block in blocks {
+        let rows: Vec<&str> = block.lines().collect();
+        assert_eq!(rows.len(), 10, "{block}");
+        assert_eq!(rows[9], "unique");
+    }
+    // Not counting, no status: the grid alone, as before.
+    let out = satdoku()
+        .arg("solve")
+        .write_stdin(format!("{}\n", puzzles[0]))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap().trim_end().len(), 81);
+}
+
+/// Each command's `--help` lists the exit statuses it can return, and no other; `help` takes `--help`.
+#[test]
+fn help_lists_only_the_statuses_each_command_returns() {
+    let statuses = |command: &str| -> Vec<(u32, String)> {
+        let out = satdoku().args([command, "--help"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let section = &text[text.find("Exit status").expect(command)..];
+        let mut list: Vec<(u32, String)> = Vec::new();
+        for line in section.lines().skip(1) {
+            let t = line.trim_start();
+            match t.split_once(' ') {
+                Some((code, rest)) if code.parse::<u32>().is_ok() && line.starts_with("  ") => {
+                    list.push((code.parse().unwrap(), rest.trim().to_string()))
+                }
+                _ if line.starts_with("     ") => {
+                    let last = list.last_mut().expect(command);
+                    last.1.push(' ');
+                    last.1.push_str(t);
+                }
+                _ => break,
+            }
+        }
+        list
+    };
+    let codes = |command: &str| statuses(command).iter().map(|s| s.0).collect::<Vec<_>>();
+    assert_eq!(codes("solve"), [0, 1, 2, 3, 4, 130]);
+    assert_eq!(codes("check"), [0, 1, 2, 3, 4, 130]);
+    assert_eq!(codes("verify"), [0, 1, 2, 3, 4, 130]);
+    assert_eq!(codes("encode"), [0, 2, 130]);
+    assert_eq!(codes("decode"), [0, 1, 2]);
+    assert_eq!(codes("study"), [0, 1, 2]);
+    for command in ["solve", "check", "verify", "encode", "decode", "study"] {
+        for (code, words) in statuses(command) {
+            assert!(!words.contains("not used"), "{command} {code}: {words}");
+            // Each line says what its own status means, and no other status's number.
+            assert!(!words.contains("(2)"), "{command} {code}: {words}");
+            if code == 1 {
+                assert!(!words.contains("breaks a rule"), "{command}: {words}");
+            }
+        }
+    }
+    let decode = statuses("decode");
+    assert!(decode[2].1.contains("breaks a rule"), "{decode:?}");
+    let verify = statuses("verify");
+    assert!(
+        verify[2].1.contains("different numbers of grids"),
+        "{verify:?}"
+    );
+    // `help`: of satdoku, of a command, and of itself.
+    let out = satdoku().args(["help", "--help"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: satdoku help"));
+    let out = satdoku().args(["help", "decode"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Usage: satdoku decode"));
+    let out = satdoku().args(["help", "nope"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Shell completions and the man pages, generated from the command-line definition: every command
+/// is in them.
+#[test]
+fn completions_and_man_pages_cover_every_command() {
+    let commands = ["solve", "check", "verify", "encode", "decode", "study"];
+    for (shell, head) in [
+        ("bash", "_satdoku()"),
+        ("zsh", "#compdef satdoku"),
+        ("fish", "complete -c satdoku"),
+    ] {
+        let out = satdoku().args(["completions", shell]).output().unwrap();
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        assert!(text.contains(head), "{shell}");
+        for c in commands {
+            assert!(text.contains(c), "{shell}: {c}");
+        }
+        // The options of a command, e.g. solve's --unique and its --output choices.
+        assert!(
+            text.contains("unique") && text.contains("pretty"),
+            "{shell}"
+        );
+    }
+    let out = satdoku().args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let page = satdoku().arg("man").output().unwrap();
+    assert_eq!(page.status.code(), Some(0));
+    let page = String::from_utf8(page.stdout).unwrap();
+    assert!(page.contains(".TH satdoku 1"), "{page}");
+    for c in commands {
+        assert!(page.contains(c), "{c}");
+        let sub = satdoku().args(["man", c]).output().unwrap();
+        assert_eq!(sub.status.code(), Some(0));
+        let sub = String::from_utf8(sub.stdout).unwrap();
+        assert!(sub.contains(&format!(".TH satdoku-{c} 1")), "{sub}");
+        assert!(sub.contains("Exit status"), "{c}");
+    }
+    assert_eq!(
+        satdoku()
+            .args(["man", "nope"])
+            .output()
+            .unwrap()
+            .status
+            .code(),
+        Some(2)
+    );
 }

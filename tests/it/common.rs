@@ -16,6 +16,68 @@ pub fn satdoku() -> assert_cmd::Command {
     cmd
 }
 
+/// How to install each external program some tests run.
+const INSTALL: [(&str, &str); 5] = [
+    ("minisat", "apt-get install minisat"),
+    ("picosat", "apt-get install picosat"),
+    ("cadical", "apt-get install cadical"),
+    ("cryptominisat5", "apt-get install cryptominisat"),
+    ("rate", "cargo install rate"),
+];
+
+/// Whether the external program `bin` (a SAT solver, the DRAT checker `rate`) is installed. When it
+/// is not, the tests that need it skip that part, and say so once on the terminal, past `cargo
+/// test`'s capture of test output (so that a run that skipped something says so); with
+/// `SATDOKU_REQUIRE_SOLVERS=1` (as in CI), a missing program is a failure instead.
+pub fn tool_available(bin: &str) -> bool {
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let required = std::env::var("SATDOKU_REQUIRE_SOLVERS").as_deref() == Ok("1");
+    let found = installed(bin);
+    if !found {
+        let mut said = SAID.lock().unwrap_or_else(|e| e.into_inner());
+        if !said.iter().any(|b| b == bin) {
+            said.push(bin.to_string());
+            // Straight to the terminal (the process's file descriptor 2): what a test writes to
+            // standard error is captured by the test harness, and shown only if it fails.
+            match std::fs::OpenOptions::new().append(true).open("/dev/stderr") {
+                Ok(mut fd2) => {
+                    let _ = skip_note(bin, required, &mut fd2);
+                }
+                Err(_) => {
+                    let _ = skip_note(bin, required, &mut std::io::stderr());
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Whether `bin` is on the PATH.
+fn installed(bin: &str) -> bool {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("command -v {bin}"))
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Says on `out` that the tests needing `bin` are skipped (panics instead when `required`).
+fn skip_note(bin: &str, required: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let install = INSTALL
+        .iter()
+        .find(|(b, _)| *b == bin)
+        .map_or("install it", |(_, how)| how);
+    assert!(
+        !required,
+        "{bin} is not installed and SATDOKU_REQUIRE_SOLVERS=1 ({install})"
+    );
+    writeln!(
+        out,
+        "note: satdoku tests: {bin} is not installed, so the tests that run it skip that part \
+         ({install}; SATDOKU_REQUIRE_SOLVERS=1 makes this a failure)"
+    )
+}
+
 /// Standard output parsed as JSON Lines (panics, naming the line, on anything else).
 pub fn json_lines(stdout: &[u8]) -> Vec<serde_json::Value> {
     String::from_utf8_lossy(stdout)
@@ -139,6 +201,26 @@ pub fn carve(solution: &Grid, keep: f64, rng: &mut Rng) -> Grid {
 mod tests {
     use super::*;
     use satdoku::{Units, verify};
+
+    #[test]
+    fn a_missing_program_is_said_to_be_skipped_or_fails_when_required() {
+        let bin = "no-such-solver-xyz";
+        assert!(!installed(bin));
+        assert!(installed("sh"));
+        let mut out = Vec::new();
+        skip_note(bin, false, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(bin) && text.contains("skip"), "{text}");
+        let mut out = Vec::new();
+        skip_note("rate", false, &mut out).unwrap();
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .contains("cargo install rate")
+        );
+        let required = std::panic::catch_unwind(|| skip_note(bin, true, &mut Vec::new()));
+        assert!(required.is_err());
+    }
 
     #[test]
     fn planted_grids_are_valid_for_every_shape() {

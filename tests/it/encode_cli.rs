@@ -9,17 +9,9 @@ use std::process::Command;
 
 use crate::common::{fixture, satdoku};
 
-/// Whether `bin` runs here; if not, a note (or a failure when solvers are required).
+/// Whether `bin` is installed (see [`crate::common::tool_available`]).
 fn available(bin: &str) -> bool {
-    let found = Command::new(bin).arg("--help").output().is_ok();
-    if !found {
-        assert!(
-            std::env::var("SATDOKU_REQUIRE_SOLVERS").as_deref() != Ok("1"),
-            "{bin} is required (SATDOKU_REQUIRE_SOLVERS=1) but not installed"
-        );
-        eprintln!("note: {bin} not installed: skipped");
-    }
-    found
+    crate::common::tool_available(bin)
 }
 
 /// Runs `solver` on `cnf`, leaving its answer in `out` in the solver's own output format.
@@ -414,4 +406,49 @@ fn an_endless_model_is_refused() {
         String::from_utf8_lossy(&out.stderr).contains("too large: over 64 MiB"),
         "{out:?}"
     );
+}
+
+/// `encode --out-dir` does not overwrite a file that is there already: that puzzle is an error
+/// naming the file (the others are written), unless `--force`.
+#[test]
+fn out_dir_refuses_to_overwrite_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cnf");
+    std::fs::create_dir(&out).unwrap();
+    let earlier = out.join("puzzle-000001.cnf");
+    std::fs::write(&earlier, "c from an earlier run\n").unwrap();
+    let run = |force: bool| {
+        let mut cmd = satdoku();
+        cmd.args(["encode", "--out-dir"]).arg(&out);
+        if force {
+            cmd.arg("--force");
+        }
+        cmd.write_stdin(crate::common::top95(3).join("\n") + "\n")
+            .output()
+            .unwrap()
+    };
+    let refused = run(false);
+    assert_eq!(refused.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        stderr.contains(&format!("{}: is there already", earlier.display()))
+            && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&earlier).unwrap(),
+        "c from an earlier run\n"
+    );
+    for k in [0, 2] {
+        assert!(out.join(format!("puzzle-00000{k}.cnf")).exists());
+    }
+    let forced = run(true);
+    assert_eq!(forced.status.code(), Some(0));
+    assert!(std::fs::read_to_string(&earlier).unwrap().contains("p cnf"));
+    // No temporary file is left behind.
+    let names: Vec<_> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 3, "{names:?}");
 }

@@ -457,6 +457,89 @@ fn block_separators_spaces_and_rules_round_trip() {
     assert_eq!(p.layout.compact(&p.grid), first);
 }
 
+/// `top` rows written as `sep`-separated rows of `n` cells on one line.
+fn rows_on_one_line(line: &str, n: usize, sep: &str) -> String {
+    let cells: Vec<char> = line.chars().collect();
+    let rows: Vec<String> = cells.chunks(n).map(|r| r.iter().collect()).collect();
+    rows.join(sep)
+}
+
+#[test]
+fn a_grid_pasted_as_its_rows_on_one_line_is_read_and_written_so() {
+    let top = std::fs::read_to_string(fixture("top95.txt")).unwrap();
+    let firsts: Vec<&str> = top.lines().take(3).collect();
+    // One line, and a file of such lines, with a note after one of them and a tab in another.
+    let text = format!(
+        "{}\n{}   # hard\n{}\n",
+        rows_on_one_line(firsts[0], 9, " "),
+        rows_on_one_line(firsts[1], 9, " "),
+        rows_on_one_line(firsts[2], 9, "\t"),
+    );
+    let records = read_str(&text, "t", ReadOptions::default());
+    assert_eq!(records.len(), 3);
+    for (r, first) in records.iter().zip(&firsts) {
+        let p = r.puzzle.as_ref().unwrap();
+        assert_eq!(p.layout.format(), Format::Line);
+        assert_eq!(p.layout.compact(&p.grid), *first);
+    }
+    let p = records[1].puzzle.as_ref().unwrap();
+    assert_eq!(p.note.as_deref(), Some("# hard"));
+    // Written back as it came: rows separated by spaces.
+    let mut out = String::new();
+    p.layout.write(&p.grid, &mut out);
+    assert_eq!(out, rows_on_one_line(firsts[1], 9, " ") + "\n");
+    // A stray symbol is reported at its column on the line as written (row 9, its 7th cell).
+    let mut bad: Vec<char> = firsts[0].chars().collect();
+    bad[8 * 9 + 6] = 'x';
+    let bad: String = bad.into_iter().collect();
+    let records = read_str(&rows_on_one_line(&bad, 9, " "), "t", ReadOptions::default());
+    assert_eq!(records.len(), 1);
+    let e = only_error(&records, 0);
+    assert_error(e, "t", 1, 8 * 10 + 7, &["'x'"]);
+    // A 4x4 on one line.
+    let records = read_str("1... ..3. .4.. ...2\n", "t", ReadOptions::default());
+    assert_eq!(records[0].puzzle.as_ref().unwrap().grid.filled(), 4);
+}
+
+#[test]
+fn commas_in_notes_make_no_csv() {
+    // `solve --unique --certify` writes `GRID  unique, certified`: read back, it is the line format.
+    let top = std::fs::read_to_string(fixture("top95.txt")).unwrap();
+    let text: String = top
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}  unique, certified\n"))
+        .collect();
+    let records = read_str(&text, "t", ReadOptions::default());
+    assert_eq!(records.len(), 2);
+    for (r, line) in records.iter().zip(top.lines()) {
+        let p = r.puzzle.as_ref().unwrap();
+        assert_eq!(p.layout.format(), Format::Line);
+        assert_eq!(p.layout.compact(&p.grid), line);
+        assert_eq!(p.note.as_deref(), Some("unique, certified"));
+    }
+}
+
+#[test]
+fn a_block_written_in_box_groups_is_not_a_grid_on_one_line() {
+    // A 16x16 block whose rows are written `ABCD EFGH IJKL MNOP` (four tokens of four symbols, as a
+    // 4x4 grid pasted on one line would be) stays one 16x16 grid.
+    let mut rng = crate::common::Rng::new(7);
+    let solution = solved(shape(4, 4), &mut rng);
+    let symbols = Alphabet::default_for(16);
+    let mut text = String::new();
+    for row in solution.values().chunks(16) {
+        let cells: String = row.iter().map(|&v| symbols.symbol(v)).collect();
+        text += &rows_on_one_line(&cells, 4, " ");
+        text.push('\n');
+    }
+    let records = read_str(&text, "t", ReadOptions::default());
+    assert_eq!(records.len(), 1);
+    let p = records[0].puzzle.as_ref().unwrap();
+    assert_eq!(p.layout.format(), Format::Block);
+    assert_eq!(p.grid, solution);
+}
+
 #[test]
 fn letters_rows_of_dashes_are_blank_rows_not_rules() {
     let text = std::fs::read_to_string(fixture("16x16-poj3076-sample.txt")).unwrap();

@@ -321,24 +321,9 @@ const EXTERNAL: [External; 4] = [
     },
 ];
 
-/// Whether `bin` can be started; a missing one fails when `SATDOKU_REQUIRE_SOLVERS=1` (CI), else
-/// is reported as skipped.
+/// Whether `bin` is installed (see [`crate::common::tool_available`]).
 pub(crate) fn available(bin: &str) -> bool {
-    let found = Command::new("sh")
-        .arg("-c")
-        .arg(format!("command -v {bin}"))
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false);
-    if !found {
-        if std::env::var("SATDOKU_REQUIRE_SOLVERS").as_deref() == Ok("1") {
-            panic!("{bin} is not installed and SATDOKU_REQUIRE_SOLVERS=1");
-        }
-        eprintln!(
-            "skipped: {bin} is not installed (apt-get install minisat picosat cadical cryptominisat)"
-        );
-    }
-    found
+    crate::common::tool_available(bin)
 }
 
 #[test]

@@ -89,3 +89,40 @@ fn study_skips_a_file_it_cannot_read_and_measures_the_others() {
         }
     }
 }
+
+/// `--timeout` bounds each puzzle of each configuration: a 64x64 that neither backend settles in
+/// minutes is cut (counted in the row's `cut by limits`, exit 1), and the next file is measured in
+/// full.
+#[test]
+fn study_timeout_cuts_a_long_puzzle_and_says_so() {
+    let out = satdoku()
+        .args(["study", "--backends", "dfs,sat", "--encodings", "pruned"])
+        .args(["--timeout", "0.3", "--table", "csv"])
+        .arg(fixture("64x64-rkkautsar-1.txt"))
+        .arg(fixture("top95.txt"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    let cut = rows[0].iter().position(|h| *h == "cut by limits").unwrap();
+    let puzzles = rows[0].iter().position(|h| *h == "puzzles").unwrap();
+    let got: Vec<(bool, &str, &str)> = rows[1..]
+        .iter()
+        .map(|r| (r[0].ends_with("64x64-rkkautsar-1.txt"), r[puzzles], r[cut]))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (true, "1", "1"),
+            (true, "1", "1"),
+            (false, "95", "0"),
+            (false, "95", "0")
+        ]
+    );
+}
