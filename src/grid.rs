@@ -10,12 +10,20 @@ pub const MAX_N: usize = 400;
 /// The 64-bit words a [`DigitSet`] holds: enough for [`MAX_N`] digits.
 const DIGIT_WORDS: usize = MAX_N.div_ceil(64);
 
-/// A box shape of `box_rows` × `box_cols`; the grid is N×N with N = `box_rows` · `box_cols`.
+/// The shape of a grid: its rows and columns, how many digits its cells hold, and its boxes.
 ///
-/// Boxes are `box_rows` cells tall and `box_cols` cells wide, so a 6x6 grid with 2x3 boxes has boxes of
-/// two rows and three columns.
+/// The classic shapes ([`Shape::new`]) are N×N grids of N digits with boxes of `box_rows` ×
+/// `box_cols` cells, N = `box_rows` · `box_cols`: a 6x6 grid with 2x3 boxes has boxes of two rows and
+/// three columns. [`Shape::grid`] makes the others, as variant setters use them: rectangular grids
+/// (6x8), more digits than a row holds (a 6x6 grid of the digits 1-9), boxes of another size, or no
+/// boxes at all. A row, column or box with as many cells as there are digits holds each digit once;
+/// a shorter one holds distinct digits.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Shape {
+    rows: u16,
+    cols: u16,
+    digits: u16,
+    /// Box rows and columns; both 0 for a grid without boxes.
     box_rows: u16,
     box_cols: u16,
 }
@@ -64,10 +72,26 @@ pub enum ShapeError {
         /// The text given.
         text: String,
     },
+    /// A grid of [`Shape::grid`] that cannot be: no rows, too many digits or too few for a row or
+    /// column, boxes that do not tile it.
+    #[error("a {rows}x{cols} grid of {digits} digits{}: {reason}", boxes.map_or(String::new(), |(r, c)| format!(" with {r}x{c} boxes")))]
+    Grid {
+        /// Rows asked for.
+        rows: usize,
+        /// Columns asked for.
+        cols: usize,
+        /// Digits asked for.
+        digits: usize,
+        /// Box rows and columns asked for.
+        boxes: Option<(usize, usize)>,
+        /// What is wrong.
+        reason: &'static str,
+    },
 }
 
 impl Shape {
-    /// A box of `rows` × `cols` cells.
+    /// A classic grid with boxes of `rows` × `cols` cells: N×N cells of N digits, N = `rows` ·
+    /// `cols`.
     ///
     /// # Errors
     /// [`ShapeError::TooSmall`] if a side is below 2, [`ShapeError::TooLarge`] if N exceeds [`MAX_N`].
@@ -81,8 +105,63 @@ impl Shape {
         }
         // Both sides are at most MAX_N / 2 here.
         Ok(Shape {
+            rows: n as u16,
+            cols: n as u16,
+            digits: n as u16,
             box_rows: rows as u16,
             box_cols: cols as u16,
+        })
+    }
+
+    /// A grid of `rows` × `cols` cells holding the digits 1..=`digits`, with boxes of `boxes` (rows,
+    /// columns) or none. A classic shape comes out equal to [`Shape::new`]'s.
+    ///
+    /// # Errors
+    /// [`ShapeError::Grid`] when a side is 0 or above [`MAX_N`], when there are fewer digits than a
+    /// row or column has cells or more than [`MAX_N`], or when the boxes do not tile the grid or hold
+    /// more cells than there are digits.
+    pub fn grid(
+        rows: usize,
+        cols: usize,
+        digits: usize,
+        boxes: Option<(usize, usize)>,
+    ) -> Result<Shape, ShapeError> {
+        let fail = |reason| {
+            Err(ShapeError::Grid {
+                rows,
+                cols,
+                digits,
+                boxes,
+                reason,
+            })
+        };
+        if rows == 0 || cols == 0 || rows > MAX_N || cols > MAX_N {
+            return fail("each side must be 1 to 400 cells");
+        }
+        if digits > MAX_N {
+            return fail("at most 400 digits are supported");
+        }
+        if digits < rows.max(cols) {
+            return fail("a row or column has more cells than there are digits");
+        }
+        let (br, bc) = boxes.unwrap_or((0, 0));
+        if boxes.is_some() {
+            if br == 0 || bc == 0 || !rows.is_multiple_of(br) || !cols.is_multiple_of(bc) {
+                return fail("the boxes do not tile the grid");
+            }
+            if br * bc > digits {
+                return fail("a box has more cells than there are digits");
+            }
+            if br * bc < 2 {
+                return fail("a box must have at least 2 cells");
+            }
+        }
+        Ok(Shape {
+            rows: rows as u16,
+            cols: cols as u16,
+            digits: digits as u16,
+            box_rows: br as u16,
+            box_cols: bc as u16,
         })
     }
 
@@ -113,18 +192,34 @@ impl Shape {
         }
     }
 
-    /// Parses `RxC` (also `R×C` or `R*C`), e.g. `3x3`, `2x3`.
+    /// Parses `RxC` (also `R×C` or `R*C`), e.g. `3x3`, `2x3`: a classic grid with boxes of R rows and
+    /// C columns. Also the other shapes as [`Shape`]'s `Display` writes them:
+    /// `ROWSxCOLS~DIGITS~RxC` (boxes) or `ROWSxCOLS~DIGITS~-` (none), e.g. `6x8~8~2x4`.
     ///
     /// # Errors
-    /// [`ShapeError::Syntax`] for other text, and the errors of [`Shape::new`].
+    /// [`ShapeError::Syntax`] for other text, and the errors of [`Shape::new`] and [`Shape::grid`].
     pub fn parse(text: &str) -> Result<Shape, ShapeError> {
         let syntax = || ShapeError::Syntax {
             text: text.to_string(),
         };
         let t = text.trim();
-        let (r, c) = t.split_once(['x', 'X', '×', '*']).ok_or_else(syntax)?;
-        let r: usize = r.trim().parse().map_err(|_| syntax())?;
-        let c: usize = c.trim().parse().map_err(|_| syntax())?;
+        let pair = |t: &str| -> Result<(usize, usize), ShapeError> {
+            let (r, c) = t.split_once(['x', 'X', '×', '*']).ok_or_else(syntax)?;
+            let r: usize = r.trim().parse().map_err(|_| syntax())?;
+            let c: usize = c.trim().parse().map_err(|_| syntax())?;
+            Ok((r, c))
+        };
+        if let Some((dims, rest)) = t.split_once('~') {
+            let (rows, cols) = pair(dims)?;
+            let (digits, boxes) = rest.split_once('~').ok_or_else(syntax)?;
+            let digits: usize = digits.trim().parse().map_err(|_| syntax())?;
+            let boxes = match boxes.trim() {
+                "-" => None,
+                b => Some(pair(b)?),
+            };
+            return Shape::grid(rows, cols, digits, boxes);
+        }
+        let (r, c) = pair(t)?;
         Shape::new(r, c)
     }
 
@@ -133,7 +228,7 @@ impl Shape {
     /// # Errors
     /// [`ShapeError::Mismatch`] when `box_rows · box_cols != n`.
     pub fn check_side(self, n: usize) -> Result<Shape, ShapeError> {
-        if self.n() == n {
+        if self.n() == n && self.is_classic() {
             Ok(self)
         } else {
             Err(ShapeError::Mismatch {
@@ -144,36 +239,73 @@ impl Shape {
         }
     }
 
-    /// Rows per box.
+    /// Whether this is a classic shape (of [`Shape::new`]): N×N cells, N digits, boxes of N cells.
+    pub fn is_classic(self) -> bool {
+        self.rows == self.cols
+            && self.rows == self.digits
+            && self.box_rows >= 2
+            && self.box_cols >= 2
+            && self.box_rows * self.box_cols == self.digits
+    }
+
+    /// Rows per box (0 for a grid without boxes).
     pub fn box_rows(self) -> usize {
         self.box_rows as usize
     }
 
-    /// Columns per box.
+    /// Columns per box (0 for a grid without boxes).
     pub fn box_cols(self) -> usize {
         self.box_cols as usize
     }
 
-    /// The grid side N (= digits per unit = cells per unit).
+    /// The box rows and columns, if the grid has boxes.
+    pub fn boxes(self) -> Option<(usize, usize)> {
+        (self.box_rows > 0).then_some((self.box_rows(), self.box_cols()))
+    }
+
+    /// The digits a cell may hold, N (1..=N): for the classic shapes also the grid side and the
+    /// cells per unit.
     pub fn n(self) -> usize {
-        self.box_rows() * self.box_cols()
+        self.digits as usize
     }
 
-    /// The number of cells, N².
+    /// The rows of the grid.
+    pub fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// The columns of the grid (the length of a row).
+    pub fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    /// The number of cells, rows × columns (N² for the classic shapes).
     pub fn cells(self) -> usize {
-        self.n() * self.n()
+        self.rows() * self.cols()
     }
 
-    /// The 0-based box index of the cell at 0-based (row, col); boxes are numbered row-major.
+    /// The 0-based box index of the cell at 0-based (row, col); boxes are numbered row-major. 0 for
+    /// a grid without boxes.
     pub fn block_of(self, row: usize, col: usize) -> usize {
-        // There are box_cols boxes down and box_rows boxes across.
-        (row / self.box_rows()) * self.box_rows() + col / self.box_cols()
+        match self.boxes() {
+            Some((br, bc)) => (row / br) * (self.cols() / bc) + col / bc,
+            None => 0,
+        }
     }
 }
 
 impl fmt::Display for Shape {
+    /// Classic shapes by their boxes (`3x3`, `2x3`); the others as `ROWSxCOLS~DIGITS~RxC`, or `~-`
+    /// without boxes (`6x8~8~2x4`, `4x7~7~-`), which [`Shape::parse`] reads back.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}x{}", self.box_rows, self.box_cols)
+        if self.is_classic() {
+            return write!(f, "{}x{}", self.box_rows, self.box_cols);
+        }
+        write!(f, "{}x{}~{}~", self.rows, self.cols, self.digits)?;
+        match self.boxes() {
+            Some((r, c)) => write!(f, "{r}x{c}"),
+            None => f.write_str("-"),
+        }
     }
 }
 
@@ -190,7 +322,7 @@ impl Cell {
 
     /// The cell at 0-based `row`, `col` of a grid of this shape.
     pub fn at(shape: Shape, row: usize, col: usize) -> Cell {
-        Cell::new(row * shape.n() + col)
+        Cell::new(row * shape.cols() + col)
     }
 
     /// The 0-based row-major index.
@@ -200,12 +332,12 @@ impl Cell {
 
     /// The 0-based row.
     pub fn row(self, shape: Shape) -> usize {
-        self.index() / shape.n()
+        self.index() / shape.cols()
     }
 
     /// The 0-based column.
     pub fn col(self, shape: Shape) -> usize {
-        self.index() % shape.n()
+        self.index() % shape.cols()
     }
 
     /// `r<row>c<col>`, 1-based, the usual Sudoku notation (`r1c1` is the top-left cell).
@@ -412,7 +544,7 @@ impl Grid {
         self.shape
     }
 
-    /// The grid side N.
+    /// The digits N a cell may hold (the grid side, for the classic shapes).
     pub fn n(&self) -> usize {
         self.shape.n()
     }
@@ -511,6 +643,52 @@ mod tests {
             e.to_string(),
             "box 2x3 gives 6x6 grids, but the puzzle is 9x9"
         );
+    }
+
+    #[test]
+    fn other_shapes() {
+        // A classic shape made by `grid` is the classic shape.
+        assert_eq!(
+            Shape::grid(9, 9, 9, Some((3, 3))).unwrap(),
+            Shape::new(3, 3).unwrap()
+        );
+        let s = Shape::grid(6, 8, 8, Some((2, 4))).unwrap();
+        assert!(!s.is_classic());
+        assert_eq!((s.rows(), s.cols(), s.n(), s.cells()), (6, 8, 8, 48));
+        assert_eq!(s.to_string(), "6x8~8~2x4");
+        assert_eq!(Shape::parse("6x8~8~2x4").unwrap(), s);
+        // Row-major with 8 columns; boxes 2 rows by 4 columns, 2 across.
+        let c = Cell::at(s, 2, 5);
+        assert_eq!(
+            (c.index(), c.row(s), c.col(s), c.name(s)),
+            (21, 2, 5, "r3c6".into())
+        );
+        assert_eq!(s.block_of(2, 5), 3);
+        let free = Shape::grid(4, 7, 7, None).unwrap();
+        assert_eq!(free.to_string(), "4x7~7~-");
+        assert_eq!(Shape::parse("4x7~7~-").unwrap(), free);
+        assert_eq!(free.boxes(), None);
+        // 6x6 of the digits 1-9 with 3x3 boxes (each box holds all nine).
+        assert!(Shape::grid(6, 6, 9, Some((3, 3))).is_ok());
+        for (r, c, d, b) in [
+            (6, 6, 5, None),
+            (0, 4, 4, None),
+            (6, 6, 9, Some((4, 3))),
+            (4, 4, 4, Some((2, 3))),
+            (4, 4, 401, None),
+        ] {
+            assert!(
+                matches!(Shape::grid(r, c, d, b), Err(ShapeError::Grid { .. })),
+                "{r}x{c} {d} {b:?}"
+            );
+        }
+        assert_eq!(
+            Shape::grid(6, 6, 5, None).unwrap_err().to_string(),
+            "a 6x6 grid of 5 digits: a row or column has more cells than there are digits"
+        );
+        assert!(Shape::parse("6x8~8").is_err());
+        assert!(Shape::new(3, 3).unwrap().check_side(9).is_ok());
+        assert!(s.check_side(8).is_err());
     }
 
     #[test]

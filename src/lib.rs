@@ -34,7 +34,9 @@
 pub struct ReadmeDoctests;
 
 mod auto;
+mod automaton;
 mod check;
+mod clue;
 mod constraint;
 mod dfs;
 pub mod format;
@@ -51,10 +53,14 @@ mod units;
 mod verify;
 
 pub use auto::AutoBackend;
+pub use automaton::{Edge, Layered};
 pub use check::{
     Answer, CrossCheck, Expected, Problem, Verdict, Verified, compare_expected, cross_check, judge,
 };
-pub use constraint::{Cage, Relation, RelationKind, UnknownVariant, Variant, sum_range};
+pub use clue::Clue;
+pub use constraint::{
+    Cage, LineRule, Relation, RelationKind, SumRule, UnknownVariant, Variant, sum_range,
+};
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
 pub use rules::{RulesBuilder, RulesError};

@@ -1,6 +1,7 @@
 //! The rules of a variant grid beside its units, checked: [`RulesBuilder`] takes variants, jigsaw
-//! regions and killer cages (the data of [`constraint`](crate::constraint)) and builds the one
-//! [`Units`] value every backend receives, or says why it cannot ([`RulesError`]).
+//! regions, killer cages (the data of [`constraint`](crate::constraint)) and clues as setters state
+//! them ([`Clue`]), lowers the clues (`clue.rs`), and builds the one [`Units`] value every backend
+//! receives, or says why it cannot ([`RulesError`]).
 //!
 //! The all-different constraints stay units (rows, columns, boxes or regions, diagonals, windows,
 //! groups): every backend already reasons about units. What is not a unit is kept beside them: the
@@ -10,9 +11,10 @@
 
 use thiserror::Error;
 
+use crate::clue::{Clue, LowerCtx, LowerError, Lowered, lower, lower_variant};
 use crate::constraint::{Cage, Relation, RelationKind, Variant, sum_range};
-use crate::grid::{Cell, Shape};
-use crate::units::{Unit, UnitKind, UnitName, Units};
+use crate::grid::{Cell, DigitSet, Shape};
+use crate::units::{Extras, Unit, UnitKind, UnitName, Units, shape_units};
 
 /// Why a set of rules cannot be built. Indices are 0-based (regions numbered as given, cages in the
 /// order added), so that a reader can point at the text that gave them.
@@ -53,13 +55,47 @@ pub enum RulesError {
         /// Grid side.
         n: usize,
     },
-    /// More regions than N (regions are numbered from 0, so this is the first index ≥ N).
+    /// More regions than N (regions are numbered from 0, so this is the first index ≥ N; on the other
+    /// shapes, cells / N).
     #[error("region map has more than {n} regions: a {n}x{n} grid has {n} regions of {n} cells")]
     RegionCount {
         /// The first region index that is too many.
         region: usize,
         /// Grid side.
         n: usize,
+    },
+    /// A clue that names a cell outside the grid (0-based position in the clue's cell list).
+    #[error("{keyword}: cell {position} is outside the grid")]
+    ClueCell {
+        /// 0-based clue index.
+        clue: usize,
+        /// The clue's keyword.
+        keyword: &'static str,
+        /// 0-based position of the cell in the clue's list.
+        position: usize,
+    },
+    /// A clue that cannot hold as stated, or whose line is too complex to lay out.
+    #[error("{keyword}: {reason}")]
+    Clue {
+        /// 0-based clue index.
+        clue: usize,
+        /// The clue's keyword.
+        keyword: &'static str,
+        /// What is wrong.
+        reason: &'static str,
+    },
+    /// Clues on a grid of more than 64 digits (the native backend keeps their digit sets in 64-bit
+    /// words).
+    #[error("clues are supported on grids up to 64x64; this grid has {n} digits")]
+    ClueGridTooLarge {
+        /// Digits.
+        n: usize,
+    },
+    /// A variant that needs the digits 1 to N, on a zero-based grid.
+    #[error("{variant} needs the digits 1-N, not a zero-based grid")]
+    VariantBase {
+        /// The variant.
+        variant: Variant,
     },
     /// A region with other than N cells.
     #[error("region {} has {cells} cells; every region of a {n}x{n} grid has {n}", region + 1)]
@@ -159,6 +195,10 @@ pub struct RulesBuilder {
     variants: Vec<Variant>,
     regions: Option<Vec<usize>>,
     cages: Vec<(u32, Vec<(usize, usize)>)>,
+    clues: Vec<Clue>,
+    no_boxes: bool,
+    keep_boxes: bool,
+    base: i32,
 }
 
 impl Units {
@@ -169,6 +209,10 @@ impl Units {
             variants: Vec::new(),
             regions: None,
             cages: Vec::new(),
+            clues: Vec::new(),
+            no_boxes: false,
+            keep_boxes: false,
+            base: 1,
         }
     }
 }
@@ -182,9 +226,36 @@ impl RulesBuilder {
         self
     }
 
-    /// Jigsaw: the region of each cell (row-major, numbered 0..N), replacing the boxes.
+    /// Jigsaw: the region of each cell (row-major, numbered 0..N; on the other shapes 0..cells / N),
+    /// replacing the boxes. Each region has N cells.
     pub fn regions(mut self, region_of_cell: Vec<usize>) -> RulesBuilder {
         self.regions = Some(region_of_cell);
+        self
+    }
+
+    /// Keep the boxes beside jigsaw regions ([`RulesBuilder::regions`] replaces them otherwise): the
+    /// regions are extra units.
+    pub fn keep_boxes(mut self) -> RulesBuilder {
+        self.keep_boxes = true;
+        self
+    }
+
+    /// No boxes: rows and columns only (and what else is added).
+    pub fn no_boxes(mut self) -> RulesBuilder {
+        self.no_boxes = true;
+        self
+    }
+
+    /// A zero-based grid: digit d has the value d − 1 (digits written 0 to N − 1), which the clues'
+    /// values are.
+    pub fn zero_based(mut self) -> RulesBuilder {
+        self.base = 0;
+        self
+    }
+
+    /// Adds a clue (its cells of this builder's shape).
+    pub fn clue(mut self, clue: Clue) -> RulesBuilder {
+        self.clues.push(clue);
         self
     }
 
@@ -211,33 +282,172 @@ impl RulesBuilder {
             if !v.fits(shape) {
                 return Err(RulesError::VariantShape { variant: v, shape });
             }
-            if v == Variant::NonConsecutive && n > 64 {
+            let digit_sets = matches!(
+                v,
+                Variant::NonConsecutive
+                    | Variant::StrictKropki
+                    | Variant::StrictXv
+                    | Variant::AntiTaxicab
+                    | Variant::DutchFlatmates
+            );
+            if digit_sets && n > 64 {
                 return Err(RulesError::VariantTooLarge { variant: v, n });
+            }
+            if matches!(v, Variant::AntiTaxicab | Variant::DutchFlatmates) && self.base != 1 {
+                return Err(RulesError::VariantBase { variant: v });
             }
         }
         if !self.cages.is_empty() && n > 64 {
             return Err(RulesError::CageGridTooLarge { cage: 0, n });
         }
+        if !self.clues.is_empty() && n > 64 {
+            return Err(RulesError::ClueGridTooLarge { n });
+        }
         let cages = self.checked_cages()?;
-        if self.variants.is_empty() && self.regions.is_none() && cages.is_empty() {
+        self.check_clues()?;
+        let plain = self.variants.is_empty()
+            && self.regions.is_none()
+            && cages.is_empty()
+            && self.clues.is_empty()
+            && !self.no_boxes
+            && self.base == 1;
+        if plain {
             return Ok(Units::standard(shape));
         }
-        let mut units: Vec<Unit> = Units::standard(shape).units().to_vec();
-        if let Some(regions) = &self.regions {
-            units.truncate(2 * n);
+        let boxes = (self.regions.is_none() || self.keep_boxes) && !self.no_boxes;
+        let (mut units, mut groups) = shape_units(shape, boxes);
+        // The regions of each cell that region-sum lines follow: the boxes, else the jigsaw's.
+        let mut region_map: Option<Vec<usize>> = None;
+        if let (Some(regions), false) = (&self.regions, boxes && shape.boxes().is_some()) {
             units.extend(region_units(shape, regions)?);
+            region_map = Some(regions.clone());
+        } else if let Some(regions) = &self.regions {
+            // Regions beside the boxes: region-sum lines follow the boxes.
+            units.extend(region_units(shape, regions)?);
+            region_map = Some(
+                (0..shape.cells())
+                    .map(|i| {
+                        let c = Cell::new(i);
+                        shape.block_of(c.row(shape), c.col(shape))
+                    })
+                    .collect(),
+            );
+        } else if boxes && shape.boxes().is_some() {
+            region_map = Some(
+                (0..shape.cells())
+                    .map(|i| {
+                        let c = Cell::new(i);
+                        shape.block_of(c.row(shape), c.col(shape))
+                    })
+                    .collect(),
+            );
         }
         let mut variants = self.variants.clone();
         variants.sort_unstable();
         for &v in &variants {
-            units.extend(variant_units(shape, v));
+            let (full, part): (Vec<Unit>, Vec<Unit>) = variant_units(shape, v)
+                .into_iter()
+                .partition(|u| u.cells.len() == n);
+            units.extend(full);
+            groups.extend(part);
+        }
+        // The clues, lowered.
+        let ctx = LowerCtx {
+            shape,
+            base: self.base,
+            regions: region_map.as_deref(),
+        };
+        let mut lowered = Lowered::default();
+        for (i, clue) in self.clues.iter().enumerate() {
+            let before = lowered.groups.len();
+            lower(clue, &ctx, &mut lowered).map_err(|e| clue_error(i, clue, e))?;
+            // A diagonal clue is a diagonal unit (of N cells) or group.
+            for (k, mut cells) in lowered.groups.drain(before..).enumerate() {
+                // A cell named twice is one cell that differs from the others.
+                let mut seen = Vec::with_capacity(cells.len());
+                cells.retain(|c| {
+                    let first = !seen.contains(c);
+                    seen.push(*c);
+                    first
+                });
+                let kind = match clue {
+                    Clue::Diagonal { .. } => UnitKind::Diagonal,
+                    _ => UnitKind::Clue,
+                };
+                let index = match clue {
+                    Clue::Diagonal { anti } => usize::from(*anti),
+                    _ => i + k,
+                };
+                let unit = Unit {
+                    name: UnitName { kind, index },
+                    cells,
+                };
+                if unit.cells.len() == n {
+                    units.push(unit);
+                } else {
+                    groups.push(unit);
+                }
+            }
+        }
+        for &v in &variants {
+            lower_variant(v, &ctx, &self.clues, &mut lowered).map_err(|e| RulesError::Clue {
+                clue: 0,
+                keyword: v.name(),
+                reason: match e {
+                    LowerError::TooLarge => "its lines are too complex to lay out",
+                    LowerError::Invalid(r) => r,
+                },
+            })?;
         }
         let base = Units::from_units(shape, units);
         let mut relations = Vec::new();
         for &v in &variants {
             relations.extend(variant_relations(&base, v));
         }
-        Ok(base.with_extras(variants, self.regions.is_some(), relations, cages))
+        relations.extend(lowered.relations);
+        // One candidate set per cell: the intersection of what the clues allow.
+        let mut candidates: Vec<(Cell, DigitSet)> = Vec::new();
+        lowered.candidates.sort_by_key(|&(c, _)| c);
+        for (c, set) in lowered.candidates {
+            match candidates.last_mut() {
+                Some((last, have)) if *last == c => {
+                    for d in have.iter() {
+                        if !set.contains(d) {
+                            have.remove(d);
+                        }
+                    }
+                }
+                _ => candidates.push((c, set)),
+            }
+        }
+        Ok(base.with_extras(Extras {
+            variants,
+            jigsaw: self.regions.is_some(),
+            relations,
+            cages,
+            groups,
+            clues: self.clues,
+            sums: lowered.sums,
+            lines: lowered.lines,
+            candidates,
+            base: self.base,
+        }))
+    }
+
+    /// Every clue names cells of the grid (a line may pass a cell twice: a loop, say).
+    fn check_clues(&self) -> Result<(), RulesError> {
+        let cells = self.shape.cells();
+        for (i, clue) in self.clues.iter().enumerate() {
+            let keyword = clue.keyword();
+            if let Some(position) = clue.cells().iter().position(|c| c.index() >= cells) {
+                return Err(RulesError::ClueCell {
+                    clue: i,
+                    keyword,
+                    position,
+                });
+            }
+        }
+        Ok(())
     }
 
     fn checked_cages(&self) -> Result<Vec<Cage>, RulesError> {
@@ -298,7 +508,20 @@ impl RulesBuilder {
     }
 }
 
-/// The jigsaw regions as units, numbered as given.
+/// A clue's lowering error as a [`RulesError`].
+fn clue_error(clue: usize, c: &Clue, e: LowerError) -> RulesError {
+    RulesError::Clue {
+        clue,
+        keyword: c.keyword(),
+        reason: match e {
+            LowerError::TooLarge => "its line is too complex to lay out",
+            LowerError::Invalid(r) => r,
+        },
+    }
+}
+
+/// The jigsaw regions as units, numbered as given: cells / N regions of N cells (N of them on the
+/// classic shapes).
 fn region_units(shape: Shape, regions: &[usize]) -> Result<Vec<Unit>, RulesError> {
     let n = shape.n();
     if regions.len() != shape.cells() {
@@ -307,11 +530,17 @@ fn region_units(shape: Shape, regions: &[usize]) -> Result<Vec<Unit>, RulesError
             n,
         });
     }
-    let mut cells: Vec<Vec<Cell>> = vec![Vec::with_capacity(n); n];
+    let count = shape.cells() / n;
+    let mut cells: Vec<Vec<Cell>> = vec![Vec::with_capacity(n); count];
     for (i, &r) in regions.iter().enumerate() {
         match cells.get_mut(r) {
             Some(list) => list.push(Cell::new(i)),
-            None => return Err(RulesError::RegionCount { region: r, n }),
+            None => {
+                return Err(RulesError::RegionCount {
+                    region: r,
+                    n: count,
+                });
+            }
         }
     }
     if let Some((region, list)) = cells.iter().enumerate().find(|(_, l)| l.len() != n) {
@@ -343,18 +572,22 @@ fn variant_units(shape: Shape, variant: Variant) -> Vec<Unit> {
         cells,
     };
     match variant {
-        Variant::Diagonals => vec![
-            unit(
-                UnitKind::Diagonal,
-                0,
-                (0..n).map(|i| Cell::at(shape, i, i)).collect(),
-            ),
-            unit(
-                UnitKind::Diagonal,
-                1,
-                (0..n).map(|i| Cell::at(shape, i, n - 1 - i)).collect(),
-            ),
-        ],
+        Variant::Diagonals => {
+            // A square grid: its side (N on the classic shapes).
+            let k = shape.rows();
+            vec![
+                unit(
+                    UnitKind::Diagonal,
+                    0,
+                    (0..k).map(|i| Cell::at(shape, i, i)).collect(),
+                ),
+                unit(
+                    UnitKind::Diagonal,
+                    1,
+                    (0..k).map(|i| Cell::at(shape, i, k - 1 - i)).collect(),
+                ),
+            ]
+        }
         Variant::Windoku => {
             // Square boxes of side b: windows of b x b starting at 1, b + 2, 2b + 3, … (0-based), one
             // row and column of gap between them and at the edges; (b - 1)² windows.
@@ -371,17 +604,21 @@ fn variant_units(shape: Shape, variant: Variant) -> Vec<Unit> {
             }
             out
         }
-        Variant::DisjointGroups => (0..n)
-            .map(|g| {
-                let (r, c) = (g / bc, g % bc);
-                // Position (r, c) inside each box; boxes row-major.
-                let cells = (0..n)
-                    .map(|b| Cell::at(shape, (b / br) * br + r, (b % br) * bc + c))
-                    .collect();
-                unit(UnitKind::Group, g, cells)
-            })
-            .collect(),
-        Variant::AntiKnight | Variant::AntiKing | Variant::NonConsecutive => Vec::new(),
+        Variant::DisjointGroups => {
+            // Position (r, c) inside each box; boxes row-major, `across` of them side by side.
+            let across = shape.cols() / bc.max(1);
+            let boxes = shape.cells() / (br * bc).max(1);
+            (0..br * bc)
+                .map(|g| {
+                    let (r, c) = (g / bc, g % bc);
+                    let cells = (0..boxes)
+                        .map(|b| Cell::at(shape, (b / across) * br + r, (b % across) * bc + c))
+                        .collect();
+                    unit(UnitKind::Group, g, cells)
+                })
+                .collect()
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -390,7 +627,7 @@ fn variant_units(shape: Shape, variant: Variant) -> Vec<Unit> {
 /// ask for more than different digits).
 fn variant_relations(units: &Units, variant: Variant) -> Vec<Relation> {
     let shape = units.shape();
-    let n = shape.n() as isize;
+    let (rows, cols) = (shape.rows() as isize, shape.cols() as isize);
     let (kind, offsets): (RelationKind, &[(isize, isize)]) = match variant {
         Variant::AntiKnight => (RelationKind::Knight, &[(1, -2), (1, 2), (2, -1), (2, 1)]),
         Variant::AntiKing => (RelationKind::King, &[(1, -1), (1, 1)]),
@@ -398,11 +635,11 @@ fn variant_relations(units: &Units, variant: Variant) -> Vec<Relation> {
         _ => return Vec::new(),
     };
     let mut out = Vec::new();
-    for r in 0..n {
-        for c in 0..n {
+    for r in 0..rows {
+        for c in 0..cols {
             for &(dr, dc) in offsets {
                 let (r2, c2) = (r + dr, c + dc);
-                if !(0..n).contains(&r2) || !(0..n).contains(&c2) {
+                if !(0..rows).contains(&r2) || !(0..cols).contains(&c2) {
                     continue;
                 }
                 let a = Cell::at(shape, r as usize, c as usize);

@@ -1,6 +1,8 @@
 //! The constraint model, the rules of a grid: units (rows, columns, boxes; diagonals, windows, groups,
-//! jigsaw regions) of N cells that hold each digit once, with peers; beside them the pairwise relations
-//! and killer cages of variants (see `rules.rs`).
+//! jigsaw regions) of N cells that hold each digit once, with peers; beside them groups of fewer cells
+//! that hold different digits (the rows of a rectangular grid, say), the pairwise relations and killer
+//! cages of variants, and the clues of variant puzzles with the primitives they are lowered into (see
+//! `rules.rs` and `clue.rs`).
 //!
 //! Both backends, the encoder and the verifier read this one value; each reasons about it in its own
 //! way.
@@ -9,8 +11,9 @@ use std::fmt;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::constraint::{Cage, Relation, Variant};
-use crate::grid::{Cell, Digit, Grid, Shape};
+use crate::clue::Clue;
+use crate::constraint::{Cage, LineRule, Relation, SumRule, Variant};
+use crate::grid::{Cell, Digit, DigitSet, Grid, Shape};
 
 /// What kind of group a unit is.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -30,6 +33,9 @@ pub enum UnitKind {
     Group,
     /// A jigsaw region (in place of a box), numbered as the region map gives them.
     Region,
+    /// The cells of a clue that must differ (an all-different clue, a lunchbox, …), numbered by the
+    /// clue.
+    Clue,
 }
 
 /// A unit's identity: its kind and its 0-based number among units of that kind.
@@ -53,6 +59,7 @@ impl fmt::Display for UnitName {
             UnitKind::Window => "window",
             UnitKind::Group => "disjoint group",
             UnitKind::Region => "region",
+            UnitKind::Clue => "the cells of clue",
         };
         write!(f, "{word} {}", self.index + 1)
     }
@@ -108,44 +115,48 @@ pub struct Units {
     relations: Vec<Relation>,
     /// Killer cages.
     cages: Vec<Cage>,
+    /// Groups of fewer than N cells holding different digits (checked like units, reasoned about as
+    /// "must differ" pairs).
+    groups: Vec<Unit>,
+    /// The clues of a variant puzzle, as stated (what the verifier checks).
+    clues: Vec<Clue>,
+    /// What the clues lowered into besides groups and relations: weighted sums, lines, candidate sets
+    /// (one per cell, ascending by cell).
+    sums: Vec<SumRule>,
+    lines: Vec<LineRule>,
+    candidates: Vec<(Cell, DigitSet)>,
+    /// The value of digit 1: 1, or 0 on a zero-based grid.
+    base: i32,
+}
+
+/// What [`Units::with_extras`] adds to a unit list.
+#[derive(Default)]
+pub(crate) struct Extras {
+    pub variants: Vec<Variant>,
+    pub jigsaw: bool,
+    pub relations: Vec<Relation>,
+    pub cages: Vec<Cage>,
+    pub groups: Vec<Unit>,
+    pub clues: Vec<Clue>,
+    pub sums: Vec<SumRule>,
+    pub lines: Vec<LineRule>,
+    pub candidates: Vec<(Cell, DigitSet)>,
+    pub base: i32,
 }
 
 impl Units {
-    /// The classic rules: N rows, N columns, N boxes (in that order).
+    /// The classic rules: N rows, N columns, N boxes (in that order). For the other shapes (see
+    /// [`Shape::grid`]) the rows, columns and boxes of N cells, and those of fewer as groups.
     pub fn standard(shape: Shape) -> Units {
-        let n = shape.n();
-        let mut units = Vec::with_capacity(3 * n);
-        for r in 0..n {
-            units.push(Unit {
-                name: UnitName {
-                    kind: UnitKind::Row,
-                    index: r,
-                },
-                cells: (0..n).map(|c| Cell::at(shape, r, c)).collect(),
+        if !shape.is_classic() {
+            let (houses, groups) = shape_units(shape, true);
+            return Units::from_units(shape, houses).with_extras(Extras {
+                groups,
+                base: 1,
+                ..Extras::default()
             });
         }
-        for c in 0..n {
-            units.push(Unit {
-                name: UnitName {
-                    kind: UnitKind::Col,
-                    index: c,
-                },
-                cells: (0..n).map(|r| Cell::at(shape, r, c)).collect(),
-            });
-        }
-        let (br, bc) = (shape.box_rows(), shape.box_cols());
-        for b in 0..n {
-            let (top, left) = ((b / br) * br, (b % br) * bc);
-            units.push(Unit {
-                name: UnitName {
-                    kind: UnitKind::Block,
-                    index: b,
-                },
-                cells: (0..n)
-                    .map(|i| Cell::at(shape, top + i / bc, left + i % bc))
-                    .collect(),
-            });
-        }
+        let (units, _) = shape_units(shape, true);
         Units {
             standard: true,
             ..Units::from_units(shape, units)
@@ -192,25 +203,67 @@ impl Units {
             jigsaw: false,
             relations: Vec::new(),
             cages: Vec::new(),
+            groups: Vec::new(),
+            clues: Vec::new(),
+            sums: Vec::new(),
+            lines: Vec::new(),
+            candidates: Vec::new(),
+            base: 1,
         }
     }
 
-    /// These units with the variants' relations and cages beside them (built by
-    /// [`Units::rules`](crate::RulesBuilder), which validates them).
-    pub(crate) fn with_extras(
-        self,
-        variants: Vec<Variant>,
-        jigsaw: bool,
-        relations: Vec<Relation>,
-        cages: Vec<Cage>,
-    ) -> Units {
+    /// These units with the variants' relations and cages, the groups and the clues beside them
+    /// (built by [`Units::rules`](crate::RulesBuilder), which validates them).
+    pub(crate) fn with_extras(self, extras: Extras) -> Units {
         Units {
-            variants,
-            jigsaw,
-            relations,
-            cages,
+            variants: extras.variants,
+            jigsaw: extras.jigsaw,
+            relations: extras.relations,
+            cages: extras.cages,
+            groups: extras.groups,
+            clues: extras.clues,
+            sums: extras.sums,
+            lines: extras.lines,
+            candidates: extras.candidates,
+            base: extras.base,
             ..self
         }
+    }
+
+    /// Groups of fewer than N cells that hold different digits: the rows, columns or boxes of a
+    /// shape with more digits than they have cells, and what clues ask to differ.
+    pub fn groups(&self) -> &[Unit] {
+        &self.groups
+    }
+
+    /// The clues of a variant puzzle, as stated.
+    pub fn clues(&self) -> &[Clue] {
+        &self.clues
+    }
+
+    /// The weighted sums the clues lowered into.
+    pub fn sums(&self) -> &[SumRule] {
+        &self.sums
+    }
+
+    /// The lines (automata) the clues lowered into.
+    pub fn lines(&self) -> &[LineRule] {
+        &self.lines
+    }
+
+    /// The candidate sets the clues lowered into: at most one per cell, ascending by cell.
+    pub fn candidates(&self) -> &[(Cell, DigitSet)] {
+        &self.candidates
+    }
+
+    /// The value of digit 1: 1, or 0 on a zero-based grid (whose digits are written 0 to N − 1).
+    pub fn base(&self) -> i32 {
+        self.base
+    }
+
+    /// The value of 1-based digit `d` (see [`Units::base`]).
+    pub fn value(&self, d: u16) -> i32 {
+        i32::from(d) - 1 + self.base
     }
 
     /// The pairwise relations (anti-knight, anti-king, non-consecutive), each pair once with `a < b`;
@@ -235,9 +288,25 @@ impl Units {
         self.jigsaw
     }
 
-    /// Whether there are rules besides the units: relations or cages.
+    /// Whether there are rules besides the units: relations, cages, groups or what clues lowered
+    /// into.
     pub fn has_extras(&self) -> bool {
-        !self.relations.is_empty() || !self.cages.is_empty()
+        !self.relations.is_empty()
+            || !self.cages.is_empty()
+            || !self.groups.is_empty()
+            || !self.sums.is_empty()
+            || !self.lines.is_empty()
+            || !self.candidates.is_empty()
+    }
+
+    /// Whether there is more than units, "must differ" relations and cages (the rules the native
+    /// backend knew before clues): groups, other relations, sums, lines or candidate sets.
+    pub fn has_clue_rules(&self) -> bool {
+        !self.groups.is_empty()
+            || !self.sums.is_empty()
+            || !self.lines.is_empty()
+            || !self.candidates.is_empty()
+            || self.relations.iter().any(|r| !r.kind.is_variant())
     }
 
     /// The region of each cell (row-major, 0-based in unit order), when jigsaw regions replace the
@@ -322,11 +391,12 @@ impl Units {
     /// few operations per given; only a grid with a clash is scanned again in unit order to name the
     /// first pair. Values outside 1..=N are not digits and are ignored.
     pub fn find_clash(&self, grid: &Grid) -> Option<Clash> {
-        if grid.shape() != self.shape || !self.has_clash(grid.values()) {
+        if grid.shape() != self.shape || (self.groups.is_empty() && !self.has_clash(grid.values()))
+        {
             return None;
         }
         let mut seen: Vec<Option<Cell>> = vec![None; self.shape.n() + 1];
-        for unit in &self.units {
+        for unit in self.units.iter().chain(&self.groups) {
             seen.iter_mut().for_each(|s| *s = None);
             for &cell in &unit.cells {
                 if let Some(d) = grid.get(cell) {
@@ -427,6 +497,47 @@ impl Units {
         }
         false
     }
+}
+
+/// The rows, columns and boxes of `shape` (in that order), split into those of N cells (each digit
+/// once) and those of fewer (different digits); `boxes`: with the boxes.
+pub(crate) fn shape_units(shape: Shape, boxes: bool) -> (Vec<Unit>, Vec<Unit>) {
+    let (rows, cols, n) = (shape.rows(), shape.cols(), shape.n());
+    let mut all = Vec::with_capacity(rows + cols + n);
+    for r in 0..rows {
+        all.push(Unit {
+            name: UnitName {
+                kind: UnitKind::Row,
+                index: r,
+            },
+            cells: (0..cols).map(|c| Cell::at(shape, r, c)).collect(),
+        });
+    }
+    for c in 0..cols {
+        all.push(Unit {
+            name: UnitName {
+                kind: UnitKind::Col,
+                index: c,
+            },
+            cells: (0..rows).map(|r| Cell::at(shape, r, c)).collect(),
+        });
+    }
+    if let (true, Some((br, bc))) = (boxes, shape.boxes()) {
+        let across = cols / bc;
+        for b in 0..(rows / br) * across {
+            let (top, left) = ((b / across) * br, (b % across) * bc);
+            all.push(Unit {
+                name: UnitName {
+                    kind: UnitKind::Block,
+                    index: b,
+                },
+                cells: (0..br * bc)
+                    .map(|i| Cell::at(shape, top + i / bc, left + i % bc))
+                    .collect(),
+            });
+        }
+    }
+    all.into_iter().partition(|u| u.cells.len() == n)
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! The independent checker: [`verify`] accepts only a full grid that keeps every given, holds each
-//! digit once in every unit and keeps every relation and cage of the rules, and otherwise names the
-//! first rule it breaks ([`Violation`]). It shares nothing with the backends but the rules
-//! ([`Units`]).
+//! digit once in every unit, different digits in every group, and keeps every relation, cage and clue
+//! of the rules, and otherwise names the first rule it breaks ([`Violation`]). It shares nothing with
+//! the backends but the rules ([`Units`]): the clues are checked as setters state them, each by its
+//! own reading here, not through what they are lowered into for the backends.
 
 use thiserror::Error;
 
-use crate::constraint::RelationKind;
+use crate::clue::Clue;
+use crate::constraint::{RelationKind, Variant};
 use crate::grid::{Cell, Grid, Shape};
 use crate::units::{UnitName, Units};
 
@@ -90,6 +92,16 @@ pub enum Violation {
         /// Second cell, `rXcY`.
         second: String,
     },
+    /// A clue (or a variant with data of the puzzle, strict kropki say) that the candidate breaks.
+    #[error("{clue} at {at}: {detail}")]
+    Clue {
+        /// The clue as its line names it (`thermo`, `kropki white`, `little-killer 23`).
+        clue: String,
+        /// Its first cell, `rXcY` (or the cell where the variant breaks).
+        at: String,
+        /// What is wrong, with the cells and values involved.
+        detail: String,
+    },
     /// A killer cage whose digits add up to another sum.
     #[error("cage at {anchor} (sum {sum}) sums to {found}")]
     CageSum {
@@ -164,9 +176,9 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
         });
     }
     let values = candidate.values();
-    for r in units.relations() {
+    for r in units.relations().iter().filter(|r| r.kind.is_variant()) {
         let (a, b) = (values[r.a.index()], values[r.b.index()]);
-        if !r.kind.allows(a, b) {
+        if !r.kind.allows(i32::from(a), i32::from(b)) {
             return Err(Violation::Relation {
                 kind: r.kind,
                 first: r.a.name(shape),
@@ -202,24 +214,672 @@ pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Viol
             });
         }
     }
+    let vals: Vec<i32> = values.iter().map(|&d| units.value(d)).collect();
+    for clue in units.clues() {
+        check_clue(units, clue, &vals).map_err(|(at, detail)| Violation::Clue {
+            clue: clue.title(),
+            at: at.name(shape),
+            detail,
+        })?;
+    }
+    for &v in units.variants() {
+        check_variant(units, v, &vals).map_err(|(at, detail)| Violation::Clue {
+            clue: v.name().to_string(),
+            at: at.name(shape),
+            detail,
+        })?;
+    }
+    Ok(())
+}
+
+/// A broken clue: the cell to name it by and what is wrong.
+type Broken = (Cell, String);
+
+/// `r1c2 (5)`: a cell and its value.
+fn show(shape: Shape, c: Cell, vals: &[i32]) -> String {
+    format!("{} ({})", c.name(shape), vals[c.index()])
+}
+
+/// The first two of `cells` (two cells, not one named twice) holding one value, if any.
+fn repeated(cells: &[Cell], vals: &[i32]) -> Option<(Cell, Cell)> {
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            if a != b && vals[a.index()] == vals[b.index()] {
+                return Some((a, b));
+            }
+        }
+    }
+    None
+}
+
+/// Whether two cells share a side.
+fn sides(shape: Shape, a: Cell, b: Cell) -> bool {
+    a.row(shape).abs_diff(b.row(shape)) + a.col(shape).abs_diff(b.col(shape)) == 1
+}
+
+/// The pairs of `cells` sharing a side, earlier cell first.
+fn side_pairs(shape: Shape, cells: &[Cell]) -> Vec<(Cell, Cell)> {
+    let mut out = Vec::new();
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            if sides(shape, a, b) {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+/// The sum of the values of `cells`.
+fn total(cells: &[Cell], vals: &[i32]) -> i32 {
+    cells.iter().map(|c| vals[c.index()]).sum()
+}
+
+/// `cells` joined by spaces, by name.
+fn names(shape: Shape, cells: &[Cell]) -> String {
+    let v: Vec<String> = cells.iter().map(|c| c.name(shape)).collect();
+    v.join(" ")
+}
+
+/// Whether `vals` (a line's values in order) divides into stretches adding up to `sum` each,
+/// starting at the line's start.
+fn stretches(vals: &[i32], sum: i32) -> bool {
+    let mut run = 0;
+    for &v in vals {
+        run += v;
+        if run == sum {
+            run = 0;
+        } else if run > sum {
+            return false;
+        }
+    }
+    run == 0
+}
+
+/// The verifier's own reading of a clue, on the candidate's values `vals` (see `clue.rs` for each
+/// rule as stated).
+fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
+    let shape = units.shape();
+    let val = |c: Cell| vals[c.index()];
+    let show = |c: Cell| show(shape, c, vals);
+    let first = clue.cells().first().copied().unwrap_or(Cell::new(0));
+    let fail = |at: Cell, detail: String| Err((at, detail));
+    match clue {
+        Clue::Candidates { cell, values } => {
+            if !values.contains(&val(*cell)) {
+                let list: Vec<String> = values.iter().map(i32::to_string).collect();
+                return fail(
+                    *cell,
+                    format!("{} is none of {}", show(*cell), list.join(" ")),
+                );
+            }
+        }
+        Clue::AllDifferent { cells }
+        | Clue::Lunchbox { cells, .. }
+        | Clue::Rellik { cells, .. }
+            if repeated(cells, vals).is_some() =>
+        {
+            let (a, b) = repeated(cells, vals).unwrap_or((first, first));
+            return fail(first, format!("{} and {} hold the same", show(a), show(b)));
+        }
+        Clue::AllDifferent { .. } => {}
+        Clue::Diagonal { anti } => {
+            let k = shape.rows();
+            let cells: Vec<Cell> = (0..k)
+                .map(|r| Cell::at(shape, r, if *anti { k - 1 - r } else { r }))
+                .collect();
+            if let Some((a, b)) = repeated(&cells, vals) {
+                return fail(
+                    cells[0],
+                    format!("{} and {} hold the same", show(a), show(b)),
+                );
+            }
+        }
+        Clue::Kropki { black, cells } => {
+            for (a, b) in side_pairs(shape, cells) {
+                let (x, y) = (val(a), val(b));
+                let ok = if *black {
+                    x == 2 * y || y == 2 * x
+                } else {
+                    (x - y).abs() == 1
+                };
+                if !ok {
+                    let what = if *black {
+                        "neither is double the other"
+                    } else {
+                        "not consecutive"
+                    };
+                    return fail(a, format!("{} and {}: {what}", show(a), show(b)));
+                }
+            }
+        }
+        Clue::Xv { sum, cells } => {
+            for (a, b) in side_pairs(shape, cells) {
+                if val(a) + val(b) != *sum {
+                    return fail(
+                        a,
+                        format!("{} and {} do not add up to {sum}", show(a), show(b)),
+                    );
+                }
+            }
+        }
+        Clue::GreaterThan { cells } => {
+            for (a, b) in side_pairs(shape, cells) {
+                if val(a) <= val(b) {
+                    return fail(a, format!("{} is not above {}", show(a), show(b)));
+                }
+            }
+        }
+        Clue::Thermo { cells } => {
+            for w in cells.windows(2) {
+                if val(w[1]) <= val(w[0]) {
+                    return fail(first, format!("{} is not above {}", show(w[1]), show(w[0])));
+                }
+            }
+        }
+        Clue::Whisper { diff, cells } => {
+            for w in cells.windows(2) {
+                if (val(w[1]) - val(w[0])).abs() < *diff {
+                    return fail(
+                        first,
+                        format!(
+                            "{} and {} differ by less than {diff}",
+                            show(w[0]),
+                            show(w[1])
+                        ),
+                    );
+                }
+            }
+        }
+        Clue::Renban { cells } => {
+            if let Some((a, b)) = repeated(cells, vals) {
+                return fail(first, format!("{} and {} hold the same", show(a), show(b)));
+            }
+            let lo = cells.iter().map(|&c| val(c)).min().unwrap_or(0);
+            let hi = cells.iter().map(|&c| val(c)).max().unwrap_or(0);
+            if hi - lo + 1 != cells.len() as i32 {
+                return fail(
+                    first,
+                    format!("its values run from {lo} to {hi}, not consecutive"),
+                );
+            }
+        }
+        Clue::Palindrome { cells } => {
+            let k = cells.len();
+            for i in 0..k / 2 {
+                let (a, b) = (cells[i], cells[k - 1 - i]);
+                if val(a) != val(b) {
+                    return fail(first, format!("{} and {} differ", show(a), show(b)));
+                }
+            }
+        }
+        Clue::Modular { modulus, cells } => {
+            let m = *modulus as usize;
+            for start in 0..cells.len() {
+                let window = &cells[start..(start + m).min(cells.len())];
+                for (i, &a) in window.iter().enumerate() {
+                    for &b in &window[i + 1..] {
+                        if val(a).rem_euclid(*modulus) == val(b).rem_euclid(*modulus) {
+                            return fail(
+                                first,
+                                format!("{} and {} are equal modulo {modulus}", show(a), show(b)),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Clue::Entropic { cells } => {
+            let third = |v: i32| (v - 1).div_euclid(3);
+            for start in 0..cells.len() {
+                let window = &cells[start..(start + 3).min(cells.len())];
+                for (i, &a) in window.iter().enumerate() {
+                    for &b in &window[i + 1..] {
+                        if third(val(a)) == third(val(b)) {
+                            return fail(
+                                first,
+                                format!("{} and {} are in the same third", show(a), show(b)),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Clue::Zipper { cells } => {
+            let k = cells.len();
+            let target = if k % 2 == 1 {
+                val(cells[k / 2])
+            } else {
+                val(cells[0]) + val(cells[k - 1])
+            };
+            for i in 0..k / 2 {
+                let (a, b) = (cells[i], cells[k - 1 - i]);
+                if val(a) + val(b) != target {
+                    return fail(
+                        first,
+                        format!("{} and {} do not add up to {target}", show(a), show(b)),
+                    );
+                }
+            }
+        }
+        Clue::Between { cells } | Clue::Lockout { cells, .. } => {
+            let (a, b) = (cells[0], cells[cells.len() - 1]);
+            let (lo, hi) = (val(a).min(val(b)), val(a).max(val(b)));
+            if let Clue::Lockout { diff, .. } = clue
+                && hi - lo < *diff
+            {
+                return fail(
+                    first,
+                    format!(
+                        "the ends {} and {} differ by less than {diff}",
+                        show(a),
+                        show(b)
+                    ),
+                );
+            }
+            for &m in &cells[1..cells.len() - 1] {
+                let inside = lo < val(m) && val(m) < hi;
+                let outside = val(m) < lo || val(m) > hi;
+                let bad = match clue {
+                    Clue::Lockout { .. } => !outside,
+                    _ => !inside,
+                };
+                if bad {
+                    let side = if matches!(clue, Clue::Lockout { .. }) {
+                        "not outside"
+                    } else {
+                        "not between"
+                    };
+                    return fail(
+                        first,
+                        format!("{} is {side} the ends {} and {}", show(m), show(a), show(b)),
+                    );
+                }
+            }
+        }
+        Clue::RegionSumLine { cells } => {
+            let region = |c: Cell| -> Option<usize> {
+                match units.regions() {
+                    Some(map) => Some(map[c.index()]),
+                    None if !units
+                        .units()
+                        .iter()
+                        .chain(units.groups())
+                        .any(|u| u.name.kind == crate::UnitKind::Block) =>
+                    {
+                        None
+                    }
+                    None => Some(shape.block_of(c.row(shape), c.col(shape))),
+                }
+            };
+            if cells.iter().any(|&c| region(c).is_none()) {
+                return Ok(());
+            }
+            let mut sums: Vec<(Cell, i32)> = Vec::new();
+            let mut last = None;
+            for &c in cells {
+                let r = region(c);
+                match sums.last_mut() {
+                    Some((_, s)) if r == last => *s += val(c),
+                    _ => sums.push((c, val(c))),
+                }
+                last = r;
+            }
+            if let Some(&(c, s)) = sums.iter().find(|(_, s)| *s != sums[0].1) {
+                return fail(
+                    first,
+                    format!(
+                        "the stretch from {} adds up to {s}, the first to {}",
+                        c.name(shape),
+                        sums[0].1
+                    ),
+                );
+            }
+        }
+        Clue::SumLine { sum, looped, cells } => {
+            let line: Vec<i32> = cells.iter().map(|&c| val(c)).collect();
+            let k = line.len();
+            let ok = if *looped {
+                (0..k).any(|s| {
+                    let turned: Vec<i32> = (0..k).map(|j| line[(s + j) % k]).collect();
+                    stretches(&turned, *sum)
+                })
+            } else {
+                stretches(&line, *sum)
+            };
+            if !ok {
+                return fail(first, format!("does not divide into stretches of {sum}"));
+            }
+        }
+        Clue::Arrow { pill, cells } => {
+            let mut circle = cells[..*pill].to_vec();
+            circle.sort_unstable();
+            let number = circle
+                .iter()
+                .fold(0i64, |acc, &c| acc * 10 + i64::from(val(c)));
+            let along = i64::from(total(&cells[*pill..], vals));
+            if number != along {
+                return fail(
+                    first,
+                    format!("the circle holds {number}, the arrow adds up to {along}"),
+                );
+            }
+        }
+        Clue::DoubleArrow { cells } => {
+            let k = cells.len();
+            let ends = val(cells[0]) + val(cells[k - 1]);
+            let mids = total(&cells[1..k - 1], vals);
+            if ends != mids {
+                return fail(
+                    first,
+                    format!("the ends add up to {ends}, the cells between to {mids}"),
+                );
+            }
+        }
+        Clue::LittleKiller { sum, cells } => {
+            let t = total(cells, vals);
+            if t != *sum {
+                return fail(first, format!("{} add up to {t}", names(shape, cells)));
+            }
+        }
+        Clue::Sum { sum, coeffs, cells } => {
+            let t: i64 = cells
+                .iter()
+                .zip(coeffs)
+                .map(|(&c, &k)| i64::from(k) * i64::from(val(c)))
+                .sum();
+            if t != i64::from(*sum) {
+                return fail(first, format!("the weighted sum is {t}"));
+            }
+        }
+        Clue::EqualSum { segments } => {
+            let sums: Vec<i32> = segments.iter().map(|s| total(s, vals)).collect();
+            if let Some(i) = sums.iter().position(|&t| t != sums[0]) {
+                return fail(
+                    segments[i][0],
+                    format!(
+                        "this segment adds up to {}, the first to {}",
+                        sums[i], sums[0]
+                    ),
+                );
+            }
+        }
+        Clue::Sandwich { sum, cells } | Clue::Lunchbox { sum, cells } => {
+            let lo = cells.iter().map(|&c| val(c)).min().unwrap_or(0);
+            let hi = cells.iter().map(|&c| val(c)).max().unwrap_or(0);
+            let at = |v: i32| cells.iter().position(|&c| val(c) == v).unwrap_or(0);
+            let (i, j) = (at(lo).min(at(hi)), at(lo).max(at(hi)));
+            let t = total(&cells[(i + 1).min(j)..j], vals);
+            if t != *sum {
+                return fail(
+                    first,
+                    format!(
+                        "the cells between {} and {} add up to {t}",
+                        show(cells[i]),
+                        show(cells[j])
+                    ),
+                );
+            }
+        }
+        Clue::XSum { sum, cells } => {
+            let x = val(cells[0]);
+            if x < 1 || x as usize > cells.len() {
+                return fail(
+                    first,
+                    format!("{} counts no cells of the line", show(first)),
+                );
+            }
+            let t = total(&cells[..x as usize], vals);
+            if t != *sum {
+                return fail(first, format!("the first {x} cells add up to {t}"));
+            }
+        }
+        Clue::Skyscraper { count, cells } => {
+            let (mut top, mut seen) = (0, 0);
+            for &c in cells {
+                if val(c) > top {
+                    top = val(c);
+                    seen += 1;
+                }
+            }
+            if seen != *count {
+                return fail(first, format!("{seen} buildings are seen"));
+            }
+        }
+        Clue::HiddenSkyscraper { value, cells } => {
+            let hidden =
+                (1..cells.len()).find(|&i| cells[..i].iter().any(|&c| val(c) >= val(cells[i])));
+            match hidden {
+                Some(i) if val(cells[i]) == *value => {}
+                Some(i) => {
+                    return fail(
+                        first,
+                        format!("the first hidden building is {}", show(cells[i])),
+                    );
+                }
+                None => return fail(first, "no building is hidden".to_string()),
+            }
+        }
+        Clue::NumberedRoom { value, cells } => {
+            if let Err(detail) = selects(shape, cells[0], cells, *value, vals) {
+                return fail(first, detail);
+            }
+        }
+        Clue::Indexing { rows, cells } => {
+            for &control in cells {
+                let (r, c) = (control.row(shape), control.col(shape));
+                let (line, value): (Vec<Cell>, usize) = if *rows {
+                    (
+                        (0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(),
+                        r + 1,
+                    )
+                } else {
+                    (
+                        (0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(),
+                        c + 1,
+                    )
+                };
+                if let Err(detail) = selects(shape, control, &line, value as i32, vals) {
+                    return fail(control, detail);
+                }
+            }
+        }
+        Clue::Quad { cells, values } => {
+            for &v in values {
+                let want = values.iter().filter(|&&x| x == v).count();
+                let have = cells.iter().filter(|&&c| val(c) == v).count();
+                if have < want {
+                    return fail(
+                        first,
+                        format!("{v} is in the quadruple {have} times, not {want}"),
+                    );
+                }
+            }
+        }
+        Clue::CountingCircles { cells } => {
+            for &c in cells {
+                let k = cells.iter().filter(|&&x| val(x) == val(c)).count() as i32;
+                if k != val(c) {
+                    return fail(first, format!("{} is in {k} circles", show(c)));
+                }
+            }
+        }
+        Clue::SameValues { sets, cells } => {
+            let size = cells.len() / (*sets).max(1);
+            let sorted = |run: &[Cell]| {
+                let mut v: Vec<i32> = run.iter().map(|&c| val(c)).collect();
+                v.sort_unstable();
+                v
+            };
+            let runs: Vec<&[Cell]> = cells.chunks(size.max(1)).collect();
+            if let Some(run) = runs.iter().find(|r| sorted(r) != sorted(runs[0])) {
+                return fail(
+                    run[0],
+                    format!(
+                        "these cells hold {:?}, the first run {:?}",
+                        sorted(run),
+                        sorted(runs[0])
+                    ),
+                );
+            }
+        }
+        Clue::Rellik { sum, cells } => {
+            let k = cells.len();
+            for m in 1u32..(1 << k.min(20)) {
+                let subset: Vec<Cell> = (0..k)
+                    .filter(|&i| m >> i & 1 == 1)
+                    .map(|i| cells[i])
+                    .collect();
+                if total(&subset, vals) == *sum {
+                    return fail(first, format!("{} add up to {sum}", names(shape, &subset)));
+                }
+            }
+        }
+        Clue::ValueIndexing { cells } => {
+            let k = val(cells[1]);
+            if k < 1 || k as usize > cells.len() - 2 {
+                return fail(first, format!("{} points past the line", show(cells[1])));
+            }
+            let target = cells[1 + k as usize];
+            if val(target) != val(cells[0]) {
+                return fail(
+                    first,
+                    format!(
+                        "{} points at {}, not {}",
+                        show(cells[1]),
+                        show(target),
+                        show(cells[0])
+                    ),
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Indexing: `control` holding k selects the k-th cell of `line`, which holds `value`; no other
+/// cell of the line does.
+fn selects(
+    shape: Shape,
+    control: Cell,
+    line: &[Cell],
+    value: i32,
+    vals: &[i32],
+) -> Result<(), String> {
+    let k = vals[control.index()];
+    for (i, &c) in line.iter().enumerate() {
+        if (vals[c.index()] == value) != (i as i32 + 1 == k) {
+            return Err(format!(
+                "{} selects cell {k} of the line, but {} holds {}",
+                show(shape, control, vals),
+                c.name(shape),
+                vals[c.index()]
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The variants with data of the puzzle (strict kropki and XV) or of their own (anti-taxicab,
+/// Dutch flatmates), read on their own.
+fn check_variant(units: &Units, v: Variant, vals: &[i32]) -> Result<(), Broken> {
+    let shape = units.shape();
+    let (rows, cols) = (shape.rows(), shape.cols());
+    let val = |c: Cell| vals[c.index()];
+    let show = |c: Cell| show(shape, c, vals);
+    let marked = |a: Cell, b: Cell, xv: bool| {
+        units.clues().iter().any(|clue| match clue {
+            Clue::Kropki { cells, .. } if !xv => cells.contains(&a) && cells.contains(&b),
+            Clue::Xv { cells, .. } if xv => cells.contains(&a) && cells.contains(&b),
+            _ => false,
+        })
+    };
+    match v {
+        Variant::StrictKropki | Variant::StrictXv => {
+            let xv = v == Variant::StrictXv;
+            for r in 0..rows {
+                for c in 0..cols {
+                    let a = Cell::at(shape, r, c);
+                    let next = [(r, c + 1), (r + 1, c)];
+                    for (r2, c2) in next {
+                        if r2 >= rows || c2 >= cols {
+                            continue;
+                        }
+                        let b = Cell::at(shape, r2, c2);
+                        if marked(a, b, xv) {
+                            continue;
+                        }
+                        let (x, y) = (val(a), val(b));
+                        let bad = if xv {
+                            x + y == 5 || x + y == 10
+                        } else {
+                            (x - y).abs() == 1 || x == 2 * y || y == 2 * x
+                        };
+                        if bad {
+                            let what = if xv {
+                                "add up to 5 or 10"
+                            } else {
+                                "are consecutive or one double the other"
+                            };
+                            return Err((
+                                a,
+                                format!("{} and {} {what} without a mark", show(a), show(b)),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Variant::AntiTaxicab => {
+            for a in 0..shape.cells() {
+                for b in a + 1..shape.cells() {
+                    let (ca, cb) = (Cell::new(a), Cell::new(b));
+                    let d = ca.row(shape).abs_diff(cb.row(shape))
+                        + ca.col(shape).abs_diff(cb.col(shape));
+                    if val(ca) == val(cb) && d as i32 == val(ca) {
+                        return Err((ca, format!("{} and {} are {d} apart", show(ca), show(cb))));
+                    }
+                }
+            }
+        }
+        Variant::DutchFlatmates => {
+            let n = shape.n() as i32;
+            let mid = (n + 1) / 2;
+            for r in 0..rows {
+                for c in 0..cols {
+                    let x = Cell::at(shape, r, c);
+                    if val(x) != mid {
+                        continue;
+                    }
+                    let above = r > 0 && val(Cell::at(shape, r - 1, c)) == 1;
+                    let below = r + 1 < rows && val(Cell::at(shape, r + 1, c)) == n;
+                    if !above && !below {
+                        return Err((x, format!("{} has neither 1 above nor {n} below", show(x))));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
     Ok(())
 }
 
 /// Whether every relation and cage of `units` holds in `values` (a full grid of digits in range).
 fn extras_hold(units: &Units, values: &[u16]) -> bool {
-    units
-        .relations()
-        .iter()
-        .all(|r| r.kind.allows(values[r.a.index()], values[r.b.index()]))
-        && units.cages().iter().all(|cage| {
-            let (mut seen, mut sum) = (0u64, 0u32);
-            for c in &cage.cells {
-                let v = values[c.index()];
-                seen |= 1 << (v.wrapping_sub(1) & 63);
-                sum += u32::from(v);
-            }
-            seen.count_ones() as usize == cage.cells.len() && sum == cage.sum
-        })
+    units.relations().iter().all(|r| {
+        r.kind.allows(
+            i32::from(values[r.a.index()]),
+            i32::from(values[r.b.index()]),
+        )
+    }) && units.cages().iter().all(|cage| {
+        let (mut seen, mut sum) = (0u64, 0u32);
+        for c in &cage.cells {
+            let v = values[c.index()];
+            seen |= 1 << (v.wrapping_sub(1) & 63);
+            sum += u32::from(v);
+        }
+        seen.count_ones() as usize == cage.cells.len() && sum == cage.sum
+    })
 }
 
 /// Whether `candidate` solves `puzzle` (shapes already checked): a fast test that says only yes or
@@ -251,6 +911,10 @@ pub(crate) fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> boo
             (3, 3) => standard_units_full::<9, 9>(values, 3, 3),
             (br, bc) => standard_units_full::<0, 64>(values, br, bc),
         };
+    }
+    if units.has_clue_rules() || !units.clues().is_empty() || units.base() != 1 {
+        // Clues, groups and zero-based grids take the detailed checks.
+        return false;
     }
     let full = u64::MAX >> (64 - n);
     units.units().iter().all(|unit| {

@@ -897,6 +897,9 @@ pub enum FormatArg {
     Ints,
     /// CSV with a header row.
     Csv,
+    /// sigh's puzzle strings, one puzzle a line (`.Thermo~R1C1~R1C2…`, or sigh's one-line grids,
+    /// short killers, pencilmarks).
+    Sigh,
 }
 
 /// How to print results.
@@ -1078,6 +1081,7 @@ impl ReadArgs {
             FormatArg::Letters => Some(Format::Letters),
             FormatArg::Ints => Some(Format::Ints),
             FormatArg::Csv => Some(Format::Csv),
+            FormatArg::Sigh => Some(Format::Sigh),
         };
         Ok(ReadOptions {
             format,

@@ -221,11 +221,11 @@ fn stats(
     exit
 }
 
-/// The largest solver output `decode` reads for a grid of side `n`: 64 MiB, or 12 bytes per cell
+/// The largest solver output `decode` reads for a grid of this shape: 64 MiB, or 12 bytes per cell
 /// variable (`-64000000 ` is 10) for grids whose model can be longer (a 400x400 model of all N³ cell
 /// variables is about 700 MB).
-fn max_model_bytes(n: usize) -> u64 {
-    (64 << 20).max(12 * satdoku::sat::cell_var_count(n) as u64 + (1 << 20))
+fn max_model_bytes(shape: satdoku::Shape) -> u64 {
+    (64 << 20).max(12 * satdoku::sat::cell_var_count(shape) as u64 + (1 << 20))
 }
 
 /// Runs `satdoku decode`.
@@ -304,7 +304,7 @@ pub fn run_decode(args: DecodeArgs) -> Result<Exit> {
         }
     };
     let model_name = display_name(&args.model);
-    let text = match read_bounded(&args.model, max_model_bytes(puzzle.n())) {
+    let text = match read_bounded(&args.model, max_model_bytes(puzzle.shape())) {
         Ok(text) => text,
         Err(e) => {
             note(format_args!("{model_name}: {e}"));

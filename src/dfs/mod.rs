@@ -55,7 +55,9 @@
 //!   (other shapes, diagonals, regions) takes the generic path; [`DfsBackend::generic_only`] forces it.
 
 mod fill;
+mod lines;
 mod mask;
+mod narrow;
 mod nine;
 mod rules;
 mod search;

@@ -29,7 +29,9 @@
 //! Non-consecutive pairs are made arc-consistent: a digit of one cell stays only if the other cell
 //! has a candidate that is neither it nor next to it.
 
+use super::lines::ClueRules;
 use super::mask::Mask;
+pub(crate) use super::narrow::{Narrowed, narrow, signature};
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
 use crate::units::Units;
@@ -45,6 +47,9 @@ pub(crate) struct Rules {
     cages: Box<[CageTable]>,
     /// Linear equations the rule of 45 derives over regions of several units.
     sums: Box<[SumTable]>,
+    /// The primitives of clues: relation tables, weighted sums, lines, candidate sets
+    /// (`lines.rs`).
+    pub(crate) clue: ClueRules,
 }
 
 /// The most adjacent rows (or columns) a region of derived linear equations spans.
@@ -144,31 +149,43 @@ impl Rules {
             pairs,
             cages: cages.into(),
             sums,
+            clue: ClueRules::build(units),
         })
     }
 
-    /// The number of cages and sums, each with a signature in [`Narrowed::seen`].
+    /// The number of cages, sums and clues' sums and lines, each with a signature in
+    /// [`Narrowed::seen`].
     pub(crate) fn constraints(&self) -> usize {
-        self.cages.len() + self.sums.len()
+        self.cages.len() + self.sums.len() + self.clue.constraints()
     }
 
     /// Whether these rules treat every digit alike: no non-consecutive pairs, no cages (and so no sums
-    /// derived from them); "must differ" relations are peers and do not tell digits apart.
+    /// derived from them), no clues but groups; "must differ" relations and groups are peers and do
+    /// not tell digits apart.
     pub(crate) fn digit_symmetric(&self) -> bool {
-        self.pairs.is_empty() && self.cages.is_empty() && self.sums.is_empty()
+        self.pairs.is_empty()
+            && self.cages.is_empty()
+            && self.sums.is_empty()
+            && self.clue.is_empty()
     }
 
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"
-    /// relations (knight, king) and its cage mates. Ascending, without repeats.
+    /// relations (knight, king), its cage mates and the other cells of its groups. Ascending,
+    /// without repeats.
     pub(crate) fn extra_peers(units: &Units) -> Vec<Vec<u32>> {
         let mut extra = vec![Vec::new(); units.shape().cells()];
         for r in units.relations().iter().filter(|r| r.kind.is_differ()) {
             extra[r.a.index()].push(r.b.index() as u32);
             extra[r.b.index()].push(r.a.index() as u32);
         }
-        for cage in units.cages() {
-            for &a in &cage.cells {
-                for &b in &cage.cells {
+        for cells in units
+            .cages()
+            .iter()
+            .map(|c| &c.cells)
+            .chain(units.groups().iter().map(|g| &g.cells))
+        {
+            for &a in cells {
+                for &b in cells {
                     if a != b {
                         extra[a.index()].push(b.index() as u32);
                     }
@@ -255,29 +272,10 @@ impl Rules {
                 }
             }
         }
+        let base = self.cages.len() + self.sums.len();
+        changed |= self.clue.prune(n, cand, vals, out, base)?;
         Ok(changed)
     }
-}
-
-/// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
-/// when every cell of `own` is filled.
-fn signature<'a, M: Mask>(
-    inputs: impl Iterator<Item = &'a u32>,
-    own: &[u32],
-    cand: &[M],
-    vals: &[u16],
-) -> Option<u64> {
-    if own.iter().all(|&c| vals[c as usize] != 0) {
-        return None;
-    }
-    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-    let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
-        mix(
-            mix(h, cand[c as usize].low_bits()),
-            u64::from(vals[c as usize]),
-        )
-    });
-    Some(h | 1)
 }
 
 impl SumTable {
@@ -352,6 +350,11 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     use crate::units::UnitKind;
     let shape = units.shape();
     let (n, cells) = (shape.n(), shape.cells());
+    if !shape.is_classic() || units.cages().is_empty() {
+        // Regions of rows, columns and boxes of N cells each: the classic shapes only. Without
+        // cages a region's sum is its units' (every digit once), which prunes nothing.
+        return Vec::new();
+    }
     let total = (n * (n + 1) / 2) as i32;
     let mut cage_of: Vec<Option<usize>> = vec![None; cells];
     for (k, cage) in units.cages().iter().enumerate() {
@@ -638,43 +641,6 @@ fn supported(n: usize, other: u64) -> u64 {
     ok
 }
 
-/// Where a pass of [`Rules::prune`] reports: the cells left with one candidate (to be placed) and
-/// every removal (cell, digits), which the state logs for its undo.
-pub(crate) struct Narrowed<'a, M> {
-    /// Cells left with a single candidate.
-    pub queue: &'a mut Vec<u32>,
-    /// Cells and the digits removed from them.
-    pub removed: &'a mut Vec<(u32, M)>,
-    /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
-    pub blame: &'a mut Vec<u32>,
-    /// Per cage, then per sum: the signature of its inputs when its pruning last changed nothing
-    /// (0: none); empty: no skipping.
-    pub seen: &'a mut [u64],
-}
-
-/// Narrows `cell` to `keep`; queues it when one candidate is left.
-fn narrow<M: Mask>(
-    cand: &mut [M],
-    out: &mut Narrowed<'_, M>,
-    cell: usize,
-    keep: u64,
-) -> Step<bool> {
-    let m = cand[cell];
-    let left = m & M::from_low_bits(keep);
-    if left == m {
-        return Ok(false);
-    }
-    if left == M::ZERO {
-        return Err(Contradiction);
-    }
-    cand[cell] = left;
-    out.removed.push((cell as u32, m & !left));
-    if left.at_most_one() {
-        out.queue.push(cell as u32);
-    }
-    Ok(true)
-}
-
 /// One non-consecutive pair.
 fn pair<M: Mask>(
     n: usize,
@@ -923,6 +889,8 @@ mod tests {
         removed: Vec<(u32, u16)>,
         blame: Vec<u32>,
         seen: Vec<u64>,
+        scratch: Vec<u64>,
+        marks: Vec<u8>,
     }
 
     impl Bufs {
@@ -940,6 +908,8 @@ mod tests {
                 removed: &mut self.removed,
                 blame: &mut self.blame,
                 seen: &mut self.seen,
+                scratch: &mut self.scratch,
+                marks: &mut self.marks,
             }
         }
     }

@@ -24,6 +24,9 @@ pub(crate) struct Work<M> {
     blame: Vec<u32>,
     /// The signatures of the cages and sums (see [`Narrowed::seen`]).
     seen: Vec<u64>,
+    /// Room for the clues' sums and lines (see [`Narrowed::scratch`]).
+    scratch: Vec<u64>,
+    marks: Vec<u8>,
     /// Per cell, one more than the dead ends it was blamed for in this search (cages: see
     /// [`State::pick_weighted`]); empty without cages.
     pub weights: Vec<u32>,
@@ -39,6 +42,8 @@ impl<M: Mask> Work<M> {
             removed: Vec::new(),
             blame: Vec::new(),
             seen: Vec::new(),
+            scratch: Vec::new(),
+            marks: Vec::new(),
             weights: Vec::new(),
         }
     }
@@ -229,8 +234,26 @@ impl<M: Mask> State<M> {
                 queue.push(c as u32);
             }
         }
-        if t.rules.is_some() {
+        if let Some(rules) = &t.rules {
             self.load_extra_peers(t, values, queue)?;
+            // Candidate sets of clues: a given must be one of them, an open cell keeps only them.
+            for &(c, keep) in rules.clue.candidates.iter() {
+                let c = c as usize;
+                match values[c] {
+                    0 => {
+                        let left = self.cand[c] & M::from_low_bits(keep);
+                        if left == M::ZERO {
+                            return Err(Contradiction);
+                        }
+                        if left != self.cand[c] && left.at_most_one() {
+                            queue.push(c as u32);
+                        }
+                        self.cand[c] = left;
+                    }
+                    v if keep >> (v - 1) & 1 == 0 => return Err(Contradiction),
+                    _ => {}
+                }
+            }
         }
         Ok(())
     }
@@ -569,6 +592,8 @@ impl<M: Mask> State<M> {
             removed: &mut work.removed,
             blame: &mut work.blame,
             seen: &mut work.seen,
+            scratch: &mut work.scratch,
+            marks: &mut work.marks,
         };
         let result = rules.prune(
             t.n,

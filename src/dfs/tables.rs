@@ -43,6 +43,9 @@ pub(crate) struct Tables {
     /// Whether the search branches by weights ([`State::pick_weighted`](super::state::State)): under
     /// cages.
     pub weighted: bool,
+    /// Whether the search restarts from the root while it has found no solution (keeping the
+    /// weights): under clues.
+    pub restarts: bool,
     /// Without peer lists (large grids): per cell, where its extra peers start in `extra` (the
     /// cells it must differ from besides its units': relations, cage mates), and one more entry.
     /// Empty when there are peer lists (which hold them) or no such cells.
@@ -134,7 +137,8 @@ impl Tables {
             n,
             cells,
             symmetric: rules.as_ref().is_none_or(Rules::digit_symmetric),
-            weighted: !units.cages().is_empty() || units.is_jigsaw(),
+            weighted: !units.cages().is_empty() || units.is_jigsaw() || units.has_clue_rules(),
+            restarts: units.has_clue_rules(),
             units: list.len(),
             unit_cells,
             peer_start: peer_start.into(),

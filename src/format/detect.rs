@@ -475,6 +475,8 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     let forced_n = options.shape.map(Shape::n);
     match format {
         Format::Csv => return detect_csv(sample, options, plan),
+        // Each line is a whole puzzle, its own size: nothing to decide.
+        Format::Sigh => {}
         Format::Line => {
             // Rows pasted on one line, separated by spaces, when the typical line is so written.
             plan.spaced = typical(&data).is_some_and(|d| spaced_rows(&d.text).is_some());

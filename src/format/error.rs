@@ -279,6 +279,12 @@ pub enum ParseErrorKind {
     /// the grid or listed twice, a cage with more cells than digits or a sum no distinct digits reach.
     #[error("{0}")]
     Rules(RulesError),
+    /// Something of a known format that satdoku does not read (a sigh constraint type, say).
+    #[error("{what} is not supported")]
+    Unsupported {
+        /// What it is: `constraint type 'Indexing'`.
+        what: String,
+    },
     /// A region map with more than N distinct region symbols.
     #[error("region map has more than {n} regions: {label:?} is region {}, a {n}x{n} grid has {n}", n + 1)]
     RegionCount {

@@ -158,7 +158,8 @@ impl Layout {
     /// normally, `-` for letters, `0` for ints). The grid's own shape decides rows and boxes.
     pub fn write(&self, grid: &Grid, out: &mut String) {
         let shape = grid.shape();
-        let n = shape.n();
+        // Rows are `cols` cells long (N on the classic shapes).
+        let n = shape.cols();
         let values = grid.values();
         if self.format == Format::Ints {
             for (i, &v) in values.iter().enumerate() {
@@ -191,12 +192,12 @@ impl Layout {
             return;
         }
         let (br, bc) = (shape.box_rows(), shape.box_cols());
-        let bars = self.bars && self.format == Format::Block;
+        let bars = self.bars && self.format == Format::Block && shape.boxes().is_some();
         let spaced = self.spaced && self.format == Format::Block;
         for (r, row) in values.chunks(n.max(1)).enumerate() {
             if bars && r > 0 && r % br == 0 {
                 let seg = if spaced { 2 * bc - 1 } else { bc };
-                for b in 0..br {
+                for b in 0..n / bc {
                     if b > 0 {
                         out.push_str(if spaced { "-+-" } else { "+" });
                     }

@@ -319,10 +319,15 @@ pub(crate) enum RuleWord {
     SudoCue,
     /// `expected: solvable` or `expected: unsolvable` (the jigsaw layouts of the shared collection)
     Expected,
+    /// A sigh constraint string, `.Type~…` (a whole puzzle on one line: see `sigh.rs`).
+    Sigh,
 }
 
 /// The rule keyword `t` (left-trimmed) starts with, and the offset after it.
 pub(crate) fn rule_word(t: &[u8]) -> Option<(RuleWord, usize)> {
+    if super::sigh::looks_like_sigh(t) {
+        return Some((RuleWord::Sigh, 0));
+    }
     let lower = |k: &[u8]| t.len() >= k.len() && t[..k.len()].eq_ignore_ascii_case(k);
     for (word, key) in [
         (RuleWord::Variant, &b"variants:"[..]),

@@ -80,6 +80,7 @@ mod lines;
 mod reader;
 mod record;
 mod rule_lines;
+mod sigh;
 mod symbols;
 mod variant;
 
@@ -93,6 +94,7 @@ pub use layout::Layout;
 pub use reader::{PuzzleReader, read_str};
 pub use record::{Puzzle, Record};
 pub use rule_lines::write_rules;
+pub use sigh::{SighWriteError, write_sigh};
 
 use crate::grid::Shape;
 
@@ -109,19 +111,24 @@ pub enum Format {
     Ints,
     /// A CSV column.
     Csv,
+    /// sigh's puzzle strings, one puzzle a line: a constraint string (`.Thermo~R1C1~R1C2…`), or
+    /// sigh's other one-line forms (a grid, a killer in its short or long form, pencilmarks).
+    /// Constraint strings are also read, one per line, in a file of any other format.
+    Sigh,
 }
 
 impl Format {
     /// Every format, in the order above.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Line,
         Format::Block,
         Format::Letters,
         Format::Ints,
         Format::Csv,
+        Format::Sigh,
     ];
 
-    /// `line`, `block`, `letters`, `ints` or `csv`.
+    /// `line`, `block`, `letters`, `ints`, `csv` or `sigh`.
     pub fn name(self) -> &'static str {
         match self {
             Format::Line => "line",
@@ -129,6 +136,7 @@ impl Format {
             Format::Letters => "letters",
             Format::Ints => "ints",
             Format::Csv => "csv",
+            Format::Sigh => "sigh",
         }
     }
 }
@@ -139,9 +147,9 @@ impl fmt::Display for Format {
     }
 }
 
-/// A format name that is none of `line`, `block`, `letters`, `ints`, `csv`.
+/// A format name that is none of `line`, `block`, `letters`, `ints`, `csv`, `sigh`.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown format {0:?}: expected line, block, letters, ints or csv")]
+#[error("unknown format {0:?}: expected line, block, letters, ints, csv or sigh")]
 pub struct UnknownFormat(pub String);
 
 impl FromStr for Format {

@@ -268,7 +268,7 @@ struct Parser {
 impl Parser {
     fn new(plan: &Plan, options: &ReadOptions, source: Arc<str>) -> Parser {
         let body = match (plan.format, &plan.csv) {
-            (Format::Line, _) => Body::Line,
+            (Format::Line | Format::Sigh, _) => Body::Line,
             (Format::Csv, Some(csv)) => Body::Csv(CsvParser::new(csv.clone())),
             // A CSV plan without a column comes from an input without rows: nothing to read.
             (Format::Csv, None) => Body::Line,
@@ -281,7 +281,7 @@ impl Parser {
         Parser {
             ctx: Context::new(plan, options, source),
             body,
-            trailers: Trailers::new(plan.trailers, multi_line),
+            trailers: Trailers::new(plan.trailers, multi_line, plan.format == Format::Sigh),
             emitted: Emitted::new(),
         }
     }

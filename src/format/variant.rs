@@ -29,6 +29,7 @@ use super::error::{ParseError, ParseErrorKind};
 use super::layout::Layout;
 use super::lines::{Kind, Line, RuleWord, classify, column, rule_word, trim_start};
 use super::record::{Puzzle, Record};
+use super::sigh::{read_sigh, read_sigh_text};
 use super::symbols::SKIP;
 use crate::constraint::Variant;
 use crate::grid::{Grid, Shape};
@@ -135,6 +136,8 @@ struct Pending {
     solution: Option<Map>,
     /// What an `expected:` line says.
     solvable: Option<bool>,
+    /// A sigh puzzle: its solution is read in its own alphabet, and its rules are its own.
+    sigh: bool,
     /// The first problem with the rule lines.
     error: Option<ParseError>,
 }
@@ -151,6 +154,7 @@ impl Pending {
             cages: Vec::new(),
             solution: None,
             solvable: None,
+            sigh: false,
             error: None,
         }
     }
@@ -166,6 +170,8 @@ pub(crate) struct Trailers {
     hold: bool,
     /// Grids span several lines (rows right after one may be its region map).
     multi_line: bool,
+    /// `--format sigh`: every line that is no rule line is a sigh puzzle.
+    all_sigh: bool,
     pending: Option<Pending>,
     section: Option<Section>,
 }
@@ -182,10 +188,11 @@ pub(crate) enum Fed {
 }
 
 impl Trailers {
-    pub(crate) fn new(hold: bool, multi_line: bool) -> Trailers {
+    pub(crate) fn new(hold: bool, multi_line: bool, all_sigh: bool) -> Trailers {
         Trailers {
-            hold,
+            hold: hold || all_sigh,
             multi_line,
+            all_sigh,
             pending: None,
             section: None,
         }
@@ -213,6 +220,7 @@ impl Trailers {
         }
         match kind {
             Kind::Rule => Fed::Interrupt,
+            Kind::Data | Kind::HeaderText if self.all_sigh => Fed::Interrupt,
             Kind::Data => {
                 let implicit = self.hold
                     && self.multi_line
@@ -249,7 +257,18 @@ impl Trailers {
     pub(crate) fn rule(&mut self, ctx: &mut Context, line: &Line<'_>, out: &mut Emitted) {
         let text = line.text;
         let start = text.len() - trim_start(text).len();
-        let Some((word, skip)) = rule_word(&text[start..]) else {
+        let word = rule_word(&text[start..]);
+        if self.all_sigh && word.is_none() || word.is_some_and(|(w, _)| w == RuleWord::Sigh) {
+            self.release(ctx, out);
+            let record = sigh(ctx, line, start);
+            self.take_record(ctx, record, None, out);
+            if let Some(p) = &mut self.pending {
+                p.sigh = true;
+                p.after_grid = false;
+            }
+            return;
+        }
+        let Some((word, skip)) = word else {
             return;
         };
         let rest = start + skip;
@@ -268,6 +287,7 @@ impl Trailers {
                 RuleWord::Solution => "a solution",
                 RuleWord::SudoCue => "a SudoCue line",
                 RuleWord::Expected => "an expected: line",
+                RuleWord::Sigh => "a sigh line",
             };
             let (l, c) = at(start);
             let e = ctx.error(l, c, ParseErrorKind::Orphan { what });
@@ -321,12 +341,16 @@ impl Trailers {
                 if trim_start(&text[rest..]).is_empty() {
                     self.section = Some(section);
                 } else {
-                    // The N² cells on the keyword's line.
+                    // The N² cells on the keyword's line (a sigh puzzle's own cells).
                     section.expected = 1;
                     section_cells(ctx, &mut section, line, rest);
                     section.rows = 1;
                     let n = ctx.n.unwrap_or(0);
-                    check_row(ctx, &mut section, line, n * n);
+                    let cells = match &p.record.puzzle {
+                        Ok(puzzle) if p.sigh => puzzle.grid.shape().cells(),
+                        _ => n * n,
+                    };
+                    check_row(ctx, &mut section, line, cells);
                     self.close(ctx, Some(section), None);
                 }
             }
@@ -346,7 +370,7 @@ impl Trailers {
                     }
                 }
             }
-            RuleWord::SudoCue => {}
+            RuleWord::SudoCue | RuleWord::Sigh => {}
         }
     }
 
@@ -647,6 +671,14 @@ fn finish(ctx: &mut Context, mut p: Pending) -> Result<Puzzle, ParseError> {
             return Err(ctx.error(l, c, kind));
         }
     }
+    if p.sigh && (!p.variants.is_empty() || p.regions.is_some() || !p.cages.is_empty()) {
+        let kind = ParseErrorKind::RuleSyntax {
+            what: "sigh puzzle",
+            expected: "its rules in its constraint string",
+            found: "rule lines after it".into(),
+        };
+        return Err(ctx.error(start, 1, kind));
+    }
     if !p.variants.is_empty() || p.regions.is_some() || !p.cages.is_empty() {
         puzzle.units = Arc::new(build_rules(ctx, &p, shape, start)?);
     }
@@ -656,7 +688,11 @@ fn finish(ctx: &mut Context, mut p: Pending) -> Result<Puzzle, ParseError> {
         })?;
     }
     if let Some(map) = &p.solution {
-        puzzle.expected = Some(solution(ctx, map, shape)?);
+        puzzle.expected = Some(if p.sigh {
+            sigh_solution(ctx, map, &puzzle)?
+        } else {
+            solution(ctx, map, shape)?
+        });
     }
     puzzle.solvable = p.solvable;
     Ok(puzzle)
@@ -789,6 +825,81 @@ fn solution(ctx: &Context, map: &Map, shape: Shape) -> Result<Grid, ParseError> 
             },
         )
     })
+}
+
+/// The solution written with a sigh puzzle, in the puzzle's own alphabet (sigh's: digits from its
+/// smallest value, or letters above 9).
+fn sigh_solution(ctx: &Context, map: &Map, puzzle: &Puzzle) -> Result<Grid, ParseError> {
+    let shape = puzzle.grid.shape();
+    let alphabet = puzzle.layout.alphabet();
+    let mut values = Vec::with_capacity(shape.cells());
+    for (i, (label, &(l, c))) in map.labels.iter().zip(&map.at).enumerate() {
+        let digit = label
+            .chars()
+            .next()
+            .filter(|_| label.chars().count() == 1)
+            .and_then(|ch| alphabet.digit(ch));
+        match digit {
+            Some(d) => values.push(d),
+            None => {
+                let kind = if matches!(label.as_str(), "." | "0" | "-" | "_")
+                    && alphabet.digit('0').is_none()
+                {
+                    ParseErrorKind::SolutionBlank {
+                        cell: crate::grid::Cell::new(i).name(shape),
+                    }
+                } else {
+                    ParseErrorKind::ValueOutOfRange {
+                        text: snippet(label.as_bytes()),
+                        n: shape.n(),
+                    }
+                };
+                return Err(ctx.error(l, c, kind));
+            }
+        }
+    }
+    Grid::from_values(shape, values).map_err(|e| {
+        let (l, c) = map.at.first().copied().unwrap_or((1, 1));
+        let kind = ParseErrorKind::ValueOutOfRange {
+            text: e.to_string(),
+            n: shape.n(),
+        };
+        ctx.error(l, c, kind)
+    })
+}
+
+/// A sigh puzzle on one line (a constraint string, or with `--format sigh` sigh's other one-line
+/// forms): its own shape, alphabet and rules, whatever the file's.
+fn sigh(ctx: &mut Context, line: &Line<'_>, start: usize) -> Record {
+    let text = line.text;
+    let index = ctx.emitted;
+    ctx.emitted += 1;
+    // sigh's one-line forms first, as sigh reads them (a grid of dots is no constraint string),
+    // unless the line is a constraint string by its look.
+    let line_text = &text[start..];
+    let read = match super::sigh::looks_like_sigh(line_text) {
+        true => read_sigh(line_text),
+        false => read_sigh_text(line_text).unwrap_or_else(|| read_sigh(line_text)),
+    };
+    let puzzle = match read {
+        Ok(r) => {
+            let layout = super::sigh::layout(r.grid.shape(), r.units.base());
+            Ok(Puzzle {
+                grid: r.grid,
+                layout: Arc::new(layout),
+                note: None,
+                units: Arc::new(r.units),
+                expected: None,
+                solvable: None,
+            })
+        }
+        Err((offset, kind)) => Err(ctx.error(line.number, column(text, start + offset), kind)),
+    };
+    Record {
+        index,
+        line: line.number,
+        puzzle,
+    }
 }
 
 /// A SudoCue killer line (`RxC:FLAGS:k:V:…`): an empty grid of that box shape with its cages (each

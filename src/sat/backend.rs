@@ -324,6 +324,7 @@ impl SatBackend {
             && units.relations().is_empty()
             && units.variants().is_empty()
             && !units.is_jigsaw()
+            && !units.has_clue_rules()
     }
 
     /// Encodes and simplifies `puzzle` (see [`Simplify`]): no solution, or the puzzle with what was
@@ -351,7 +352,7 @@ impl SatBackend {
         // What simplification fixed goes into `grid`; `rest` is what is left for the solver.
         let mut grid = puzzle.clone();
         let (verdict, values, proof): (Verdict, &[i8], Option<Proof>) = if self.uses_base(units) {
-            *vars = CellVars::fixed(n);
+            *vars = CellVars::fixed(units.shape());
             if *base_units != Some(units.id()) {
                 formula.clear();
                 // The shapes were checked by the caller, so encoding cannot fail.
@@ -1347,8 +1348,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(f.len(), 11988);
-        let all = varisat_order(&units, &f, &CellVars::fixed(9), false);
-        let kept = varisat_order(&units, &f, &CellVars::fixed(9), true);
+        let all = varisat_order(&units, &f, &CellVars::fixed(units.shape()), false);
+        let kept = varisat_order(&units, &f, &CellVars::fixed(units.shape()), true);
         assert_eq!(all.len(), 11988);
         assert_eq!(kept.len(), 11988 - 243);
         let mut sorted = all.clone();

@@ -96,7 +96,7 @@ pub fn decode_model(
     }
     let vars = match encoding {
         Encoding::Pruned => number_candidates(units, puzzle),
-        _ => CellVars::fixed(shape.n()),
+        _ => CellVars::fixed(shape),
     };
     let cell_vars = vars.count() as u64;
     let max = max_var_after(units, cell_vars);

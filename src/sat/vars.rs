@@ -32,9 +32,9 @@ use crate::units::Units;
 /// The most digit sets the combinations encoding writes for one cage.
 pub(crate) const MAX_COMBINATIONS: u64 = 20_000;
 
-/// The number of cell variables of a grid of side `n`: N³.
-pub fn cell_var_count(n: usize) -> usize {
-    n * n * n
+/// The number of cell variables of a grid: one per cell and digit (N³ for the classic shapes).
+pub fn cell_var_count(shape: Shape) -> usize {
+    shape.cells() * shape.n()
 }
 
 /// The fixed DIMACS variable of "`cell` holds `digit`" in a grid of side `n`: `cell.index()·N + d`.
@@ -78,10 +78,12 @@ pub fn cell_lit(n: usize, cell: Cell, digit: Digit) -> Lit {
     cell_var(n, cell, digit).positive()
 }
 
-/// The cell and digit of a fixed-numbering variable, or `None` for an auxiliary variable (above N³).
-pub fn var_cell(n: usize, var: Var) -> Option<(Cell, Digit)> {
+/// The cell and digit of a fixed-numbering variable, or `None` for an auxiliary variable (above the
+/// cell variables).
+pub fn var_cell(shape: Shape, var: Var) -> Option<(Cell, Digit)> {
+    let n = shape.n();
     let i = var.index();
-    if i >= cell_var_count(n) {
+    if i >= cell_var_count(shape) {
         return None;
     }
     let digit = Digit::new((digit_index_of_var(n, i) + 1) as u16)?;
@@ -90,11 +92,10 @@ pub fn var_cell(n: usize, var: Var) -> Option<(Cell, Digit)> {
 
 /// The cell and digit of a 1-based DIMACS variable number, `None` if it is 0 or above N³.
 pub fn dimacs_cell(shape: Shape, var: u64) -> Option<(Cell, Digit)> {
-    let n = shape.n();
-    if var == 0 || var > cell_var_count(n) as u64 {
+    if var == 0 || var > cell_var_count(shape) as u64 {
         return None;
     }
-    var_cell(n, Var::from_index(var as usize - 1))
+    var_cell(shape, Var::from_index(var as usize - 1))
 }
 
 /// An upper bound on the DIMACS variables any of our encodings of these rules uses: N³ cell
@@ -103,15 +104,32 @@ pub fn dimacs_cell(shape: Shape, var: u64) -> Option<(Cell, Digit)> {
 /// of the N² cell and |U|·N unit at-most-one constraints (the sequential counter is the hungriest
 /// auxiliary scheme).
 pub fn max_dimacs_var(units: &Units) -> u64 {
-    let n = units.shape().n() as u64;
-    max_var_after(units, n * n * n)
+    max_var_after(units, cell_var_count(units.shape()) as u64)
 }
 
 /// The same bound after `cell_vars` cell variables (of either numbering): the cages' auxiliaries,
 /// then the at-most-one constraints'.
 pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
     let n = units.shape().n() as u64;
-    let amo_constraints = n * n + units.units().len() as u64 * n;
+    let amo_constraints = units.shape().cells() as u64 + units.units().len() as u64 * n;
+    // Lines: a variable per node and per edge; sums: per partial sum of each layer and per digit
+    // from it (bounded by the sum's range).
+    let lines: u64 = units
+        .lines()
+        .iter()
+        .map(|l| {
+            (l.graph.edge_count() + (0..=l.graph.len()).map(|i| l.graph.nodes(i)).sum::<usize>())
+                as u64
+        })
+        .sum();
+    let sums: u64 = units
+        .sums()
+        .iter()
+        .map(|s| {
+            let (lo, hi) = s.range();
+            (s.cells.len() as u64 + 1) * (hi - lo + 1).unsigned_abs() * (n + 1)
+        })
+        .sum();
     let cages: u64 = units
         .cages()
         .iter()
@@ -120,7 +138,7 @@ pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
             MAX_COMBINATIONS.max(k * (k * n + 1))
         })
         .sum();
-    cell_vars + cages + amo_constraints * (n - 1)
+    cell_vars + cages + lines + sums + amo_constraints * (n - 1)
 }
 
 /// The cell variables of one formula: the fixed numbering (every (cell, digit) pair), or the
@@ -129,6 +147,8 @@ pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct CellVars {
     n: usize,
+    /// Cells of the grid.
+    cells: usize,
     /// Empty for the fixed numbering. Otherwise, per cell, the index of its first variable, and one
     /// more entry: the number of cell variables.
     first: Vec<u32>,
@@ -138,22 +158,24 @@ pub(crate) struct CellVars {
 }
 
 impl CellVars {
-    /// The fixed numbering of a grid of side `n`.
-    pub(crate) fn fixed(n: usize) -> CellVars {
+    /// The fixed numbering of a grid of this shape.
+    pub(crate) fn fixed(shape: Shape) -> CellVars {
         CellVars {
-            n,
+            n: shape.n(),
+            cells: shape.cells(),
             ..CellVars::default()
         }
     }
 
-    /// Starts a candidate numbering of a grid of side `n` (reusing the allocations): add the
+    /// Starts a candidate numbering of a grid of this shape (reusing the allocations): add the
     /// candidates with [`CellVars::push`], cell by cell in order, then [`CellVars::finish`].
-    pub(crate) fn start_candidates(&mut self, n: usize) {
-        self.n = n;
+    pub(crate) fn start_candidates(&mut self, shape: Shape) {
+        self.n = shape.n();
+        self.cells = shape.cells();
         self.first.clear();
         self.cell.clear();
         self.digit.clear();
-        self.first.reserve(n * n + 1);
+        self.first.reserve(self.cells + 1);
         self.first.push(0);
     }
 
@@ -172,16 +194,16 @@ impl CellVars {
     /// Closes a candidate numbering: the cells after the last pushed have no variables.
     pub(crate) fn finish(&mut self) {
         let v = self.cell.len() as u32;
-        while self.first.len() <= self.n * self.n {
+        while self.first.len() <= self.cells {
             self.first.push(v);
         }
     }
 
     /// A candidate numbering of the pairs `(cell, digit index)`, in cell order (a test helper).
     #[cfg(test)]
-    pub(crate) fn from_pairs(n: usize, pairs: &[(usize, usize)]) -> CellVars {
+    pub(crate) fn from_pairs(shape: Shape, pairs: &[(usize, usize)]) -> CellVars {
         let mut c = CellVars::default();
-        c.start_candidates(n);
+        c.start_candidates(shape);
         for &(cell, d) in pairs {
             c.push(cell, d);
         }
@@ -197,7 +219,7 @@ impl CellVars {
     /// The number of cell variables (they are the indices `0..count`).
     pub(crate) fn count(&self) -> usize {
         if self.is_fixed() {
-            cell_var_count(self.n)
+            self.cells * self.n
         } else {
             self.cell.len()
         }
@@ -215,7 +237,7 @@ impl CellVars {
     /// The variable of digit index `digit` in `cell`, if it has one.
     pub(crate) fn var(&self, cell: usize, digit: usize) -> Option<Var> {
         if self.is_fixed() {
-            return (digit < self.n && cell < self.n * self.n)
+            return (digit < self.n && cell < self.cells)
                 .then(|| Var::from_index(cell_var_index(self.n, cell, digit)));
         }
         let range = self.cell_range(cell);
@@ -235,7 +257,7 @@ impl CellVars {
     #[inline]
     pub(crate) fn cell_digit(&self, var: usize) -> Option<(usize, usize)> {
         if self.is_fixed() {
-            (var < cell_var_count(self.n))
+            (var < self.cells * self.n)
                 .then(|| (cell_of_var(self.n, var), digit_index_of_var(self.n, var)))
         } else {
             Some((*self.cell.get(var)? as usize, self.digit[var] as usize))
@@ -259,10 +281,16 @@ pub struct AuxVars {
 }
 
 impl AuxVars {
-    /// Auxiliary variables for a grid of side `n` in the fixed numbering, starting at DIMACS
+    /// Auxiliary variables for a classic grid of side `n` in the fixed numbering, starting at DIMACS
     /// N³ + 1.
     pub fn new(n: usize) -> AuxVars {
-        AuxVars::after(cell_var_count(n))
+        AuxVars::after(n * n * n)
+    }
+
+    /// Auxiliary variables for a grid of this shape in the fixed numbering, after its cell
+    /// variables.
+    pub fn for_shape(shape: Shape) -> AuxVars {
+        AuxVars::after(cell_var_count(shape))
     }
 
     /// Auxiliary variables after `cell_vars` cell variables: DIMACS `cell_vars + 1` on.
@@ -396,7 +424,7 @@ mod tests {
             let v = cell_var(n, Cell::at(s, r, c), Digit::new(d).unwrap());
             assert_eq!(v.to_dimacs() as usize, r * 81 + c * 9 + d as usize);
             assert_eq!(
-                var_cell(n, v),
+                var_cell(s, v),
                 Some((Cell::at(s, r, c), Digit::new(d).unwrap()))
             );
             assert_eq!(
@@ -408,7 +436,7 @@ mod tests {
             cell_var(n, Cell::new(80), Digit::new(9).unwrap()).to_dimacs(),
             729
         );
-        assert_eq!(var_cell(n, Var::from_dimacs(730)), None);
+        assert_eq!(var_cell(s, Var::from_dimacs(730)), None);
         assert_eq!(dimacs_cell(s, 0), None);
         assert_eq!(dimacs_cell(s, 730), None);
         let mut aux = AuxVars::new(n);
@@ -449,7 +477,7 @@ mod tests {
     #[test]
     fn candidate_numbering() {
         // 4x4: cell 0 has digits 1 and 3 (indices 0, 2), cell 1 none, cell 2 digit 4, others none.
-        let c = CellVars::from_pairs(4, &[(0, 0), (0, 2), (2, 3)]);
+        let c = CellVars::from_pairs(Shape::new(2, 2).unwrap(), &[(0, 0), (0, 2), (2, 3)]);
         assert!(!c.is_fixed());
         assert_eq!(c.count(), 3);
         assert_eq!(c.cell_range(0), 0..2);
@@ -469,7 +497,7 @@ mod tests {
             Some(Var::from_dimacs(12).negative())
         );
         assert_eq!(c.to_fixed(Var::from_index(3).positive()), None);
-        let f = CellVars::fixed(9);
+        let f = CellVars::fixed(Shape::new(3, 3).unwrap());
         assert!(f.is_fixed());
         assert_eq!(f.count(), 729);
         assert_eq!(f.var(80, 8).map(|v| v.to_dimacs()), Some(729));

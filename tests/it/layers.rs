@@ -496,8 +496,9 @@ fn layer(file: &str) -> usize {
         .unwrap();
     match top {
         // The model.
-        "grid" => 0,
-        "constraint" => 1,
+        "grid" | "automaton" => 0,
+        // The constraints, and clues as setters state them (lowered into constraints).
+        "constraint" | "clue" => 1,
         "units" => 2,
         "rules" => 3,
         // What a solve returns, and the independent checker.

@@ -21,6 +21,7 @@ mod noisy_input;
 mod pretty;
 mod readme;
 mod sat;
+mod sigh;
 mod study_cli;
 mod trust;
 mod variants;

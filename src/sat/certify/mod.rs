@@ -152,7 +152,7 @@ fn base_for(units: &Units) -> Arc<Base> {
             Amo::Pairwise,
             &mut formula,
         )
-        .map_or(cell_var_count(units.shape().n()), |e| e.max_var);
+        .map_or(cell_var_count(units.shape()), |e| e.max_var);
         let mut text = Vec::with_capacity(formula.literal_count() * 8);
         for c in formula.clauses() {
             for &l in c {

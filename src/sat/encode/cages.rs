@@ -70,6 +70,36 @@ pub(super) fn digit_sets(n: usize, k: usize, sum: u32, cap: u64) -> Option<Vec<u
     }
 }
 
+/// Every set of `k` digits of 1..=`n` (bit d − 1 for digit d), or `None` past `cap` of them (the
+/// binomial coefficient, counted first).
+pub(super) fn any_sets(n: usize, k: usize, cap: u64) -> Option<Vec<u64>> {
+    if k > n {
+        return None;
+    }
+    let mut count = 1u64;
+    for i in 0..k as u64 {
+        count = count.saturating_mul(n as u64 - i) / (i + 1);
+    }
+    if count > cap {
+        return None;
+    }
+    let mut out = Vec::with_capacity(count as usize);
+    fn walk(n: usize, from: usize, k: usize, set: u64, out: &mut Vec<u64>) {
+        if k == 0 {
+            out.push(set);
+            return;
+        }
+        for d in from..n {
+            if n - d < k {
+                break;
+            }
+            walk(n, d + 1, k - 1, set | 1 << d, out);
+        }
+    }
+    walk(n, 0, k, 0, &mut out);
+    Some(out)
+}
+
 /// The sums the first `i` of `k` cells may reach in a cage of sum `sum` (N = `n`): at least the
 /// smallest sum of i distinct digits and what the other k − i cannot make up, at most the largest and
 /// what leaves them enough.

@@ -36,6 +36,7 @@ mod choice;
 mod efficient;
 mod extended;
 mod fixed;
+mod lines;
 mod minimal;
 pub(crate) mod pruned;
 mod relations;
@@ -52,9 +53,7 @@ use fixed::Fixed;
 use crate::grid::{Cell, Digit, Grid};
 use crate::sat::lit::{Lit, Var};
 use crate::sat::sink::{ClauseSink, Formula};
-use crate::sat::vars::{
-    AuxVars, CellVars, cell_lit, cell_of_var, cell_var_count, digit_index_of_var,
-};
+use crate::sat::vars::{AuxVars, CellVars, cell_lit, cell_of_var, digit_index_of_var};
 use crate::units::Units;
 
 impl Encoding {
@@ -74,7 +73,7 @@ impl Encoding {
     /// (count either with [`encode`] into a [`FormulaStats`](crate::sat::FormulaStats)).
     pub fn predicted_size(self, units: &Units, amo: Amo, givens: usize) -> Option<PredictedSize> {
         let parts = self.parts()?;
-        if !units.cages().is_empty() {
+        if !units.cages().is_empty() || units.has_clue_rules() {
             return None;
         }
         let n = units.shape().n() as u64;
@@ -174,7 +173,7 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
     // auxiliaries come first after the cell variables, and the pruned numbering is known only once
     // the units are encoded. Each clause is then carried over into the formula's numbering.
     let mut rules = Formula::new();
-    let mut rules_aux = AuxVars::new(n);
+    let mut rules_aux = AuxVars::for_shape(units.shape());
     if units.has_extras() {
         let mut fixed = Fixed { sink: &mut rules };
         relations::encode_relations(n, units.relations(), &mut fixed);
@@ -184,11 +183,12 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
             }
             CageEncoding::Sequential => cages::sequential(units, all, &mut rules_aux, &mut fixed),
         }
+        lines::encode_clue_rules(units, &mut rules_aux, &mut fixed);
     }
     let rules_aux = rules_aux.count();
     let aux_vars = match encoding.parts() {
         Some(parts) => {
-            *vars = CellVars::fixed(n);
+            *vars = CellVars::fixed(units.shape());
             let mut aux = AuxVars::after(vars.count() + rules_aux);
             encode_plain(units, puzzle, parts, amo, &mut aux, sink);
             rules_aux + aux.count()
@@ -246,7 +246,7 @@ fn carry_over<V: Copy + Into<usize>>(
         kept.extend_from_slice(clause);
         return true;
     }
-    let cell_vars = cell_var_count(n);
+    let cell_vars = givens.len() * n;
     for &l in clause {
         let i = l.var().index();
         if i >= cell_vars {

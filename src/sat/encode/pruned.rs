@@ -112,16 +112,16 @@ pub(crate) fn number_candidates(units: &Units, puzzle: &Grid) -> CellVars {
     let mut vars = CellVars::default();
     number(
         &open_candidates(units, puzzle.values()),
-        units.shape().n(),
+        units.shape(),
         &mut vars,
     );
     vars
 }
 
-/// Numbers the candidates `cand` of a grid of side `n` into `vars`.
-fn number(cand: &Candidates, n: usize, vars: &mut CellVars) {
-    vars.start_candidates(n);
-    for i in 0..n * n {
+/// Numbers the candidates `cand` of a grid of this shape into `vars`.
+fn number(cand: &Candidates, shape: crate::grid::Shape, vars: &mut CellVars) {
+    vars.start_candidates(shape);
+    for i in 0..shape.cells() {
         for d in cand.digits(i) {
             vars.push(i, d);
         }
@@ -154,7 +154,7 @@ pub(super) fn encode_pruned<S: ClauseSink + ?Sized>(
     let n = units.shape().n();
     let values = puzzle.values();
     let cand = open_candidates(units, values);
-    number(&cand, n, vars);
+    number(&cand, units.shape(), vars);
     if units.find_clash(puzzle).is_some() {
         sink.add_clause(&[]);
         return 0;
@@ -269,7 +269,7 @@ mod tests {
         let mut f = Formula::new();
         encode(units, g, Encoding::Extended, Amo::Pairwise, &mut f).unwrap();
         let value = |l: Lit| -> Option<bool> {
-            let (cell, d) = var_cell(n, l.var()).unwrap();
+            let (cell, d) = var_cell(units.shape(), l.var()).unwrap();
             let truth = if let Some(gd) = g.get(cell) {
                 Some(gd == d)
             } else if units.peers(cell).iter().any(|&p| g.get(p) == Some(d)) {

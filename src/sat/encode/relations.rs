@@ -26,7 +26,8 @@ pub(super) fn encode_relations<S: ClauseSink + ?Sized>(
     relations: &[Relation],
     fixed: &mut Fixed<'_, S>,
 ) {
-    for r in relations {
+    // The relations of the data-free variants; the lowered ones are `lines.rs`'s.
+    for r in relations.iter().filter(|r| r.kind.is_variant()) {
         let (a, b) = (r.a.index(), r.b.index());
         let x = |cell, d| cell_lit_at(n, cell, d);
         if r.kind.is_differ() {

@@ -1,0 +1,285 @@
+//! Line constraints as automata: an [`Automaton`] reads the values along a line of cells, and
+//! [`unroll`] lays it out over the line as a [`Layered`] graph (an MDD: layer i holds the states after
+//! i cells, an edge per state and digit), keeping only the states on some accepted word. Both backends
+//! read that graph, each in its own way (the native search by forward and backward reachability over
+//! its candidates, Pesant 2004; the encoder as clauses, Bacchus 2007), so a new kind of line is a new
+//! automaton: data, not code in either backend.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// A finite automaton over the values of a line, told where it is on the line (which lets a line's
+/// ends be read apart from its middle).
+pub(crate) trait Automaton {
+    /// A state; equal states are merged within a layer.
+    type State: Clone + Eq + Hash;
+
+    /// The state before the first cell.
+    fn start(&self) -> Self::State;
+
+    /// Pushes onto `out` the states after reading `value` at 0-based position `i` of a line of `len`
+    /// cells from state `s` (none: the value is not allowed there; several: a choice).
+    fn step(&self, s: &Self::State, i: usize, len: usize, value: i32, out: &mut Vec<Self::State>);
+
+    /// Whether a word may end in `s`.
+    fn accepts(&self, s: &Self::State) -> bool;
+}
+
+/// One edge of a [`Layered`] graph: from a node of layer i, on a digit, to a node of layer i + 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Edge {
+    /// The node of layer i.
+    pub from: u32,
+    /// The 0-based digit index (digit − 1).
+    pub digit: u16,
+    /// The node of layer i + 1.
+    pub to: u32,
+}
+
+/// An automaton unrolled over a line of L cells: layers 0..=L of nodes, layer 0 the start alone and
+/// layer L one accepting node, and per position the edges between consecutive layers. Every node and
+/// edge lies on a path from the start to the end, so the digits of a cell that label some edge of its
+/// position are exactly those the line allows there when the other cells are free. A line that
+/// accepts no word has no edges at all.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Layered {
+    /// Nodes per layer, layers 0..=L.
+    nodes: Vec<u32>,
+    /// Per position 0..L, its edges, sorted by (from, digit, to).
+    edges: Vec<Vec<Edge>>,
+}
+
+impl Layered {
+    /// The number of cells L.
+    pub fn len(&self) -> usize {
+        self.edges.len()
+    }
+
+    /// Whether the line has no cells.
+    pub fn is_empty(&self) -> bool {
+        self.edges.is_empty()
+    }
+
+    /// The nodes of layer `i` (0..=L).
+    pub fn nodes(&self, i: usize) -> usize {
+        self.nodes[i] as usize
+    }
+
+    /// The edges from layer `i` to layer `i + 1` (i below L).
+    pub fn edges(&self, i: usize) -> &[Edge] {
+        &self.edges[i]
+    }
+
+    /// Whether no word is accepted (no edges).
+    pub fn rejects_all(&self) -> bool {
+        self.edges.iter().any(Vec::is_empty)
+    }
+
+    /// Edges in all.
+    pub fn edge_count(&self) -> usize {
+        self.edges.iter().map(Vec::len).sum()
+    }
+
+    /// Whether the digits `digits` (0-based indices, one per cell) spell an accepted word.
+    pub fn accepts(&self, digits: &[u16]) -> bool {
+        if digits.len() != self.len() {
+            return false;
+        }
+        let mut here: Vec<bool> = vec![true; self.nodes.first().map_or(0, |&n| n as usize)];
+        for (i, &d) in digits.iter().enumerate() {
+            let mut next = vec![false; self.nodes[i + 1] as usize];
+            for e in &self.edges[i] {
+                if e.digit == d && here[e.from as usize] {
+                    next[e.to as usize] = true;
+                }
+            }
+            here = next;
+        }
+        here.iter().any(|&b| b)
+    }
+}
+
+/// Why an automaton could not be unrolled: its layers hold too many edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TooLarge {
+    /// The budget exceeded.
+    pub edges: usize,
+}
+
+/// The most edges an unrolled line may have (before pruning).
+pub(crate) const MAX_EDGES: usize = 2_000_000;
+
+/// Unrolls `automaton` over a line of `values.len()`-digit cells of length `len`: digit index d has
+/// value `values[d]`. States reached from the start are numbered layer by layer in the order found
+/// (so that the result does not depend on hashing), then the nodes that reach no accepting state at
+/// layer L are dropped and the accepting states merged into one.
+///
+/// # Errors
+/// [`TooLarge`] when the layers would hold more than [`MAX_EDGES`] edges.
+pub(crate) fn unroll<A: Automaton>(
+    automaton: &A,
+    len: usize,
+    values: &[i32],
+) -> Result<Layered, TooLarge> {
+    // Forward: the states of each layer, and the edges between them.
+    let mut states: Vec<Vec<A::State>> = vec![vec![automaton.start()]];
+    let mut edges: Vec<Vec<Edge>> = Vec::with_capacity(len);
+    let mut total = 0usize;
+    let mut out = Vec::new();
+    for i in 0..len {
+        let mut index: HashMap<A::State, u32> = HashMap::new();
+        let mut next: Vec<A::State> = Vec::new();
+        let mut layer = Vec::new();
+        for (from, s) in states[i].iter().enumerate() {
+            for (d, &v) in values.iter().enumerate() {
+                out.clear();
+                automaton.step(s, i, len, v, &mut out);
+                for t in out.drain(..) {
+                    let to = *index.entry(t.clone()).or_insert_with(|| {
+                        next.push(t);
+                        (next.len() - 1) as u32
+                    });
+                    layer.push(Edge {
+                        from: from as u32,
+                        digit: d as u16,
+                        to,
+                    });
+                }
+            }
+        }
+        total += layer.len();
+        if total > MAX_EDGES {
+            return Err(TooLarge { edges: MAX_EDGES });
+        }
+        edges.push(layer);
+        states.push(next);
+    }
+    // Backward: which nodes reach an accepting state at layer L.
+    let mut alive: Vec<Vec<bool>> = states.iter().map(|l| vec![false; l.len()]).collect();
+    for (k, s) in states[len].iter().enumerate() {
+        alive[len][k] = automaton.accepts(s);
+    }
+    for i in (0..len).rev() {
+        for e in &edges[i] {
+            if alive[i + 1][e.to as usize] {
+                alive[i][e.from as usize] = true;
+            }
+        }
+    }
+    // Layer 0's start must itself be alive, else nothing is accepted.
+    if !alive[0][0] {
+        return Ok(Layered {
+            nodes: vec![1; len + 1],
+            edges: vec![Vec::new(); len],
+        });
+    }
+    // Renumber the live nodes; the accepting ones of layer L become node 0.
+    let mut renumber: Vec<Vec<u32>> = Vec::with_capacity(len + 1);
+    let mut nodes = Vec::with_capacity(len + 1);
+    for (i, live) in alive.iter().enumerate() {
+        let mut map = vec![u32::MAX; live.len()];
+        let mut k = 0u32;
+        for (j, &a) in live.iter().enumerate() {
+            if a {
+                map[j] = if i == len { 0 } else { k };
+                k += 1;
+            }
+        }
+        nodes.push(if i == len { 1 } else { k });
+        renumber.push(map);
+    }
+    let edges = edges
+        .into_iter()
+        .enumerate()
+        .map(|(i, layer)| {
+            let mut kept: Vec<Edge> = layer
+                .into_iter()
+                .filter(|e| alive[i][e.from as usize] && alive[i + 1][e.to as usize])
+                .map(|e| Edge {
+                    from: renumber[i][e.from as usize],
+                    digit: e.digit,
+                    to: renumber[i + 1][e.to as usize],
+                })
+                .collect();
+            kept.sort_unstable_by_key(|e| (e.from, e.digit, e.to));
+            kept.dedup();
+            kept
+        })
+        .collect();
+    Ok(Layered { nodes, edges })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strictly increasing values (a thermometer).
+    struct Rising;
+
+    impl Automaton for Rising {
+        type State = i32;
+        fn start(&self) -> i32 {
+            i32::MIN
+        }
+        fn step(&self, s: &i32, _: usize, _: usize, v: i32, out: &mut Vec<i32>) {
+            if v > *s {
+                out.push(v);
+            }
+        }
+        fn accepts(&self, _: &i32) -> bool {
+            true
+        }
+    }
+
+    /// Ends with the value it started with (a choice at the first cell of what the last must be).
+    struct SameEnds;
+
+    impl Automaton for SameEnds {
+        type State = Option<i32>;
+        fn start(&self) -> Option<i32> {
+            None
+        }
+        fn step(&self, s: &Option<i32>, i: usize, len: usize, v: i32, out: &mut Vec<Option<i32>>) {
+            match s {
+                None => out.push(Some(v)),
+                Some(first) if i + 1 < len || v == *first => out.push(Some(*first)),
+                Some(_) => {}
+            }
+        }
+        fn accepts(&self, s: &Option<i32>) -> bool {
+            s.is_some()
+        }
+    }
+
+    #[test]
+    fn a_thermometer_keeps_only_reachable_digits() {
+        // Three cells rising through 1-4: the first cell 1 or 2, the last 3 or 4.
+        let g = unroll(&Rising, 3, &[1, 2, 3, 4]).unwrap();
+        let digits = |i: usize| {
+            let mut d: Vec<u16> = g.edges(i).iter().map(|e| e.digit + 1).collect();
+            d.sort_unstable();
+            d.dedup();
+            d
+        };
+        assert_eq!(digits(0), [1, 2]);
+        assert_eq!(digits(1), [2, 3]);
+        assert_eq!(digits(2), [3, 4]);
+        assert_eq!((g.nodes(0), g.nodes(3)), (1, 1));
+        assert!(g.accepts(&[0, 1, 3]));
+        assert!(!g.accepts(&[0, 0, 3]));
+        assert!(!g.rejects_all());
+        // Five cells cannot rise through four digits.
+        assert!(unroll(&Rising, 5, &[1, 2, 3, 4]).unwrap().rejects_all());
+    }
+
+    #[test]
+    fn equal_ends_by_brute_force() {
+        // Every word of length 3 over 1-3 against the automaton's graph.
+        let g = unroll(&SameEnds, 3, &[1, 2, 3]).unwrap();
+        for w in 0..27u16 {
+            let d = [w / 9, w / 3 % 3, w % 3];
+            assert_eq!(g.accepts(&d), d[0] == d[2], "{d:?}");
+        }
+        assert_eq!(g.edge_count(), 3 + 9 + 3);
+    }
+}

@@ -1,0 +1,1513 @@
+//! The rules as setters state them ([`Clue`]: thermometers, arrows, kropki dots, little killers,
+//! sandwiches, …), and their lowering into the few primitives the backends reason about: all-different
+//! groups, pairwise [`Relation`]s, weighted [`SumRule`]s, [`LineRule`]s (automata over a line,
+//! `automaton.rs`) and candidate sets. Each kind of clue is data here: which cells, which relation
+//! table, which sum, which automaton; neither backend knows the kinds. The verifier checks the clues
+//! as stated, on its own (`verify.rs`).
+//!
+//! Values are the digits as written: on a grid whose digits run from 0 (a zero-based grid, sigh's
+//! `0-8`) digit d has the value d − 1; sums, sandwiches and kropki dots are of values.
+
+use std::sync::Arc;
+
+use crate::automaton::{Automaton, TooLarge, unroll};
+use crate::constraint::{LineRule, Relation, RelationKind, SumRule, Variant};
+use crate::grid::{Cell, DigitSet, Shape};
+
+/// A rule on some cells, as setters state it (see the module docs for values). Cells are in the
+/// order that matters to the rule (a thermometer from its bulb, an arrow from its circle, an outside
+/// clue from the side it is written on).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Clue {
+    /// The cell holds one of these values (pencilmarks, odd or even cells).
+    Candidates {
+        /// The cell.
+        cell: Cell,
+        /// Its allowed values, ascending.
+        values: Vec<i32>,
+    },
+    /// The cells hold different digits.
+    AllDifferent {
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// One main diagonal holds different digits: r1c1 to rNcN, or (`anti`) r1cN to rNc1.
+    Diagonal {
+        /// The anti-diagonal rather than the main one.
+        anti: bool,
+    },
+    /// Kropki dots: each orthogonally adjacent pair of the cells (usually two) holds consecutive
+    /// values (white) or one value double the other (black).
+    Kropki {
+        /// A black dot.
+        black: bool,
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// X (10) and V (5): each orthogonally adjacent pair of the cells adds up to `sum`.
+    Xv {
+        /// 5 or 10.
+        sum: i32,
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// Greater than: each cell is above every later cell orthogonally adjacent to it.
+    GreaterThan {
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// A thermometer: strictly increasing from the bulb.
+    Thermo {
+        /// The cells, bulb first.
+        cells: Vec<Cell>,
+    },
+    /// Whispers: neighbours on the line differ by at least `diff` (German whispers: 5).
+    Whisper {
+        /// The least difference.
+        diff: i32,
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Renban: the line holds a set of consecutive values, each once, in any order.
+    Renban {
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Palindrome: the line reads the same both ways.
+    Palindrome {
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Modular line: every run of `modulus` cells holds different values modulo `modulus`.
+    Modular {
+        /// The modulus.
+        modulus: i32,
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Entropic line: every run of three cells holds a low (1-3), a middle (4-6) and a high (7-9)
+    /// digit.
+    Entropic {
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Zipper: cells equally far from the middle add up to the same; on an odd line, to the middle
+    /// cell.
+    Zipper {
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Between line: the cells between the two ends hold values strictly between theirs.
+    Between {
+        /// The line, ends first and last.
+        cells: Vec<Cell>,
+    },
+    /// Lockout line: the ends differ by at least `diff` and the cells between hold values outside
+    /// the range from one end to the other.
+    Lockout {
+        /// The least difference of the ends.
+        diff: i32,
+        /// The line, ends first and last.
+        cells: Vec<Cell>,
+    },
+    /// Region-sum line: each stretch of the line inside one box (or jigsaw region, on a grid without
+    /// boxes) adds up to the same.
+    RegionSumLine {
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Sum line: the line divides into stretches that each add up to `sum` (`looped`: the line is a
+    /// loop, and a stretch may run over its end into its start).
+    SumLine {
+        /// Each stretch's sum.
+        sum: i32,
+        /// A closed loop.
+        looped: bool,
+        /// The line.
+        cells: Vec<Cell>,
+    },
+    /// Arrow: the circle equals the sum along the arrow. A pill arrow's circle is `pill` cells read
+    /// as one number, in reading order.
+    Arrow {
+        /// Cells of the circle (1 for a plain arrow, 2 or 3 for a pill).
+        pill: usize,
+        /// The circle's cells, then the arrow's.
+        cells: Vec<Cell>,
+    },
+    /// Double arrow: the two ends add up to the cells between them.
+    DoubleArrow {
+        /// The line, ends first and last.
+        cells: Vec<Cell>,
+    },
+    /// Little killer: the values along a diagonal add up to `sum` (they may repeat).
+    LittleKiller {
+        /// The sum.
+        sum: i32,
+        /// The diagonal, from the clue's end.
+        cells: Vec<Cell>,
+    },
+    /// A weighted sum: Σ `coeffs[i]` · value(`cells[i]`) = `sum` (values may repeat).
+    Sum {
+        /// The total.
+        sum: i32,
+        /// One coefficient per cell.
+        coeffs: Vec<i32>,
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// Equal sums: each segment adds up to the same.
+    EqualSum {
+        /// The segments, each at least one cell.
+        segments: Vec<Vec<Cell>>,
+    },
+    /// Sandwich: the cells between the smallest and the largest value of the row or column (1 and
+    /// 9 on a classic grid) add up to `sum`.
+    Sandwich {
+        /// The sum.
+        sum: i32,
+        /// The row or column, from the clue's side.
+        cells: Vec<Cell>,
+    },
+    /// Lunchbox: the cells, all different, between the smallest and the largest of them add up to
+    /// `sum`.
+    Lunchbox {
+        /// The sum.
+        sum: i32,
+        /// The cells, in order.
+        cells: Vec<Cell>,
+    },
+    /// X-sum: the first X cells add up to `sum`, X being the first cell's value.
+    XSum {
+        /// The sum.
+        sum: i32,
+        /// The row or column, from the clue's side.
+        cells: Vec<Cell>,
+    },
+    /// Skyscraper: `count` cells are seen from the clue's side, each taller than every one before it
+    /// (a 0 is no building).
+    Skyscraper {
+        /// The buildings seen.
+        count: i32,
+        /// The row or column, from the clue's side.
+        cells: Vec<Cell>,
+    },
+    /// Hidden skyscraper: the first cell hidden from the clue's side (some earlier cell is at least
+    /// as tall) holds `value`.
+    HiddenSkyscraper {
+        /// The first hidden building's height.
+        value: i32,
+        /// The row or column, from the clue's side.
+        cells: Vec<Cell>,
+    },
+    /// Numbered room: the X-th cell from the clue's side holds `value` (and no other does), X being
+    /// the first cell's value.
+    NumberedRoom {
+        /// The value.
+        value: i32,
+        /// The row or column, from the clue's side.
+        cells: Vec<Cell>,
+    },
+    /// Quadruple: the 2x2 cells around a point hold these values (a value listed twice, at least
+    /// twice).
+    Quad {
+        /// The four cells: top-left, top-right, bottom-left, bottom-right.
+        cells: Vec<Cell>,
+        /// The values.
+        values: Vec<i32>,
+    },
+    /// Indexing: a cell in column c holding k means the k-th cell of its row holds c (column
+    /// indexing), or with rows and columns swapped (row indexing).
+    Indexing {
+        /// Row indexing rather than column indexing.
+        rows: bool,
+        /// The indexing cells.
+        cells: Vec<Cell>,
+    },
+    /// Counting circles: a value in a circle is the number of circles holding it.
+    CountingCircles {
+        /// The circles.
+        cells: Vec<Cell>,
+    },
+    /// Same values: the cells, split into `sets` equal runs, hold the same values in each run
+    /// (counts included).
+    SameValues {
+        /// The runs.
+        sets: usize,
+        /// The cells, run after run.
+        cells: Vec<Cell>,
+    },
+    /// Rellik cage: different values, no one or more of which add up to `sum`.
+    Rellik {
+        /// The sum no subset reaches.
+        sum: i32,
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// Value indexing: the second cell's value k points along the rest of the line: its k-th cell
+    /// holds the first cell's value.
+    ValueIndexing {
+        /// The value cell, the control cell, then the indexed cells.
+        cells: Vec<Cell>,
+    },
+}
+
+impl Clue {
+    /// The keyword of the clue's line in satdoku's text format (`thermo`, `little-killer`, …), which
+    /// is also how messages name it.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            Clue::Candidates { .. } => "candidates",
+            Clue::AllDifferent { .. } => "all-different",
+            Clue::Diagonal { .. } => "diagonal",
+            Clue::Kropki { .. } => "kropki",
+            Clue::Xv { .. } => "xv",
+            Clue::GreaterThan { .. } => "greater",
+            Clue::Thermo { .. } => "thermo",
+            Clue::Whisper { .. } => "whisper",
+            Clue::Renban { .. } => "renban",
+            Clue::Palindrome { .. } => "palindrome",
+            Clue::Modular { .. } => "modular",
+            Clue::Entropic { .. } => "entropic",
+            Clue::Zipper { .. } => "zipper",
+            Clue::Between { .. } => "between",
+            Clue::Lockout { .. } => "lockout",
+            Clue::RegionSumLine { .. } => "region-sum",
+            Clue::SumLine { .. } => "sum-line",
+            Clue::Arrow { .. } => "arrow",
+            Clue::DoubleArrow { .. } => "double-arrow",
+            Clue::LittleKiller { .. } => "little-killer",
+            Clue::Sum { .. } => "sum",
+            Clue::EqualSum { .. } => "equal-sum",
+            Clue::Sandwich { .. } => "sandwich",
+            Clue::Lunchbox { .. } => "lunchbox",
+            Clue::XSum { .. } => "x-sum",
+            Clue::Skyscraper { .. } => "skyscraper",
+            Clue::HiddenSkyscraper { .. } => "hidden-skyscraper",
+            Clue::NumberedRoom { .. } => "numbered-room",
+            Clue::Quad { .. } => "quad",
+            Clue::Indexing { .. } => "indexing",
+            Clue::CountingCircles { .. } => "counting-circles",
+            Clue::SameValues { .. } => "same-values",
+            Clue::Rellik { .. } => "rellik",
+            Clue::ValueIndexing { .. } => "value-indexing",
+        }
+    }
+
+    /// How a message names the clue: its keyword, with the kind of dot or the number it carries
+    /// (`kropki white`, `xv 10`, `little-killer 23`).
+    pub fn title(&self) -> String {
+        let k = self.keyword();
+        match self {
+            Clue::Kropki { black, .. } => {
+                format!("{k} {}", if *black { "black" } else { "white" })
+            }
+            Clue::Diagonal { anti } => format!("{k} {}", if *anti { "anti" } else { "main" }),
+            Clue::Xv { sum, .. }
+            | Clue::SumLine { sum, .. }
+            | Clue::LittleKiller { sum, .. }
+            | Clue::Sum { sum, .. }
+            | Clue::Sandwich { sum, .. }
+            | Clue::Lunchbox { sum, .. }
+            | Clue::XSum { sum, .. }
+            | Clue::Rellik { sum, .. } => format!("{k} {sum}"),
+            Clue::Whisper { diff, .. } | Clue::Lockout { diff, .. } => format!("{k} {diff}"),
+            Clue::Modular { modulus, .. } => format!("{k} {modulus}"),
+            Clue::Skyscraper { count, .. } => format!("{k} {count}"),
+            Clue::HiddenSkyscraper { value, .. } | Clue::NumberedRoom { value, .. } => {
+                format!("{k} {value}")
+            }
+            Clue::Indexing { rows, .. } => {
+                format!("{k} {}", if *rows { "row" } else { "column" })
+            }
+            Clue::SameValues { sets, .. } => format!("{k} {sets}"),
+            _ => k.to_string(),
+        }
+    }
+
+    /// Every cell the clue names (a segment's or pill's cells included), in its order; the diagonal
+    /// names none.
+    pub fn cells(&self) -> Vec<Cell> {
+        match self {
+            Clue::Candidates { cell, .. } => vec![*cell],
+            Clue::Diagonal { .. } => Vec::new(),
+            Clue::EqualSum { segments } => segments.concat(),
+            Clue::AllDifferent { cells }
+            | Clue::Kropki { cells, .. }
+            | Clue::Xv { cells, .. }
+            | Clue::GreaterThan { cells }
+            | Clue::Thermo { cells }
+            | Clue::Whisper { cells, .. }
+            | Clue::Renban { cells }
+            | Clue::Palindrome { cells }
+            | Clue::Modular { cells, .. }
+            | Clue::Entropic { cells }
+            | Clue::Zipper { cells }
+            | Clue::Between { cells }
+            | Clue::Lockout { cells, .. }
+            | Clue::RegionSumLine { cells }
+            | Clue::SumLine { cells, .. }
+            | Clue::Arrow { cells, .. }
+            | Clue::DoubleArrow { cells }
+            | Clue::LittleKiller { cells, .. }
+            | Clue::Sum { cells, .. }
+            | Clue::Sandwich { cells, .. }
+            | Clue::Lunchbox { cells, .. }
+            | Clue::XSum { cells, .. }
+            | Clue::Skyscraper { cells, .. }
+            | Clue::HiddenSkyscraper { cells, .. }
+            | Clue::NumberedRoom { cells, .. }
+            | Clue::Quad { cells, .. }
+            | Clue::Indexing { cells, .. }
+            | Clue::CountingCircles { cells }
+            | Clue::SameValues { cells, .. }
+            | Clue::Rellik { cells, .. }
+            | Clue::ValueIndexing { cells } => cells.clone(),
+        }
+    }
+
+    /// The orthogonally adjacent pairs of a dot, X/V or greater-than clue's cells, each once, the
+    /// earlier cell of the list first (sigh's reading of a clue over more than two cells).
+    pub(crate) fn adjacent_pairs(&self, shape: Shape) -> Vec<(Cell, Cell)> {
+        let cells = match self {
+            Clue::Kropki { cells, .. } | Clue::Xv { cells, .. } | Clue::GreaterThan { cells } => {
+                cells
+            }
+            _ => return Vec::new(),
+        };
+        let mut out = Vec::new();
+        for (i, &a) in cells.iter().enumerate() {
+            for &b in &cells[i + 1..] {
+                if adjacent(shape, a, b) && !out.contains(&(a, b)) && !out.contains(&(b, a)) {
+                    out.push((a, b));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Whether two cells share a side.
+pub(crate) fn adjacent(shape: Shape, a: Cell, b: Cell) -> bool {
+    let (ra, ca) = (a.row(shape), a.col(shape));
+    let (rb, cb) = (b.row(shape), b.col(shape));
+    ra.abs_diff(rb) + ca.abs_diff(cb) == 1
+}
+
+/// What the lowering of a clue needs to know of the grid.
+pub(crate) struct LowerCtx<'a> {
+    /// The grid's shape.
+    pub shape: Shape,
+    /// The value of digit 1 (1, or 0 on a zero-based grid).
+    pub base: i32,
+    /// The region of each cell (boxes, or jigsaw regions on a grid without boxes), for region-sum
+    /// lines; `None` when the grid has neither.
+    pub regions: Option<&'a [usize]>,
+}
+
+impl LowerCtx<'_> {
+    /// The values of the digits, by 0-based digit index.
+    pub fn values(&self) -> Vec<i32> {
+        (0..self.shape.n() as i32).map(|d| d + self.base).collect()
+    }
+
+    /// The digits (as a set) whose values satisfy `keep`.
+    fn digits_where(&self, keep: impl Fn(i32) -> bool) -> DigitSet {
+        let mut set = DigitSet::EMPTY;
+        for d in 1..=self.shape.n() as u16 {
+            if keep(i32::from(d) - 1 + self.base)
+                && let Some(digit) = crate::grid::Digit::new(d)
+            {
+                set.insert(digit);
+            }
+        }
+        set
+    }
+}
+
+/// The primitives the clues lower into.
+#[derive(Default)]
+pub(crate) struct Lowered {
+    /// Cells that hold different digits.
+    pub groups: Vec<Vec<Cell>>,
+    /// Pairwise relations.
+    pub relations: Vec<Relation>,
+    /// Weighted sums.
+    pub sums: Vec<SumRule>,
+    /// Automata over lines.
+    pub lines: Vec<LineRule>,
+    /// Candidate sets of cells (intersected when a cell has several).
+    pub candidates: Vec<(Cell, DigitSet)>,
+}
+
+/// Why a clue cannot be lowered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LowerError {
+    /// The automaton of a line grew past [`crate::automaton::MAX_EDGES`].
+    TooLarge,
+    /// Something the clue needs does not hold (too few cells, a value out of range): the reason.
+    Invalid(&'static str),
+}
+
+impl From<TooLarge> for LowerError {
+    fn from(_: TooLarge) -> LowerError {
+        LowerError::TooLarge
+    }
+}
+
+impl Lowered {
+    fn pairs(&mut self, kind: RelationKind, pairs: impl IntoIterator<Item = (Cell, Cell)>) {
+        for (a, b) in pairs {
+            self.relations.push(Relation { kind, a, b });
+        }
+    }
+
+    fn line<A: Automaton>(
+        &mut self,
+        ctx: &LowerCtx<'_>,
+        cells: &[Cell],
+        automaton: &A,
+    ) -> Result<(), LowerError> {
+        let graph = unroll(automaton, cells.len(), &ctx.values())?;
+        self.lines.push(LineRule {
+            cells: cells.to_vec(),
+            graph: Arc::new(graph),
+        });
+        Ok(())
+    }
+
+    fn linear(&mut self, ctx: &LowerCtx<'_>, terms: &[(Cell, i32)], total: i32) {
+        let (cells, coeffs): (Vec<Cell>, Vec<i32>) = terms.iter().copied().unzip();
+        self.sums.push(SumRule::linear(
+            cells,
+            &coeffs,
+            total,
+            ctx.shape.n(),
+            ctx.base,
+        ));
+    }
+
+    /// Σ [value of cell = v] over `cells` in `totals`.
+    fn count(&mut self, ctx: &LowerCtx<'_>, cells: &[Cell], v: i32, totals: Vec<i32>) {
+        let weights = cells
+            .iter()
+            .map(|_| ctx.values().iter().map(|&x| i32::from(x == v)).collect())
+            .collect();
+        self.sums.push(SumRule {
+            cells: cells.to_vec(),
+            weights,
+            totals,
+        });
+    }
+}
+
+/// The consecutive pairs of a line.
+fn consecutive(cells: &[Cell]) -> impl Iterator<Item = (Cell, Cell)> + '_ {
+    cells.windows(2).map(|w| (w[0], w[1]))
+}
+
+/// Every pair of the cells, in order.
+fn all_pairs(cells: &[Cell]) -> Vec<(Cell, Cell)> {
+    let mut out = Vec::new();
+    for (i, &a) in cells.iter().enumerate() {
+        for &b in &cells[i + 1..] {
+            out.push((a, b));
+        }
+    }
+    out
+}
+
+/// Lowers `clue` into `out`.
+pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), LowerError> {
+    let shape = ctx.shape;
+    let n = shape.n() as i32;
+    let (lo, hi) = (ctx.base, ctx.base + n - 1);
+    match clue {
+        Clue::Candidates { cell, values } => {
+            let set = ctx.digits_where(|v| values.contains(&v));
+            out.candidates.push((*cell, set));
+        }
+        Clue::AllDifferent { cells } => {
+            let mut distinct: Vec<Cell> = Vec::with_capacity(cells.len());
+            for &c in cells {
+                if !distinct.contains(&c) {
+                    distinct.push(c);
+                }
+            }
+            out.groups.push(distinct);
+        }
+        Clue::Diagonal { anti } => {
+            if shape.rows() != shape.cols() {
+                return Err(LowerError::Invalid("a diagonal needs a square grid"));
+            }
+            let k = shape.rows();
+            let cells = (0..k)
+                .map(|r| Cell::at(shape, r, if *anti { k - 1 - r } else { r }))
+                .collect();
+            out.groups.push(cells);
+        }
+        Clue::Kropki { black, .. } => {
+            let kind = if *black {
+                RelationKind::Double
+            } else {
+                RelationKind::Consecutive
+            };
+            out.pairs(kind, clue.adjacent_pairs(shape));
+        }
+        Clue::Xv { sum, .. } => {
+            let sum = u16::try_from(*sum).map_err(|_| LowerError::Invalid("an X or V sum"))?;
+            out.pairs(RelationKind::SumTo(sum), clue.adjacent_pairs(shape));
+        }
+        Clue::GreaterThan { .. } => out.pairs(RelationKind::Greater, clue.adjacent_pairs(shape)),
+        Clue::Thermo { cells } => out.pairs(RelationKind::Less, consecutive(cells)),
+        Clue::Whisper { diff, cells } => {
+            let d = u16::try_from(*diff).map_err(|_| LowerError::Invalid("a difference"))?;
+            out.pairs(RelationKind::Apart(d), consecutive(cells));
+        }
+        Clue::Renban { cells } => {
+            let k = u16::try_from(cells.len()).unwrap_or(u16::MAX);
+            out.pairs(RelationKind::Near(k), all_pairs(cells));
+        }
+        Clue::Palindrome { cells } => {
+            let k = cells.len();
+            let pairs = (0..k / 2).map(|i| (cells[i], cells[k - 1 - i]));
+            out.pairs(RelationKind::Equal, pairs);
+        }
+        Clue::Modular { modulus, cells } => {
+            let m = u16::try_from(*modulus)
+                .ok()
+                .filter(|&m| m >= 1)
+                .ok_or(LowerError::Invalid("a modulus of at least 1"))?;
+            let first = &cells[..cells.len().min(m as usize)];
+            out.pairs(RelationKind::ModDiffer(m), all_pairs(first));
+            for start in 0..m as usize {
+                let same: Vec<Cell> = cells
+                    .iter()
+                    .skip(start)
+                    .step_by(m as usize)
+                    .copied()
+                    .collect();
+                out.pairs(RelationKind::ModEqual(m), all_pairs(&same));
+            }
+        }
+        Clue::Entropic { cells } => {
+            if n != 9 || ctx.base != 1 {
+                return Err(LowerError::Invalid("entropic lines need the digits 1-9"));
+            }
+            let mut pairs = Vec::new();
+            for (i, &a) in cells.iter().enumerate() {
+                for &b in cells.iter().skip(i + 1).take(2) {
+                    pairs.push((a, b));
+                }
+            }
+            out.pairs(RelationKind::OtherThird, pairs);
+        }
+        Clue::Zipper { cells } => {
+            let k = cells.len();
+            let pairs: Vec<(Cell, Cell)> =
+                (0..k / 2).map(|i| (cells[i], cells[k - 1 - i])).collect();
+            if k % 2 == 1 {
+                let centre = cells[k / 2];
+                for &(a, b) in &pairs {
+                    out.linear(ctx, &[(a, 1), (b, 1), (centre, -1)], 0);
+                }
+            } else {
+                for w in pairs.windows(2) {
+                    let ((a, b), (c, d)) = (w[0], w[1]);
+                    out.linear(ctx, &[(a, 1), (b, 1), (c, -1), (d, -1)], 0);
+                }
+            }
+        }
+        Clue::Between { cells } | Clue::Lockout { cells, .. } => {
+            if cells.len() < 2 {
+                return Err(LowerError::Invalid("a line of at least two cells"));
+            }
+            let lockout = match clue {
+                Clue::Lockout { diff, .. } => Some(*diff),
+                _ => None,
+            };
+            out.line(ctx, cells, &Ends { lockout, lo, hi })?;
+        }
+        Clue::RegionSumLine { cells } => {
+            let Some(regions) = ctx.regions else {
+                // No regions: nothing to compare (sigh's reading).
+                return Ok(());
+            };
+            let mut segments: Vec<Vec<Cell>> = Vec::new();
+            let mut last = usize::MAX;
+            for &c in cells {
+                let r = regions[c.index()];
+                match segments.last_mut() {
+                    Some(seg) if r == last => seg.push(c),
+                    _ => segments.push(vec![c]),
+                }
+                last = r;
+            }
+            equal_sums(ctx, &segments, out);
+        }
+        Clue::SumLine { sum, looped, cells } => {
+            if *sum <= 0 {
+                return Err(LowerError::Invalid("a positive sum"));
+            }
+            out.line(
+                ctx,
+                cells,
+                &Segments {
+                    sum: *sum,
+                    looped: *looped,
+                },
+            )?;
+        }
+        Clue::Arrow { pill, cells } => {
+            if *pill == 0 || cells.len() <= *pill {
+                return Err(LowerError::Invalid("more cells than the circle has"));
+            }
+            let mut circle = cells[..*pill].to_vec();
+            circle.sort_unstable();
+            let mut terms: Vec<(Cell, i32)> = Vec::new();
+            for (k, &c) in circle.iter().enumerate() {
+                terms.push((c, -10i32.pow((*pill - 1 - k) as u32)));
+            }
+            terms.extend(cells[*pill..].iter().map(|&c| (c, 1)));
+            out.linear(ctx, &terms, 0);
+            if hi > 9 {
+                // A pill's other digits are single decimal digits.
+                for &c in &circle[1..] {
+                    out.candidates.push((c, ctx.digits_where(|v| v <= 9)));
+                }
+            }
+        }
+        Clue::DoubleArrow { cells } => {
+            if cells.len() < 3 {
+                return Err(LowerError::Invalid("a line of at least three cells"));
+            }
+            let k = cells.len();
+            let mut terms = vec![(cells[0], 1), (cells[k - 1], 1)];
+            terms.extend(cells[1..k - 1].iter().map(|&c| (c, -1)));
+            out.linear(ctx, &terms, 0);
+        }
+        Clue::LittleKiller { sum, cells } => {
+            let terms: Vec<(Cell, i32)> = cells.iter().map(|&c| (c, 1)).collect();
+            out.linear(ctx, &terms, *sum);
+        }
+        Clue::Sum { sum, coeffs, cells } => {
+            if coeffs.len() != cells.len() {
+                return Err(LowerError::Invalid("one coefficient per cell"));
+            }
+            let terms: Vec<(Cell, i32)> =
+                cells.iter().copied().zip(coeffs.iter().copied()).collect();
+            out.linear(ctx, &terms, *sum);
+        }
+        Clue::EqualSum { segments } => equal_sums(ctx, segments, out),
+        Clue::Sandwich { sum, cells } => {
+            let house = cells.len() == shape.n();
+            out.line(
+                ctx,
+                cells,
+                &Lunch {
+                    sum: *sum,
+                    lo,
+                    hi,
+                    house,
+                },
+            )?;
+        }
+        Clue::Lunchbox { sum, cells } => {
+            out.groups.push(cells.clone());
+            let house = cells.len() == shape.n();
+            out.line(
+                ctx,
+                cells,
+                &Lunch {
+                    sum: *sum,
+                    lo,
+                    hi,
+                    house,
+                },
+            )?;
+        }
+        Clue::XSum { sum, cells } => out.line(ctx, cells, &FirstX { sum: *sum })?,
+        Clue::Skyscraper { count, cells } => out.line(
+            ctx,
+            cells,
+            &Sky {
+                hidden: None,
+                count: *count,
+            },
+        )?,
+        Clue::HiddenSkyscraper { value, cells } => out.line(
+            ctx,
+            cells,
+            &Sky {
+                hidden: Some(*value),
+                count: 0,
+            },
+        )?,
+        Clue::NumberedRoom { value, cells } => {
+            select(ctx, cells[0], cells, *value, out);
+        }
+        Clue::Indexing { rows, cells } => {
+            for &control in cells {
+                let (r, c) = (control.row(shape), control.col(shape));
+                let (line, value): (Vec<Cell>, usize) = if *rows {
+                    (
+                        (0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(),
+                        r + 1,
+                    )
+                } else {
+                    (
+                        (0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(),
+                        c + 1,
+                    )
+                };
+                select(ctx, control, &line, value as i32, out);
+            }
+        }
+        Clue::Quad { cells, values } => {
+            let mut distinct = values.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            for v in distinct {
+                let m = values.iter().filter(|&&x| x == v).count() as i32;
+                out.count(ctx, cells, v, (m..=cells.len() as i32).collect());
+            }
+        }
+        Clue::CountingCircles { cells } => {
+            for v in lo..=hi {
+                let totals = if v == 0 { vec![0] } else { vec![0, v] };
+                out.count(ctx, cells, v, totals);
+            }
+        }
+        Clue::SameValues { sets, cells } => {
+            if *sets == 0 || cells.len() % sets != 0 {
+                return Err(LowerError::Invalid("cells splitting into equal runs"));
+            }
+            let size = cells.len() / sets;
+            if size == 1 {
+                out.pairs(RelationKind::Equal, consecutive(cells));
+            } else {
+                let runs: Vec<&[Cell]> = cells.chunks(size).collect();
+                for run in &runs[1..] {
+                    for v in lo..=hi {
+                        let mut both: Vec<Cell> = runs[0].to_vec();
+                        both.extend_from_slice(run);
+                        let weights = both
+                            .iter()
+                            .enumerate()
+                            .map(|(i, _)| {
+                                let sign = if i < size { 1 } else { -1 };
+                                ctx.values()
+                                    .iter()
+                                    .map(|&x| sign * i32::from(x == v))
+                                    .collect()
+                            })
+                            .collect();
+                        out.sums.push(SumRule {
+                            cells: both,
+                            weights,
+                            totals: vec![0],
+                        });
+                    }
+                }
+            }
+        }
+        Clue::Rellik { sum, cells } => {
+            out.groups.push(cells.clone());
+            out.line(ctx, cells, &Rellik { sum: *sum })?;
+        }
+        Clue::ValueIndexing { cells } => {
+            if cells.len() < 3 {
+                return Err(LowerError::Invalid("a line of at least three cells"));
+            }
+            out.line(ctx, cells, &PointsTo)?;
+        }
+    }
+    Ok(())
+}
+
+/// Lowers the data-free variants that are clues in all but name (strict kropki and XV, anti-taxicab,
+/// Dutch flatmates) into `out`; the others are units and relations of `rules.rs`.
+pub(crate) fn lower_variant(
+    v: Variant,
+    ctx: &LowerCtx<'_>,
+    clues: &[Clue],
+    out: &mut Lowered,
+) -> Result<(), LowerError> {
+    let shape = ctx.shape;
+    let (rows, cols) = (shape.rows(), shape.cols());
+    // Every pair of orthogonal neighbours, the upper or left cell first.
+    let neighbours = || {
+        (0..rows).flat_map(move |r| {
+            (0..cols).flat_map(move |c| {
+                let a = Cell::at(shape, r, c);
+                let right = (c + 1 < cols).then(|| (a, Cell::at(shape, r, c + 1)));
+                let down = (r + 1 < rows).then(|| (a, Cell::at(shape, r + 1, c)));
+                right.into_iter().chain(down)
+            })
+        })
+    };
+    let marked = |keep: fn(&Clue) -> bool| -> Vec<(Cell, Cell)> {
+        clues
+            .iter()
+            .filter(|c| keep(c))
+            .flat_map(|c| c.adjacent_pairs(shape))
+            .map(|(a, b)| (a.min(b), a.max(b)))
+            .collect()
+    };
+    match v {
+        Variant::StrictKropki | Variant::StrictXv => {
+            let (kind, dots) = if v == Variant::StrictKropki {
+                (
+                    RelationKind::NoDot,
+                    marked(|c| matches!(c, Clue::Kropki { .. })),
+                )
+            } else {
+                (RelationKind::NoXv, marked(|c| matches!(c, Clue::Xv { .. })))
+            };
+            let pairs: Vec<(Cell, Cell)> = neighbours().filter(|p| !dots.contains(p)).collect();
+            out.pairs(kind, pairs);
+        }
+        Variant::AntiTaxicab => {
+            let top = shape.n() as i32 + ctx.base - 1;
+            for a in 0..shape.cells() {
+                let ca = Cell::new(a);
+                for b in a + 1..shape.cells() {
+                    let cb = Cell::new(b);
+                    let d = ca.row(shape).abs_diff(cb.row(shape))
+                        + ca.col(shape).abs_diff(cb.col(shape));
+                    if (1..=top as usize).contains(&d) {
+                        out.relations.push(Relation {
+                            kind: RelationKind::NotBoth(d as u16),
+                            a: ca,
+                            b: cb,
+                        });
+                    }
+                }
+            }
+        }
+        Variant::DutchFlatmates => {
+            let n = shape.n() as i32;
+            let flat = Flatmates {
+                mid: (n + 1) / 2,
+                top: 1,
+                bottom: n,
+            };
+            for c in 0..cols {
+                let column: Vec<Cell> = (0..rows).map(|r| Cell::at(shape, r, c)).collect();
+                out.line(ctx, &column, &flat)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Dutch flatmates down a column: a `mid` needs `top` directly above it or `bottom` directly below.
+struct Flatmates {
+    mid: i32,
+    top: i32,
+    bottom: i32,
+}
+
+impl Automaton for Flatmates {
+    /// (the value above, whether it is a `mid` still waiting for `bottom` below it).
+    type State = (i32, bool);
+
+    fn start(&self) -> Self::State {
+        (i32::MIN, false)
+    }
+
+    fn step(&self, s: &Self::State, _: usize, _: usize, v: i32, out: &mut Vec<Self::State>) {
+        let (above, waiting) = *s;
+        if waiting && v != self.bottom {
+            return;
+        }
+        out.push((v, v == self.mid && above != self.top));
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        !s.1
+    }
+}
+
+/// Equal sums of segments: each against the first (single cells as equal values).
+fn equal_sums(ctx: &LowerCtx<'_>, segments: &[Vec<Cell>], out: &mut Lowered) {
+    let Some((first, rest)) = segments.split_first() else {
+        return;
+    };
+    for seg in rest {
+        if first.len() == 1 && seg.len() == 1 {
+            out.pairs(RelationKind::Equal, [(first[0], seg[0])]);
+            continue;
+        }
+        let mut terms: Vec<(Cell, i32)> = first.iter().map(|&c| (c, 1)).collect();
+        terms.extend(seg.iter().map(|&c| (c, -1)));
+        out.linear(ctx, &terms, 0);
+    }
+}
+
+/// Indexing: `control` holding k (1..=len) means `line[k − 1]` holds `value`, and no other cell of the
+/// line does: one relation per cell of the line, and the control's values kept to 1..=len.
+fn select(ctx: &LowerCtx<'_>, control: Cell, line: &[Cell], value: i32, out: &mut Lowered) {
+    let len = line.len() as i32;
+    let mut own = ctx.digits_where(|k| (1..=len).contains(&k));
+    for (i, &cell) in line.iter().enumerate() {
+        let when = i as i32 + 1;
+        if cell == control {
+            // The control selecting itself: it holds `value` exactly when it holds `when`.
+            own = ctx.digits_where(|k| own_contains(ctx, own, k) && ((k == when) == (k == value)));
+        } else {
+            out.relations.push(Relation {
+                kind: RelationKind::Selects { when, then: value },
+                a: control,
+                b: cell,
+            });
+        }
+    }
+    out.candidates.push((control, own));
+}
+
+/// Whether the digit of value `v` is in `set`.
+fn own_contains(ctx: &LowerCtx<'_>, set: DigitSet, v: i32) -> bool {
+    u16::try_from(v - ctx.base + 1)
+        .ok()
+        .and_then(crate::grid::Digit::new)
+        .is_some_and(|d| set.contains(d))
+}
+
+/// Between and lockout lines: the first cell chooses the last cell's value (a pair of ends that fit:
+/// distinct for a between line with cells between them, at least `lockout` apart for a lockout
+/// line); each cell between is strictly between the ends (between) or strictly outside them
+/// (lockout); the last cell must be the chosen value.
+struct Ends {
+    lockout: Option<i32>,
+    /// The smallest and largest values.
+    lo: i32,
+    hi: i32,
+}
+
+impl Automaton for Ends {
+    /// The first and last values, once chosen.
+    type State = Option<(i32, i32)>;
+
+    fn start(&self) -> Self::State {
+        None
+    }
+
+    fn step(&self, s: &Self::State, i: usize, len: usize, v: i32, out: &mut Vec<Self::State>) {
+        match *s {
+            None => {
+                for last in self.lo..=self.hi {
+                    let fits = match self.lockout {
+                        Some(d) => (v - last).abs() >= d,
+                        None => len == 2 || v != last,
+                    };
+                    if fits {
+                        out.push(Some((v, last)));
+                    }
+                }
+            }
+            Some((first, last)) => {
+                let (lo, hi) = (first.min(last), first.max(last));
+                let ok = if i + 1 == len {
+                    v == last
+                } else if self.lockout.is_some() {
+                    v < lo || v > hi
+                } else {
+                    lo < v && v < hi
+                };
+                if ok {
+                    out.push(*s);
+                }
+            }
+        }
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        s.is_some()
+    }
+}
+
+/// Sum lines: the running sum of the current stretch; a stretch that reaches `sum` ends. A loop
+/// first chooses how much of the stretch running over its end lies at its start (`carry`): that
+/// much is read first, and at the end the last stretch must make up the rest.
+struct Segments {
+    sum: i32,
+    looped: bool,
+}
+
+impl Automaton for Segments {
+    /// (carry still to read at the start, the carry, the running sum).
+    type State = (i32, i32, i32);
+
+    fn start(&self) -> Self::State {
+        (-1, 0, 0)
+    }
+
+    fn step(&self, s: &Self::State, _: usize, _: usize, v: i32, out: &mut Vec<Self::State>) {
+        let (left, carry, run) = *s;
+        if left < 0 {
+            // The first cell: choose the carry (0 for a line that is no loop).
+            let carries = if self.looped { 0..self.sum } else { 0..1 };
+            for c in carries {
+                self.advance((c, c, 0), v, out);
+            }
+            return;
+        }
+        self.advance((left, carry, run), v, out);
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        let (left, carry, run) = *s;
+        left == 0 && (carry + run == self.sum || carry == 0 && run == 0)
+    }
+}
+
+impl Segments {
+    fn advance(&self, (left, carry, run): (i32, i32, i32), v: i32, out: &mut Vec<(i32, i32, i32)>) {
+        if left > 0 {
+            // Still reading the carry: it must be made up exactly before the first stretch starts.
+            if v <= left {
+                out.push((left - v, carry, 0));
+            }
+            return;
+        }
+        let next = run + v;
+        if next < self.sum {
+            out.push((0, carry, next));
+        } else if next == self.sum {
+            out.push((0, carry, 0));
+        }
+    }
+}
+
+/// Sandwiches and lunchboxes: the first cell chooses the smallest and largest values (`lo` and `hi`
+/// of the digits when the line is a whole house, which holds them all); every cell lies between them;
+/// the cells between the two cells that hold them add up to `sum`.
+struct Lunch {
+    sum: i32,
+    lo: i32,
+    hi: i32,
+    house: bool,
+}
+
+impl Automaton for Lunch {
+    /// (smallest, largest, phase: 0 before either, 1 after one, 2 after both; the running sum in
+    /// phase 1), or nothing before the first cell.
+    type State = Option<(i32, i32, u8, i32)>;
+
+    fn start(&self) -> Self::State {
+        None
+    }
+
+    fn step(&self, s: &Self::State, _: usize, _: usize, v: i32, out: &mut Vec<Self::State>) {
+        match *s {
+            None => {
+                if self.house {
+                    self.read((self.lo, self.hi, 0, 0), v, out);
+                } else {
+                    for a in self.lo..=self.hi {
+                        for b in a + 1..=self.hi {
+                            self.read((a, b, 0, 0), v, out);
+                        }
+                    }
+                }
+            }
+            Some(t) => self.read(t, v, out),
+        }
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        matches!(s, Some((_, _, 2, _)))
+    }
+}
+
+impl Lunch {
+    /// Reads `v` in state (a, b, phase, run): before either end (phase 0) a < b are the smallest and
+    /// largest; once one end is read (phase 1), a is that end and b the other.
+    fn read(
+        &self,
+        (a, b, phase, run): (i32, i32, u8, i32),
+        v: i32,
+        out: &mut Vec<Option<(i32, i32, u8, i32)>>,
+    ) {
+        if v < a.min(b) || v > a.max(b) {
+            return;
+        }
+        let end = v == a || v == b;
+        match (phase, end) {
+            (0, false) => out.push(Some((a, b, 0, 0))),
+            // One end: which one is told by the state's order, kept as (end seen, other end).
+            (0, true) => out.push(Some((v, if v == a { b } else { a }, 1, 0))),
+            // Values are never negative: a sum past the target stays past it.
+            (1, false) if run + v <= self.sum => {
+                out.push(Some((a, b, 1, run + v)));
+            }
+            // The other end: the sum must be made up.
+            (1, true) if v == b && run == self.sum => {
+                out.push(Some((a.min(b), a.max(b), 2, 0)));
+            }
+            (2, false) => out.push(Some((a, b, 2, 0))),
+            _ => {}
+        }
+    }
+}
+
+/// X-sums: the first cell's value X; the first X cells add up to `sum`.
+struct FirstX {
+    sum: i32,
+}
+
+impl Automaton for FirstX {
+    /// (cells still to add, running sum), or nothing before the first cell.
+    type State = Option<(i32, i32)>;
+
+    fn start(&self) -> Self::State {
+        None
+    }
+
+    fn step(&self, s: &Self::State, _: usize, len: usize, v: i32, out: &mut Vec<Self::State>) {
+        match *s {
+            None => {
+                if (1..=len as i32).contains(&v) && v <= self.sum {
+                    out.push(Some((v - 1, v)));
+                }
+            }
+            Some((0, run)) => out.push(Some((0, run))),
+            Some((left, run)) => {
+                if run + v <= self.sum {
+                    out.push(Some((left - 1, run + v)));
+                }
+            }
+        }
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        matches!(s, Some((0, run)) if *run == self.sum)
+    }
+}
+
+/// Skyscrapers: the tallest so far and the buildings seen (`count` at the end); or, for hidden
+/// skyscrapers, whether the first hidden one (no taller than the tallest before it) was `hidden`.
+struct Sky {
+    hidden: Option<i32>,
+    count: i32,
+}
+
+impl Automaton for Sky {
+    /// (tallest so far, seen so far or 1 once the first hidden one was found).
+    type State = (i32, i32);
+
+    fn start(&self) -> Self::State {
+        (i32::MIN, 0)
+    }
+
+    fn step(&self, s: &Self::State, _: usize, _: usize, v: i32, out: &mut Vec<Self::State>) {
+        let (top, seen) = *s;
+        match self.hidden {
+            None => {
+                // A 0 is no building: never seen, hides nothing.
+                let top0 = top.max(0);
+                if v > top0 {
+                    if seen < self.count {
+                        out.push((v, seen + 1));
+                    }
+                } else {
+                    out.push((top0, seen));
+                }
+            }
+            Some(target) => {
+                if seen == 1 {
+                    out.push((top, 1));
+                } else if v > top {
+                    out.push((v, 0));
+                } else if v == target {
+                    out.push((top, 1));
+                }
+            }
+        }
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        match self.hidden {
+            None => s.1 == self.count,
+            Some(_) => s.1 == 1,
+        }
+    }
+}
+
+/// Rellik cages: the subset sums reached so far (bit t: some one or more cells add up to t ≤
+/// `sum`), never `sum` itself.
+struct Rellik {
+    sum: i32,
+}
+
+impl Automaton for Rellik {
+    type State = u128;
+
+    fn start(&self) -> u128 {
+        0
+    }
+
+    fn step(&self, s: &u128, _: usize, _: usize, v: i32, out: &mut Vec<u128>) {
+        if !(0..128).contains(&self.sum) || v < 0 {
+            out.push(*s);
+            return;
+        }
+        let keep = if self.sum >= 127 {
+            u128::MAX
+        } else {
+            (1u128 << (self.sum + 1)) - 1
+        };
+        let single = if v <= self.sum { 1u128 << v } else { 0 };
+        let shifted = if v < 128 { s << v } else { 0 };
+        let next = (s | shifted | single) & keep;
+        if next >> self.sum & 1 == 0 {
+            out.push(next);
+        }
+    }
+
+    fn accepts(&self, _: &u128) -> bool {
+        true
+    }
+}
+
+/// Value indexing: the first cell's value, the second's index k (1..=the cells after it); the
+/// k-th cell after the second holds the first's value.
+struct PointsTo;
+
+impl Automaton for PointsTo {
+    /// (value, index) as read so far.
+    type State = (Option<i32>, Option<i32>);
+
+    fn start(&self) -> Self::State {
+        (None, None)
+    }
+
+    fn step(&self, s: &Self::State, i: usize, len: usize, v: i32, out: &mut Vec<Self::State>) {
+        match *s {
+            (None, _) => out.push((Some(v), None)),
+            (Some(x), None) => {
+                if (1..=(len as i32 - 2)).contains(&v) {
+                    out.push((Some(x), Some(v)));
+                }
+            }
+            (Some(x), Some(k)) => {
+                if i as i32 - 1 != k || v == x {
+                    out.push(*s);
+                }
+            }
+        }
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        s.1.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(from: i32, to: i32) -> Vec<i32> {
+        (from..=to).collect()
+    }
+
+    /// Every word of `len` values of 1..=`n` (as digit indices) that `graph` accepts, against a
+    /// predicate on the values.
+    fn agrees<A: Automaton>(a: &A, len: usize, n: i32, base: i32, pred: impl Fn(&[i32]) -> bool) {
+        let vals = values(base, base + n - 1);
+        let g = unroll(a, len, &vals).unwrap();
+        let total = (n as usize).pow(len as u32);
+        for w in 0..total {
+            let mut digits = vec![0u16; len];
+            let mut x = w;
+            for d in digits.iter_mut().rev() {
+                *d = (x % n as usize) as u16;
+                x /= n as usize;
+            }
+            let word: Vec<i32> = digits.iter().map(|&d| vals[d as usize]).collect();
+            assert_eq!(g.accepts(&digits), pred(&word), "{word:?}");
+        }
+    }
+
+    #[test]
+    fn between_and_lockout_automata() {
+        let ends = |lockout| Ends {
+            lockout,
+            lo: 1,
+            hi: 6,
+        };
+        agrees(&ends(None), 4, 6, 1, |w| {
+            let (lo, hi) = (w[0].min(w[3]), w[0].max(w[3]));
+            w[1..3].iter().all(|&x| lo < x && x < hi)
+        });
+        agrees(&ends(Some(3)), 4, 6, 1, |w| {
+            let (lo, hi) = (w[0].min(w[3]), w[0].max(w[3]));
+            hi - lo >= 3 && w[1..3].iter().all(|&x| x < lo || x > hi)
+        });
+        // Two cells alone: any ends for a between line.
+        agrees(
+            &Ends {
+                lockout: None,
+                lo: 1,
+                hi: 4,
+            },
+            2,
+            4,
+            1,
+            |_| true,
+        );
+    }
+
+    #[test]
+    fn sum_line_automata() {
+        // Stretches of 5 over values 1-4, and as a loop (over values 0-3 too).
+        let cuts = |w: &[i32], s: i32, looped: bool| {
+            let k = w.len();
+            let starts: Vec<usize> = if looped { (0..k).collect() } else { vec![0] };
+            starts.iter().any(|&start| {
+                let mut run = 0;
+                for j in 0..k {
+                    run += w[(start + j) % k];
+                    if run == s {
+                        run = 0;
+                    } else if run > s {
+                        return false;
+                    }
+                }
+                run == 0
+            })
+        };
+        for looped in [false, true] {
+            for base in [0, 1] {
+                agrees(&Segments { sum: 5, looped }, 5, 4, base, |w| {
+                    cuts(w, 5, looped)
+                });
+            }
+        }
+    }
+
+    #[test]
+    fn lunchbox_and_sandwich_automata() {
+        // The cells strictly between the smallest and largest value add up to the sum (digits that
+        // repeat are for the groups to forbid; the automaton only needs the ends once each).
+        let lunch = |w: &[i32], s: i32| {
+            let (min, max) = (*w.iter().min().unwrap(), *w.iter().max().unwrap());
+            let (Some(i), Some(j)) = (
+                w.iter().position(|&x| x == min),
+                w.iter().position(|&x| x == max),
+            ) else {
+                return false;
+            };
+            let once = w.iter().filter(|&&x| x == min).count() == 1
+                && w.iter().filter(|&&x| x == max).count() == 1;
+            let (a, b) = (i.min(j), i.max(j));
+            once && min < max && w[a + 1..b].iter().sum::<i32>() == s
+        };
+        for s in [0, 3, 5] {
+            agrees(
+                &Lunch {
+                    sum: s,
+                    lo: 1,
+                    hi: 5,
+                    house: false,
+                },
+                4,
+                5,
+                1,
+                |w| lunch(w, s),
+            );
+            agrees(
+                &Lunch {
+                    sum: s,
+                    lo: 0,
+                    hi: 4,
+                    house: false,
+                },
+                4,
+                5,
+                0,
+                |w| lunch(w, s),
+            );
+        }
+        // A house holds 1 and N: the same with the ends fixed.
+        agrees(
+            &Lunch {
+                sum: 2,
+                lo: 1,
+                hi: 4,
+                house: true,
+            },
+            4,
+            4,
+            1,
+            |w| lunch(w, 2) && w.contains(&1) && w.contains(&4),
+        );
+    }
+
+    #[test]
+    fn outside_clue_automata() {
+        agrees(&FirstX { sum: 6 }, 4, 4, 1, |w| {
+            let x = w[0] as usize;
+            x <= 4 && w[..x].iter().sum::<i32>() == 6
+        });
+        for count in 1..=4 {
+            for base in [0, 1] {
+                agrees(
+                    &Sky {
+                        hidden: None,
+                        count,
+                    },
+                    4,
+                    4,
+                    base,
+                    |w| {
+                        let mut top = 0;
+                        let mut seen = 0;
+                        for &x in w {
+                            if x > top {
+                                seen += 1;
+                                top = x;
+                            }
+                        }
+                        seen == count
+                    },
+                );
+            }
+        }
+        for target in 1..=4 {
+            agrees(
+                &Sky {
+                    hidden: Some(target),
+                    count: 0,
+                },
+                4,
+                4,
+                1,
+                |w| {
+                    (1..4)
+                        .find(|&i| w[..i].iter().any(|&x| x >= w[i]))
+                        .is_some_and(|i| w[i] == target)
+                },
+            );
+        }
+        agrees(&PointsTo, 5, 4, 1, |w| {
+            let k = w[1];
+            (1..=3).contains(&k) && w[1 + k as usize] == w[0]
+        });
+    }
+
+    #[test]
+    fn rellik_automaton() {
+        agrees(&Rellik { sum: 5 }, 3, 5, 1, |w| {
+            (1u32..8).all(|m| {
+                (0..3)
+                    .filter(|&i| m >> i & 1 == 1)
+                    .map(|i| w[i])
+                    .sum::<i32>()
+                    != 5
+            })
+        });
+    }
+}

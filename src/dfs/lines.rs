@@ -1,0 +1,715 @@
+//! The native backend's reasoning about the primitives clues lower into (besides groups, which are
+//! extra peers): relations given as tables of digit pairs, weighted sums and lines (automata), and
+//! the cells' candidate sets (applied once, when the givens are loaded).
+//!
+//! - **Pairs**: arc consistency (Mackworth 1977): a digit of one cell stays only if the other cell
+//!   has a candidate that goes with it, read from a per-digit mask of supports.
+//! - **Sums**: the partial sums reachable from the left, as bit sets, then from the right: a digit
+//!   stays if it links a reachable partial sum to one that can still end in an allowed total (the
+//!   dynamic program of subset sum, on bit sets; exact for a single sum, as the search's derived
+//!   sums of the rule of 45).
+//! - **Lines**: the layered automaton's nodes reachable from the start over the cells' candidates,
+//!   then those that reach the end: a digit stays if it labels an edge between the two (Pesant 2004,
+//!   "A regular language membership constraint for finite sequences of variables": generalised arc
+//!   consistency for the line).
+//!
+//! Digit sets are the low 64 bits of the masks: clues are refused on grids above 64 digits.
+
+use std::sync::Arc;
+
+use super::mask::Mask;
+use super::narrow::{Narrowed, narrow};
+use super::step::{Contradiction, Step};
+use crate::automaton::Layered;
+use crate::constraint::SumRule;
+use crate::grid::Cell;
+use crate::units::Units;
+
+/// A relation's supports: for each digit of the first cell, the digits the second may hold
+/// (`forward`), and conversely (`backward`).
+#[derive(Debug, PartialEq, Eq)]
+struct PairTable {
+    forward: Box<[u64]>,
+    backward: Box<[u64]>,
+}
+
+/// One weighted sum, as the search reads it: its cells split into groups of cells with the same
+/// weights that must hold different digits (cells of one row, box or cage).
+#[derive(Debug, PartialEq, Eq)]
+struct SumProp {
+    /// The cells, group after group.
+    cells: Box<[u32]>,
+    /// Per group, its range of `cells`.
+    groups: Box<[(u32, u32)]>,
+    /// Per group, per digit: the weight less the group's smallest weight (never negative).
+    weights: Box<[Box<[u32]>]>,
+    /// The allowed totals less the sum of the smallest weights, as a bit set of `words` words.
+    totals: Box<[u64]>,
+    /// Words of a bit set of partial sums (the range of the sum).
+    words: usize,
+}
+
+/// One line, as the search reads it.
+#[derive(Debug, PartialEq, Eq)]
+struct LineProp {
+    cells: Box<[u32]>,
+    graph: Arc<Layered>,
+}
+
+/// The primitives of clues, flattened for the search.
+#[derive(Debug, PartialEq, Eq, Default)]
+pub(crate) struct ClueRules {
+    /// (first cell, second cell, table).
+    pairs: Box<[(u32, u32, u32)]>,
+    tables: Box<[PairTable]>,
+    sums: Box<[SumProp]>,
+    lines: Box<[LineProp]>,
+    /// Per cell with one, its candidate set (cell, digits).
+    pub candidates: Box<[(u32, u64)]>,
+}
+
+impl ClueRules {
+    /// The primitives of `units` other than the variants' (those `rules.rs` handles).
+    pub(crate) fn build(units: &Units) -> ClueRules {
+        let n = units.shape().n();
+        let value = |d: usize| units.value(d as u16 + 1);
+        let mut kinds = Vec::new();
+        let mut tables = Vec::new();
+        let mut pairs = Vec::new();
+        for r in units.relations().iter().filter(|r| !r.kind.is_variant()) {
+            let t = match kinds.iter().position(|&k| k == r.kind) {
+                Some(t) => t,
+                None => {
+                    let mut forward = vec![0u64; n];
+                    let mut backward = vec![0u64; n];
+                    for (a, f) in forward.iter_mut().enumerate() {
+                        for (b, bw) in backward.iter_mut().enumerate() {
+                            if r.kind.allows(value(a), value(b)) {
+                                *f |= 1 << b;
+                                *bw |= 1 << a;
+                            }
+                        }
+                    }
+                    kinds.push(r.kind);
+                    tables.push(PairTable {
+                        forward: forward.into(),
+                        backward: backward.into(),
+                    });
+                    tables.len() - 1
+                }
+            };
+            pairs.push((r.a.index() as u32, r.b.index() as u32, t as u32));
+        }
+        let sums = units
+            .sums()
+            .iter()
+            .map(|s| SumProp::new(units, s))
+            .collect();
+        let lines = units
+            .lines()
+            .iter()
+            .map(|l| LineProp {
+                cells: l.cells.iter().map(|c| c.index() as u32).collect(),
+                graph: l.graph.clone(),
+            })
+            .collect();
+        let candidates = units
+            .candidates()
+            .iter()
+            .map(|&(c, set)| (c.index() as u32, set.words()[0]))
+            .collect();
+        ClueRules {
+            pairs: pairs.into(),
+            tables: tables.into(),
+            sums,
+            lines,
+            candidates,
+        }
+    }
+
+    /// Whether there is nothing here.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+            && self.sums.is_empty()
+            && self.lines.is_empty()
+            && self.candidates.is_empty()
+    }
+
+    /// The number of sums and lines, each with a signature in [`Narrowed::seen`] (after the
+    /// cages' and derived sums' signatures, from `base`).
+    pub(crate) fn constraints(&self) -> usize {
+        self.sums.len() + self.lines.len()
+    }
+
+    /// One pass over the pairs, sums and lines; signatures from `out.seen[base..]`.
+    pub(crate) fn prune<M: Mask>(
+        &self,
+        n: usize,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        base: usize,
+    ) -> Step<bool> {
+        let mut changed = false;
+        for &(a, b, t) in self.pairs.iter() {
+            let table = &self.tables[t as usize];
+            match pair(table, a as usize, b as usize, cand, vals, out) {
+                Ok(c) => changed |= c,
+                Err(e) => {
+                    out.blame.extend_from_slice(&[a, b]);
+                    return Err(e);
+                }
+            }
+        }
+        let cached = out.seen.len() >= base + self.constraints();
+        for (k, sum) in self.sums.iter().enumerate() {
+            let sig = if cached {
+                super::narrow::signature(sum.cells.iter(), &sum.cells, cand, vals)
+            } else {
+                None
+            };
+            if sig.is_some() && sig == Some(out.seen[base + k]) {
+                continue;
+            }
+            match sum.prune(n, cand, vals, out) {
+                Ok(c) => {
+                    changed |= c;
+                    if let (false, Some(s)) = (c, sig) {
+                        out.seen[base + k] = s;
+                    }
+                }
+                Err(e) => {
+                    out.blame.extend_from_slice(&sum.cells);
+                    return Err(e);
+                }
+            }
+        }
+        let base = base + self.sums.len();
+        for (k, line) in self.lines.iter().enumerate() {
+            let sig = if cached {
+                super::narrow::signature(line.cells.iter(), &line.cells, cand, vals)
+            } else {
+                None
+            };
+            if sig.is_some() && sig == Some(out.seen[base + k]) {
+                continue;
+            }
+            match line.prune(cand, vals, out) {
+                Ok(c) => {
+                    changed |= c;
+                    if let (false, Some(s)) = (c, sig) {
+                        out.seen[base + k] = s;
+                    }
+                }
+                Err(e) => {
+                    out.blame.extend_from_slice(&line.cells);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// The digits cell `c` may hold: its candidates, or its digit once placed.
+#[inline]
+fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
+    match vals[c] {
+        0 => cand[c].low_bits(),
+        v => 1 << (v - 1),
+    }
+}
+
+/// Narrows cell `c` to `keep` if open, or fails if its placed digit is not kept.
+#[inline]
+fn keep_only<M: Mask>(
+    cand: &mut [M],
+    vals: &[u16],
+    out: &mut Narrowed<'_, M>,
+    c: usize,
+    keep: u64,
+) -> Step<bool> {
+    match vals[c] {
+        0 => narrow(cand, out, c, keep),
+        v if keep >> (v - 1) & 1 == 1 => Ok(false),
+        _ => Err(Contradiction),
+    }
+}
+
+/// The union of `table[d]` over the digits d of `m`.
+#[inline]
+fn supports(table: &[u64], mut m: u64) -> u64 {
+    let mut s = 0;
+    while m != 0 {
+        let d = m.trailing_zeros() as usize;
+        m &= m - 1;
+        s |= table.get(d).copied().unwrap_or(0);
+    }
+    s
+}
+
+/// One relation made arc-consistent.
+fn pair<M: Mask>(
+    table: &PairTable,
+    a: usize,
+    b: usize,
+    cand: &mut [M],
+    vals: &[u16],
+    out: &mut Narrowed<'_, M>,
+) -> Step<bool> {
+    let da = domain(cand, vals, a);
+    let db = domain(cand, vals, b);
+    let kb = supports(&table.forward, da);
+    let mut changed = keep_only(cand, vals, out, b, kb)?;
+    let db = db & kb;
+    let ka = supports(&table.backward, db);
+    changed |= keep_only(cand, vals, out, a, ka)?;
+    Ok(changed)
+}
+
+/// `dst |= src << by` over bit sets of equal length.
+fn or_shifted(dst: &mut [u64], src: &[u64], by: usize) {
+    let (w, b) = (by / 64, by % 64);
+    for i in (w..dst.len()).rev() {
+        let j = i - w;
+        let mut x = src[j] << b;
+        if b > 0 && j > 0 {
+            x |= src[j - 1] >> (64 - b);
+        }
+        dst[i] |= x;
+    }
+}
+
+/// Whether `a` and `b << by` share a bit.
+#[allow(clippy::needless_range_loop)] // two arrays indexed at an offset
+fn meets_shifted(a: &[u64], b: &[u64], by: usize) -> bool {
+    let (w, s) = (by / 64, by % 64);
+    for i in w..a.len() {
+        let j = i - w;
+        let mut x = b[j] << s;
+        if s > 0 && j > 0 {
+            x |= b[j - 1] >> (64 - s);
+        }
+        if a[i] & x != 0 {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether cells `a` and `b` must hold different digits: they share a unit, a group or a cage.
+fn must_differ(units: &Units, a: Cell, b: Cell) -> bool {
+    a != b
+        && (units.peers(a).binary_search(&b).is_ok()
+            || units
+                .groups()
+                .iter()
+                .any(|g| g.cells.contains(&a) && g.cells.contains(&b))
+            || units
+                .cages()
+                .iter()
+                .any(|g| g.cells.contains(&a) && g.cells.contains(&b)))
+}
+
+impl SumProp {
+    /// The search's reading of `s`: cells grouped greedily (each joins the first group whose cells
+    /// all differ from it and weigh alike), weights made non-negative.
+    fn new(units: &Units, s: &SumRule) -> SumProp {
+        let mut groups: Vec<(Vec<Cell>, &Vec<i32>)> = Vec::new();
+        for (&c, w) in s.cells.iter().zip(&s.weights) {
+            match groups
+                .iter_mut()
+                .find(|(cells, gw)| *gw == w && cells.iter().all(|&x| must_differ(units, x, c)))
+            {
+                Some((cells, _)) => cells.push(c),
+                None => groups.push((vec![c], w)),
+            }
+        }
+        let mut cells = Vec::new();
+        let mut ranges = Vec::new();
+        let mut weights = Vec::new();
+        let (mut base, mut span) = (0i64, 0u64);
+        for (g, w) in &groups {
+            let low = w.iter().copied().min().unwrap_or(0);
+            let shifted: Box<[u32]> = w.iter().map(|&x| (x - low) as u32).collect();
+            // The group's largest sum: its cells' largest weights (an upper bound).
+            span += g.len() as u64 * u64::from(shifted.iter().copied().max().unwrap_or(0));
+            base += g.len() as i64 * i64::from(low);
+            ranges.push((cells.len() as u32, (cells.len() + g.len()) as u32));
+            cells.extend(g.iter().map(|c| c.index() as u32));
+            weights.push(shifted);
+        }
+        let words = ((span + 1).div_ceil(64) as usize).max(1);
+        let mut totals = vec![0u64; words];
+        for &t in &s.totals {
+            let bit = i64::from(t) - base;
+            if (0..(words * 64) as i64).contains(&bit) {
+                totals[bit as usize / 64] |= 1 << (bit % 64);
+            }
+        }
+        SumProp {
+            cells: cells.into(),
+            groups: ranges.into(),
+            weights: weights.into(),
+            totals: totals.into(),
+            words,
+        }
+    }
+
+    /// Keeps each digit of a group's open cells that some choice of different digits for the
+    /// group's other open cells (from their candidates' union) and of sums of the other groups
+    /// completes to an allowed total.
+    fn prune<M: Mask>(
+        &self,
+        _n: usize,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let w = self.words;
+        let ng = self.groups.len();
+        // The buffer is taken out of `out` for the pass (and left empty if it fails). Layout:
+        // per group its sums (ng), prefix sums (ng + 1), suffix sums (ng + 1), then working room.
+        let mut buffer = std::mem::take(out.scratch);
+        buffer.clear();
+        let largest = self
+            .groups
+            .iter()
+            .map(|&(a, b)| (b - a) as usize)
+            .max()
+            .unwrap_or(0);
+        // Working room: two sets, one more per digit tried, and the k + 1 sets of a subset sum.
+        buffer.resize((3 * ng + 2) * w + (largest + 5) * w, 0);
+        let (sums, rest) = buffer.split_at_mut(ng * w);
+        let (prefix, rest) = rest.split_at_mut((ng + 1) * w);
+        let (suffix, work) = rest.split_at_mut((ng + 1) * w);
+        // Per group: placed digits, the union of the open cells' candidates, open cells.
+        let mut info: Vec<(u64, u64, usize, usize)> = Vec::with_capacity(ng);
+        for (g, &(from, to)) in self.groups.iter().enumerate() {
+            let (mut placed, mut union, mut open, mut fixed) = (0u64, 0u64, 0usize, 0usize);
+            for &c in &self.cells[from as usize..to as usize] {
+                match vals[c as usize] {
+                    0 => {
+                        union |= cand[c as usize].low_bits();
+                        open += 1;
+                    }
+                    v => {
+                        let bit = 1u64 << (v - 1);
+                        if placed & bit != 0 {
+                            return Err(Contradiction);
+                        }
+                        placed |= bit;
+                        fixed += self.weights[g][v as usize - 1] as usize;
+                    }
+                }
+            }
+            union &= !placed;
+            if (union.count_ones() as usize) < open {
+                return Err(Contradiction);
+            }
+            let dst = &mut sums[g * w..(g + 1) * w];
+            subset_sums(union, open, &self.weights[g], fixed, dst, work);
+            info.push((placed, union, open, fixed));
+        }
+        prefix[0] = 1;
+        for g in 0..ng {
+            let (done, next) = prefix.split_at_mut((g + 1) * w);
+            sumset(&done[g * w..], &sums[g * w..(g + 1) * w], &mut next[..w]);
+        }
+        suffix[ng * w] = 1;
+        for g in (0..ng).rev() {
+            let (next, done) = suffix.split_at_mut((g + 1) * w);
+            sumset(&done[..w], &sums[g * w..(g + 1) * w], &mut next[g * w..]);
+        }
+        if !meets_shifted(&prefix[ng * w..], &self.totals, 0) {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        let (other, work) = work.split_at_mut(w);
+        let (need, work) = work.split_at_mut(w);
+        for (g, &(from, to)) in self.groups.iter().enumerate() {
+            let (_, union, open, fixed) = info[g];
+            if open == 0 {
+                continue;
+            }
+            // The other groups' sums, and the sums this group may take for a total to be reached.
+            other.iter_mut().for_each(|x| *x = 0);
+            sumset(
+                &prefix[g * w..(g + 1) * w],
+                &suffix[(g + 1) * w..(g + 2) * w],
+                other,
+            );
+            need.iter_mut().for_each(|x| *x = 0);
+            let mut r = 0usize;
+            while let Some(bit) = next_bit(other, r) {
+                or_shifted_right(need, &self.totals, bit);
+                r = bit + 1;
+            }
+            let weights = &self.weights[g];
+            let mut keep = 0u64;
+            let mut m = union;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let (with, work) = work.split_at_mut(w);
+                with.iter_mut().for_each(|x| *x = 0);
+                subset_sums(
+                    union & !(1 << d),
+                    open - 1,
+                    weights,
+                    fixed + weights[d] as usize,
+                    with,
+                    work,
+                );
+                if meets_shifted(need, with, 0) {
+                    keep |= 1 << d;
+                }
+            }
+            for &c in &self.cells[from as usize..to as usize] {
+                if vals[c as usize] == 0 {
+                    changed |= narrow(cand, out, c as usize, keep)?;
+                }
+            }
+        }
+        *out.scratch = buffer;
+        Ok(changed)
+    }
+}
+
+/// The sums of `k` different digits of `digits` (each d weighing `weights[d]`), plus `shift`, into
+/// `dst` (cleared first); `work` holds k + 1 bit sets of `dst.len()` words.
+fn subset_sums(
+    digits: u64,
+    k: usize,
+    weights: &[u32],
+    shift: usize,
+    dst: &mut [u64],
+    work: &mut [u64],
+) {
+    let w = dst.len();
+    dst.iter_mut().for_each(|x| *x = 0);
+    if work.len() < (k + 1) * w {
+        // No room (never: the caller sizes it for its largest group): every sum, no pruning.
+        dst.iter_mut().for_each(|x| *x = u64::MAX);
+        return;
+    }
+    let b = &mut work[..(k + 1) * w];
+    b.iter_mut().for_each(|x| *x = 0);
+    b[0] = 1;
+    let mut m = digits;
+    let mut seen = 0;
+    while m != 0 {
+        let d = m.trailing_zeros() as usize;
+        m &= m - 1;
+        seen += 1;
+        let by = weights.get(d).copied().unwrap_or(0) as usize;
+        for j in (1..=k.min(seen)).rev() {
+            let (lower, upper) = b.split_at_mut(j * w);
+            or_shifted(&mut upper[..w], &lower[(j - 1) * w..], by);
+        }
+    }
+    or_shifted(dst, &b[k * w..(k + 1) * w], shift);
+}
+
+/// `dst = a ⊕ b`: every sum of an element of `a` and one of `b` (dst cleared first).
+fn sumset(a: &[u64], b: &[u64], dst: &mut [u64]) {
+    dst.iter_mut().for_each(|x| *x = 0);
+    let mut r = 0usize;
+    while let Some(bit) = next_bit(b, r) {
+        or_shifted(dst, a, bit);
+        r = bit + 1;
+    }
+}
+
+/// The first set bit of `set` at or after `from`.
+fn next_bit(set: &[u64], from: usize) -> Option<usize> {
+    let mut i = from / 64;
+    if i >= set.len() {
+        return None;
+    }
+    let mut word = set[i] & (u64::MAX << (from % 64));
+    loop {
+        if word != 0 {
+            return Some(i * 64 + word.trailing_zeros() as usize);
+        }
+        i += 1;
+        word = *set.get(i)?;
+    }
+}
+
+/// `dst |= src >> by` over bit sets of equal length.
+#[allow(clippy::needless_range_loop)] // two arrays indexed at an offset
+fn or_shifted_right(dst: &mut [u64], src: &[u64], by: usize) {
+    let (wd, b) = (by / 64, by % 64);
+    for j in 0..dst.len() {
+        let hi = j + wd;
+        if hi >= src.len() {
+            break;
+        }
+        let mut x = src[hi] >> b;
+        if b > 0 && hi + 1 < src.len() {
+            x |= src[hi + 1] << (64 - b);
+        }
+        dst[j] |= x;
+    }
+}
+
+impl LineProp {
+    /// Keeps each digit that labels an edge between a node reachable from the start and one that
+    /// reaches the end, over the cells' candidates.
+    fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let g = &*self.graph;
+        let k = g.len();
+        if g.rejects_all() {
+            return Err(Contradiction);
+        }
+        // Node marks per layer, as bytes: bit 0 reachable from the start, bit 1 reaching the end.
+        // The buffer is taken out of `out` for the pass (and left empty if it fails).
+        let mut buffer = std::mem::take(out.marks);
+        let scratch = &mut buffer;
+        scratch.clear();
+        let mut offset = Vec::with_capacity(k + 2);
+        let mut total = 0;
+        for i in 0..=k {
+            offset.push(total);
+            total += g.nodes(i);
+        }
+        offset.push(total);
+        scratch.resize(total, 0);
+        scratch[0] = 1;
+        let doms: Vec<u64> = self
+            .cells
+            .iter()
+            .map(|&c| domain(cand, vals, c as usize))
+            .collect();
+        for (i, &dom) in doms.iter().enumerate() {
+            let (from, to) = (offset[i], offset[i + 1]);
+            for e in g.edges(i) {
+                if dom >> e.digit & 1 == 1 && scratch[from + e.from as usize] & 1 == 1 {
+                    scratch[to + e.to as usize] |= 1;
+                }
+            }
+        }
+        if scratch[offset[k]] & 1 == 0 {
+            return Err(Contradiction);
+        }
+        scratch[offset[k]] |= 2;
+        let mut changed = false;
+        for i in (0..k).rev() {
+            let (from, to) = (offset[i], offset[i + 1]);
+            let mut keep = 0u64;
+            for e in g.edges(i) {
+                if doms[i] >> e.digit & 1 == 1
+                    && scratch[from + e.from as usize] & 1 == 1
+                    && scratch[to + e.to as usize] & 2 == 2
+                {
+                    keep |= 1 << e.digit;
+                    scratch[from + e.from as usize] |= 2;
+                }
+            }
+            changed |= keep_only(cand, vals, out, self.cells[i] as usize, keep)?;
+        }
+        *out.marks = buffer;
+        Ok(changed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clue::Clue;
+    use crate::grid::{Cell, Shape};
+
+    #[derive(Default)]
+    struct Bufs {
+        queue: Vec<u32>,
+        removed: Vec<(u32, u16)>,
+        blame: Vec<u32>,
+        seen: Vec<u64>,
+        scratch: Vec<u64>,
+        marks: Vec<u8>,
+    }
+
+    impl Bufs {
+        fn narrowed(&mut self) -> Narrowed<'_, u16> {
+            Narrowed {
+                queue: &mut self.queue,
+                removed: &mut self.removed,
+                blame: &mut self.blame,
+                seen: &mut self.seen,
+                scratch: &mut self.scratch,
+                marks: &mut self.marks,
+            }
+        }
+    }
+
+    fn rules(clues: Vec<Clue>) -> (Units, ClueRules) {
+        let shape = Shape::new(2, 2).unwrap();
+        let mut b = Units::rules(shape);
+        for c in clues {
+            b = b.clue(c);
+        }
+        let units = b.build().unwrap();
+        let r = ClueRules::build(&units);
+        (units, r)
+    }
+
+    fn at(r: usize, c: usize) -> Cell {
+        Cell::at(Shape::new(2, 2).unwrap(), r, c)
+    }
+
+    #[test]
+    fn a_little_killer_prunes_by_partial_sums() {
+        // r1c1 + r2c2 + r3c3 = 11 on 1-4 (values may repeat): each cell is at least 3.
+        let (_, r) = rules(vec![Clue::LittleKiller {
+            sum: 11,
+            cells: vec![at(0, 0), at(1, 1), at(2, 2)],
+        }]);
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        let mut bufs = Bufs::default();
+        let mut out = bufs.narrowed();
+        assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0), Ok(true));
+        assert_eq!((cand[0], cand[5], cand[10]), (0b1100, 0b1100, 0b1100));
+        // With r1c1 placed as 3, the others are 4 and 4.
+        let mut vals = vec![0u16; 16];
+        vals[0] = 3;
+        assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0), Ok(true));
+        assert_eq!((cand[5], cand[10]), (0b1000, 0b1000));
+        vals[5] = 3;
+        assert_eq!(
+            r.prune(4, &mut cand, &vals, &mut out, 0),
+            Err(Contradiction)
+        );
+    }
+
+    #[test]
+    fn a_thermometer_and_a_between_line() {
+        // A thermometer r1c1 < r1c2 < r1c3: r1c1 1-2, r1c2 2-3, r1c3 3-4.
+        let (_, r) = rules(vec![Clue::Thermo {
+            cells: vec![at(0, 0), at(0, 1), at(0, 2)],
+        }]);
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        let mut bufs = Bufs::default();
+        let mut out = bufs.narrowed();
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        assert_eq!((cand[0], cand[1], cand[2]), (0b0011, 0b0110, 0b1100));
+        // A between line r2c1 r2c2 r2c3: its middle is 2 or 3, the ends anything but.
+        let (_, r) = rules(vec![Clue::Between {
+            cells: vec![at(1, 0), at(1, 1), at(1, 2)],
+        }]);
+        let mut cand = vec![0b1111u16; 16];
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        assert_eq!(cand[5], 0b0110);
+        assert_eq!((cand[4], cand[6]), (0b1111, 0b1111));
+        cand[5] = 0b0010;
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        assert_eq!((cand[4], cand[6]), (0b1101, 0b1101));
+    }
+}

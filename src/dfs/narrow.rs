@@ -1,0 +1,67 @@
+//! What a pass of the native rules' pruning reports (the cells narrowed), and the signature that
+//! lets a constraint whose inputs did not change be skipped: shared by the rules and the clue lines.
+
+use super::mask::Mask;
+use super::step::{Contradiction, Step};
+
+/// Where a pass of the rules' pruning reports: the cells left with one candidate (to be placed) and
+/// every removal (cell, digits), which the state logs for its undo.
+pub(crate) struct Narrowed<'a, M> {
+    /// Cells left with a single candidate.
+    pub queue: &'a mut Vec<u32>,
+    /// Cells and the digits removed from them.
+    pub removed: &'a mut Vec<(u32, M)>,
+    /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
+    pub blame: &'a mut Vec<u32>,
+    /// Per cage, then per sum, then per clue sum and line: the signature of its inputs when its
+    /// pruning last changed nothing (0: none); empty: no skipping.
+    pub seen: &'a mut [u64],
+    /// Room for a clue sum's bit sets.
+    pub scratch: &'a mut Vec<u64>,
+    /// Room for a line's node marks.
+    pub marks: &'a mut Vec<u8>,
+}
+
+/// Narrows `cell` to `keep`; queues it when one candidate is left.
+pub(crate) fn narrow<M: Mask>(
+    cand: &mut [M],
+    out: &mut Narrowed<'_, M>,
+    cell: usize,
+    keep: u64,
+) -> Step<bool> {
+    let m = cand[cell];
+    let left = m & M::from_low_bits(keep);
+    if left == m {
+        return Ok(false);
+    }
+    if left == M::ZERO {
+        return Err(Contradiction);
+    }
+    cand[cell] = left;
+    out.removed.push((cell as u32, m & !left));
+    if left.at_most_one() {
+        out.queue.push(cell as u32);
+    }
+    Ok(true)
+}
+
+/// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
+/// when every cell of `own` is filled.
+pub(crate) fn signature<'a, M: Mask>(
+    inputs: impl Iterator<Item = &'a u32>,
+    own: &[u32],
+    cand: &[M],
+    vals: &[u16],
+) -> Option<u64> {
+    if own.iter().all(|&c| vals[c as usize] != 0) {
+        return None;
+    }
+    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
+        mix(
+            mix(h, cand[c as usize].low_bits()),
+            u64::from(vals[c as usize]),
+        )
+    });
+    Some(h | 1)
+}

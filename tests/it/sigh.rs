@@ -1,0 +1,306 @@
+//! sigh's corpus (issue 25): the 342 puzzles of `fixtures/variants-sigh/puzzles.txt`, read in sigh's
+//! own serialization, one record each; every one of a supported kind with a published solution is
+//! settled by both backends, unique, and its answer is the published solution (an answer from
+//! outside), which the independent checker accepts; every other one is an error naming the sigh type
+//! that is not supported.
+//!
+//! The corpus and its solutions are sigh's (MIT, `fixtures/variants-sigh/LICENSE-…`).
+
+use satdoku::format::{Format, ReadOptions, Record, read_str, write_sigh};
+use satdoku::sat::{Certifier, SatBackend, check_drat_files};
+use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, verify};
+
+use crate::certify::rate;
+use crate::common::fixture;
+
+/// The corpus, read as `--format sigh` reads it.
+fn corpus() -> Vec<Record> {
+    let name = "variants-sigh/puzzles.txt";
+    let text = std::fs::read_to_string(fixture(name)).unwrap();
+    let options = ReadOptions {
+        format: Some(Format::Sigh),
+        ..ReadOptions::default()
+    };
+    read_str(&text, name, options)
+}
+
+/// The corpus's `# N: name` lines, one per puzzle, in order.
+fn names() -> Vec<String> {
+    std::fs::read_to_string(fixture("variants-sigh/puzzles.txt"))
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            l.strip_prefix("# ")
+                .and_then(|r| r.split_once(':'))
+                .is_some_and(|(k, _)| k.parse::<usize>().is_ok())
+        })
+        .map(str::to_string)
+        .collect()
+}
+
+/// Puzzles (by corpus index) that took a backend more than a second, or that a backend did not settle
+/// in 10 s (2026-11-26, one at a time, the machine loaded): left to the ignored test.
+const SLOW: &[usize] = &[
+    18, 28, 35, 72, 82, 96, 117, 119, 120, 124, 127, 128, 139, 143, 144, 148, 158, 159, 161, 162,
+    163, 164, 165, 166, 167, 170, 172, 226, 263, 271,
+];
+
+/// How one supported puzzle with a published solution went on one backend.
+enum Settled {
+    /// Unique, and the published solution, which the checker accepts.
+    Published,
+    /// Not settled within the time given (a limit, not an assertion).
+    Unknown,
+}
+
+/// Both backends on one supported puzzle with a published solution, each given `seconds`: an error
+/// for any answer but the published one (a unique other grid, none, several).
+fn settle(index: usize, record: &Record, seconds: u64) -> Result<[Settled; 2], String> {
+    let p = record.puzzle.as_ref().map_err(|e| e.to_string())?;
+    let published = p.expected.as_ref().ok_or("no published solution")?;
+    verify(&p.units, &p.grid, published).map_err(|v| format!("the published solution: {v}"))?;
+    let limits = Limits::unique().with_timeout(Some(std::time::Duration::from_secs(seconds)));
+    let backends: [(&str, Box<dyn Backend>); 2] = [
+        ("dfs", Box::new(DfsBackend::new())),
+        ("sat", Box::new(SatBackend::default())),
+    ];
+    let mut out = [Settled::Unknown, Settled::Unknown];
+    for (k, (name, b)) in backends.into_iter().enumerate() {
+        let r = b
+            .solve(&p.units, &p.grid, &limits)
+            .map_err(|e| format!("{name}: {e}"))?;
+        out[k] = match &r.outcome {
+            Outcome::Unique(g) if g.values() == published.values() => {
+                verify(&p.units, &p.grid, g).map_err(|v| format!("{name}: {v}"))?;
+                Settled::Published
+            }
+            Outcome::Unknown { .. } => Settled::Unknown,
+            other => return Err(format!("{name} at {index}: {:?}", other.status())),
+        };
+    }
+    Ok(out)
+}
+
+/// The corpus's puzzles: one record each; the supported ones with a published solution (but the
+/// slow ones) settled by both backends with that solution; the others errors naming a sigh type.
+#[test]
+fn the_sigh_corpus_on_both_backends() {
+    let records = corpus();
+    let names = names();
+    assert_eq!(records.len(), 342);
+    assert_eq!(names.len(), 342);
+    let (mut solved, mut unsupported, mut failures) = (0, 0, Vec::new());
+    for (i, (r, name)) in records.iter().zip(&names).enumerate() {
+        let published = r.puzzle.as_ref().is_ok_and(|p| p.expected.is_some());
+        match &r.puzzle {
+            Err(e) => {
+                assert!(e.to_string().contains("is not supported"), "{name}: {e}");
+                unsupported += 1;
+                continue;
+            }
+            Ok(_) if !published || SLOW.contains(&i) || DISPUTED.contains(&i) => continue,
+            Ok(_) => {}
+        }
+        // 30 s: a limit, not an assertion; each took under a second when measured.
+        match settle(i, r, 30) {
+            Ok([Settled::Published, Settled::Published]) => solved += 1,
+            Ok(_) => failures.push(format!("{name}: not settled in 30 s")),
+            Err(e) => failures.push(format!("{name}: {e}")),
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    assert_eq!(unsupported, 79, "{solved} solved");
+    assert!(
+        solved >= SOLVED_FAST,
+        "{solved} solved, {unsupported} unsupported"
+    );
+}
+
+/// Puzzles whose published solution is not the only one under the rules as stated: #233 (0-indexed
+/// sums and indexing) has a second solution, `037654821…`, which our checker accepts and which sigh's
+/// own engine accepts when given as givens, but its search misses: its `Sandwich` on a 0-based grid
+/// remaps the sums per distance for the offset and not the distances allowed (`_distances =
+/// distanceRange[sum]` in `handlers.js`), so row 5's second sandwich is cut. Both backends must say
+/// several solutions, one of them the published one.
+const DISPUTED: &[usize] = &[233];
+
+#[test]
+fn the_disputed_puzzle_has_two_solutions_on_both_backends() {
+    let records = corpus();
+    for &i in DISPUTED {
+        let p = records[i].puzzle.as_ref().unwrap();
+        let published = p.expected.as_ref().unwrap();
+        for b in [
+            Box::new(DfsBackend::new()) as Box<dyn Backend>,
+            Box::new(SatBackend::default()),
+        ] {
+            let r = b.solve(&p.units, &p.grid, &Limits::unique()).unwrap();
+            let Outcome::Multiple { solutions, .. } = &r.outcome else {
+                panic!("{i}: {:?}", r.outcome.status());
+            };
+            for g in solutions {
+                verify(&p.units, &p.grid, g).unwrap();
+            }
+            assert_ne!(solutions[0], solutions[1]);
+        }
+        verify(&p.units, &p.grid, published).unwrap();
+    }
+}
+
+/// The fast supported puzzles with a published solution (of the 250 with one): all of them.
+const SOLVED_FAST: usize = 140;
+
+/// The slow ones (`cargo test --release -- --ignored sigh_slow`; about 10 minutes): each backend
+/// given 60 s; a backend that answers gives the published solution, and how many settle is printed.
+#[test]
+#[ignore = "slow: about 10 minutes"]
+fn sigh_slow_puzzles_agree_with_the_published_solutions() {
+    let records = corpus();
+    let names = names();
+    let (mut both, mut one, mut failures) = (0, 0, Vec::new());
+    for &i in SLOW {
+        match settle(i, &records[i], 60) {
+            Ok([Settled::Published, Settled::Published]) => both += 1,
+            Ok([Settled::Published, _] | [_, Settled::Published]) => one += 1,
+            Ok(_) => eprintln!("{}: neither backend settled it in 60 s", names[i]),
+            Err(e) => failures.push(format!("{}: {e}", names[i])),
+        }
+    }
+    eprintln!("of {}: {both} settled by both, {one} by one", SLOW.len());
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Reads one constraint string as `--format sigh` does.
+fn read_one(text: &str) -> Record {
+    let options = ReadOptions {
+        format: Some(Format::Sigh),
+        ..ReadOptions::default()
+    };
+    read_str(text, "written", options).remove(0)
+}
+
+/// Every puzzle read is written back in sigh's serialization, and what is written reads back to the
+/// same givens and the same string; the published solution passes the independent checker under the
+/// rules read back (so no rule was lost or changed on the way).
+#[test]
+fn supported_puzzles_round_trip_through_sighs_serialization() {
+    let (mut written, mut checked, mut failures) = (0, 0, Vec::new());
+    for (r, name) in corpus().iter().zip(names()) {
+        let Ok(p) = &r.puzzle else { continue };
+        let s1 = match write_sigh(&p.units, &p.grid) {
+            Ok(s) => s,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        let back = read_one(&s1);
+        let q = match &back.puzzle {
+            Ok(q) => q,
+            Err(e) => {
+                failures.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
+        // The givens (a grid without boxes may keep its shape's box size or not: no unit uses it).
+        assert_eq!(q.grid.values(), p.grid.values(), "{name}: {s1}");
+        // The same items, maybe in another order (both diagonals are one variant, read back as two
+        // diagonal clues).
+        let s2 = write_sigh(&q.units, &q.grid).unwrap();
+        let items = |s: &str| {
+            let mut v: Vec<String> = s.split('.').map(str::to_string).collect();
+            v.sort();
+            v
+        };
+        assert_eq!(items(&s1), items(&s2), "{name}");
+        written += 1;
+        if let Some(published) = &p.expected {
+            let published = Grid::from_values(q.grid.shape(), published.values().to_vec()).unwrap();
+            verify(&q.units, &q.grid, &published).unwrap_or_else(|v| panic!("{name}: {s1}: {v}"));
+            checked += 1;
+        }
+    }
+    eprintln!("{written} written, {checked} checked; {failures:#?}");
+    assert_eq!(failures, ROUND_TRIP_FAILS, "{written} written");
+    assert!(
+        written >= 250 && checked >= 160,
+        "{written} written, {checked} checked"
+    );
+}
+
+/// Puzzles sigh's serialization as written here does not round-trip (known, not yet fixed).
+const ROUND_TRIP_FAILS: &[&str] = &[];
+
+/// One puzzle of each supported sigh type (the first fast one with a type not seen before: every
+/// type read, every shape but 16x16).
+const CERTIFIED: &[usize] = &[
+    3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 19, 21, 22, 23, 24, 25, 26, 29, 31, 32, 33, 34,
+    36, 37, 38, 40, 42, 43, 44, 48, 52, 61, 78, 86, 105, 131, 141, 181, 182, 183, 184, 185, 186,
+    187, 195, 204, 210, 212, 213,
+];
+
+/// Sampled puzzles the certifier does not certify yet (known, not yet fixed: clue encodings with
+/// auxiliary variables, whose lemmas the certificate's plain CNF cannot carry; `solve --certify`
+/// checks each certificate before reporting it, so these are reported uncertified, never wrong).
+const NOT_CERTIFIED: &[&str] = &[
+    "# 10: The Zip that Zips the Zips (DISPLAYED:Lines): no proof within the limits",
+    "# 11: Raw Spaghetti (DISPLAYED:Lines): no proof within the limits",
+    "# 12: 10 Lines (DISPLAYED:Lines): no proof within the limits",
+    "# 19: Normal Lunchbox (DISPLAYED:Cages & sums): no proof within the limits",
+    "# 21: 6x6: Rellik cages (DISPLAYED:Cages & sums): proof step 65 does not follow from the formula and the lemmas before it",
+    "# 25: Pill Arrow Sudoku (DISPLAYED:Cages & sums): proof step 159 does not follow from the formula and the lemmas before it",
+    "# 26: Magic square (DISPLAYED:Cages & sums): no proof within the limits",
+    "# 29: Clockwork (DISPLAYED:Cages & sums): no proof within the limits",
+    "# 33: Dutch Flat Mates (Kropki) (DISPLAYED:Dots & pairs): no proof within the limits",
+    "# 34: Little Killer Sudoku (DISPLAYED:Outside clues): no proof within the limits",
+    "# 38: X-Sum (DISPLAYED:Outside clues): no proof within the limits",
+    "# 40: 6x6: Numbered rooms (DISPLAYED:Outside clues): proof step 1 does not follow from the formula and the lemmas before it",
+    "# 86: Quadruple - repeated values (EXAMPLES): no proof within the limits",
+    "# 183: 5x10: Killer Sudoku (EXAMPLES): no proof within the limits",
+    "# 187: 7x7: Killer Squishdoku (EXAMPLES): no proof within the limits",
+];
+
+/// Certificates for variant puzzles: the claim is the published solution (from outside), unique;
+/// our DRAT checker and the third-party `rate` accept each certificate.
+#[test]
+fn published_variant_solutions_certify_and_rate_agrees() {
+    let records = corpus();
+    let names = names();
+    let dir = tempfile::tempdir().unwrap();
+    let (mut rated, mut failures) = (0, Vec::new());
+    for &i in CERTIFIED {
+        let p = records[i]
+            .puzzle
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{}: {e}", names[i]));
+        let published = p.expected.clone().unwrap();
+        let claim = Outcome::Unique(published);
+        let cert = match Certifier::new().certify(&p.units, &p.grid, &claim) {
+            Ok(c) => c,
+            Err(e) => {
+                failures.push(format!("{}: {e}", names[i]));
+                continue;
+            }
+        };
+        if let Err(e) = cert.check() {
+            failures.push(format!("{}: {e}", names[i]));
+            continue;
+        }
+        let (cnf, drat) = cert.write_files(dir.path(), &format!("p{i}")).unwrap();
+        check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{}: {e}", names[i]));
+        if let Some(ok) = rate(&cnf, &drat) {
+            assert!(ok, "{}: rate rejects it", names[i]);
+            rated += 1;
+        }
+    }
+    eprintln!(
+        "variant certificates: {}, verified by rate: {rated}; {failures:#?}",
+        CERTIFIED.len() - failures.len()
+    );
+    // Which of them fail varies from run to run (37 or 38 certified in two runs): none outside the
+    // list, and at least 37.
+    for f in &failures {
+        assert!(NOT_CERTIFIED.contains(&f.as_str()), "{f}");
+    }
+    assert!(CERTIFIED.len() - failures.len() >= 37, "{failures:#?}");
+}
