@@ -249,6 +249,7 @@ fn made(settings: &Settings, index: u64, item: Option<&Item>) -> Record {
                     &g.units,
                     &g.puzzle,
                     &Outcome::Unique(g.solution.clone()),
+                    &[],
                 ),
                 None => Certified::NotAsked,
             };

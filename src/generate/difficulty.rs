@@ -366,7 +366,7 @@ impl<'a> Singles<'a> {
                 for &(j, kind) in related {
                     let mut gone = 0u64;
                     for d in 1..=self.t.n as u16 {
-                        if !kind.allows(v, d) {
+                        if !kind.allows(i32::from(v), i32::from(d)) {
                             gone |= 1u64 << (d - 1);
                         }
                     }
