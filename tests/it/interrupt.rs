@@ -5,6 +5,8 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -199,9 +201,30 @@ fn a_second_ctrl_c_ends_a_run_that_cannot_finish_at_once() {
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    // More than a pipe holds: once written, satdoku is reading (and so listening for signals), and
-    // has read more than its output pipe can take the answers of.
-    stdin.write_all(input.as_bytes()).unwrap();
+    // More than a pipe holds: once 100 kB are written, satdoku is reading (and so listening for
+    // signals), and has read more than its output pipe can take the answers of. (It stops reading
+    // when the answers it cannot write reach its read-ahead window, so the rest waits: written from a
+    // thread of its own, which ends when the pipe closes.)
+    let written = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&written);
+    std::thread::spawn(move || {
+        for l in input.lines() {
+            if stdin.write_all(format!("{l}\n").as_bytes()).is_err() {
+                break;
+            }
+            count.fetch_add(l.len() + 1, Ordering::SeqCst);
+        }
+        // Never closed while satdoku runs: keep the pipe open until it ends.
+        std::thread::sleep(Duration::from_secs(120));
+    });
+    let since = Instant::now();
+    while written.load(Ordering::SeqCst) < 100_000 {
+        assert!(
+            since.elapsed() < Duration::from_secs(60),
+            "satdoku does not read"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
     let stderr = lines_of(child.stderr.take().unwrap());
     signal(&child, "INT");
     // The first Ctrl-C is answered at once; the run then waits on its output.
@@ -210,5 +233,4 @@ fn a_second_ctrl_c_ends_a_run_that_cannot_finish_at_once() {
     signal(&child, "INT");
     let status = wait(&mut child, Duration::from_secs(60));
     assert_eq!(status.code(), Some(130));
-    drop(stdin);
 }
