@@ -68,28 +68,6 @@ fn wait<'a, T>(c: &Condvar, g: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
     c.wait(g).unwrap_or_else(|e| e.into_inner())
 }
 
-/// Runs `work` over every item that `produce` emits, on `jobs` threads, and hands each result to
-/// `sink` in the order the items were emitted, the workers taking at most [`CHUNK`] items at a time
-/// (see [`ordered_map_chunked`]). Returns how many chunks the workers took.
-#[cfg_attr(not(test), allow(dead_code))]
-pub fn ordered_map<T, S, R, P, W>(
-    jobs: usize,
-    produce: P,
-    stub: impl Fn(&T) -> S + Sync,
-    work: W,
-    sink: &mut dyn Sink<R, S>,
-    interrupted: &dyn Fn() -> bool,
-) -> usize
-where
-    T: Send,
-    S: Send,
-    R: Send,
-    P: FnOnce(&mut dyn FnMut(T)) + Send,
-    W: Fn(T) -> R + Sync,
-{
-    ordered_map_chunked(jobs, CHUNK, produce, stub, work, sink, interrupted)
-}
-
 /// Runs `work` over every item that `produce` emits, on `jobs` threads, the workers taking at most
 /// `chunk` items at a time (1 for items that are long work each, such as puzzles to generate), and
 /// hands each result to `sink` in the order the items were emitted. Returns how many chunks the
@@ -101,7 +79,7 @@ where
 /// input order, the result of every finished item and the stub of every other item read, then told
 /// [`Sink::interrupted`]. A worker never waits for a chunk to fill: when it has nothing to do it
 /// takes the items read so far, so typed input is answered line by line at any `jobs`.
-pub fn ordered_map_chunked<T, S, R, P, W>(
+pub fn ordered_map<T, S, R, P, W>(
     jobs: usize,
     chunk: usize,
     produce: P,
@@ -321,6 +299,7 @@ mod tests {
                 let mut out = Collect(Vec::new(), Arc::default(), Arc::default());
                 ordered_map(
                     jobs,
+                    CHUNK,
                     |emit| (0..n).for_each(emit),
                     |&i| i,
                     |i: usize| {
@@ -361,6 +340,7 @@ mod tests {
                 let mut out = Collect(Vec::new(), Arc::clone(&handed), Arc::clone(&release));
                 ordered_map(
                     jobs,
+                    CHUNK,
                     |emit| (0..n).for_each(emit),
                     |&i| i,
                     |i: usize| {
@@ -416,6 +396,7 @@ mod tests {
                 let mut out = Collect(Vec::new(), Arc::default(), Arc::clone(&release));
                 ordered_map(
                     jobs,
+                    CHUNK,
                     |emit| (0..n).for_each(emit),
                     |&i| i,
                     |i: usize| {
@@ -454,7 +435,7 @@ mod tests {
         handed: Arc<AtomicUsize>,
     ) -> (usize, Vec<Result<usize, usize>>) {
         let mut out = Collect(Vec::new(), handed, Arc::default());
-        let chunks = ordered_map(jobs, produce, |&i| i, work, &mut out, &|| false);
+        let chunks = ordered_map(jobs, CHUNK, produce, |&i| i, work, &mut out, &|| false);
         assert_eq!(out.0.len(), n);
         (chunks, out.0)
     }

@@ -287,7 +287,7 @@ impl Run {
             cuts: 0,
             last_cut: None,
         };
-        batch::ordered_map_chunked(
+        batch::ordered_map(
             self.jobs,
             chunk,
             |emit| {

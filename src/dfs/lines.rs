@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use super::mask::Mask;
-use super::narrow::{Narrowed, narrow};
+use super::narrow::{Narrowed, narrow, prune_unless_seen};
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
 use crate::constraint::SumRule;
@@ -162,50 +162,25 @@ impl ClueRules {
             }
         }
         let cached = out.seen.len() >= base + self.constraints();
+        let slot = |k: usize| cached.then_some(base + k);
         for (k, sum) in self.sums.iter().enumerate() {
-            let sig = if cached {
-                super::narrow::signature(sum.cells.iter(), &sum.cells, cand, vals)
-            } else {
-                None
-            };
-            if sig.is_some() && sig == Some(out.seen[base + k]) {
-                continue;
-            }
-            match sum.prune(n, cand, vals, out) {
-                Ok(c) => {
-                    changed |= c;
-                    if let (false, Some(s)) = (c, sig) {
-                        out.seen[base + k] = s;
-                    }
-                }
-                Err(e) => {
-                    out.blame.extend_from_slice(&sum.cells);
-                    return Err(e);
-                }
-            }
+            let cells = &sum.cells;
+            changed |= prune_unless_seen(slot(k), cells.iter(), cells, cand, vals, out, |c, o| {
+                sum.prune(n, c, vals, o)
+            })?;
         }
-        let base = base + self.sums.len();
+        let first_line = self.sums.len();
         for (k, line) in self.lines.iter().enumerate() {
-            let sig = if cached {
-                super::narrow::signature(line.cells.iter(), &line.cells, cand, vals)
-            } else {
-                None
-            };
-            if sig.is_some() && sig == Some(out.seen[base + k]) {
-                continue;
-            }
-            match line.prune(cand, vals, out) {
-                Ok(c) => {
-                    changed |= c;
-                    if let (false, Some(s)) = (c, sig) {
-                        out.seen[base + k] = s;
-                    }
-                }
-                Err(e) => {
-                    out.blame.extend_from_slice(&line.cells);
-                    return Err(e);
-                }
-            }
+            let cells = &line.cells;
+            changed |= prune_unless_seen(
+                slot(first_line + k),
+                cells.iter(),
+                cells,
+                cand,
+                vals,
+                out,
+                |c, o| line.prune(c, vals, o),
+            )?;
         }
         Ok(changed)
     }

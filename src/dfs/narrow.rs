@@ -65,3 +65,36 @@ pub(crate) fn signature<'a, M: Mask>(
     });
     Some(h | 1)
 }
+
+/// Prunes one constraint over `cells` (`prune`), unless it changed nothing last time on the same
+/// inputs: `slot` is its place in [`Narrowed::seen`] when signatures are kept, `inputs` the cells
+/// its signature covers. On a contradiction its cells are blamed.
+#[inline]
+pub(crate) fn prune_unless_seen<'a, M: Mask>(
+    slot: Option<usize>,
+    inputs: impl Iterator<Item = &'a u32>,
+    cells: &[u32],
+    cand: &mut [M],
+    vals: &[u16],
+    out: &mut Narrowed<'_, M>,
+    prune: impl FnOnce(&mut [M], &mut Narrowed<'_, M>) -> Step<bool>,
+) -> Step<bool> {
+    let sig = slot.and_then(|_| signature(inputs, cells, cand, vals));
+    if let (Some(k), Some(s)) = (slot, sig)
+        && out.seen[k] == s
+    {
+        return Ok(false);
+    }
+    match prune(cand, out) {
+        Ok(c) => {
+            if let (false, Some(k), Some(s)) = (c, slot, sig) {
+                out.seen[k] = s;
+            }
+            Ok(c)
+        }
+        Err(e) => {
+            out.blame.extend_from_slice(cells);
+            Err(e)
+        }
+    }
+}

@@ -31,7 +31,7 @@
 
 use super::lines::ClueRules;
 use super::mask::Mask;
-pub(crate) use super::narrow::{Narrowed, narrow, signature};
+pub(crate) use super::narrow::{Narrowed, narrow, prune_unless_seen};
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
 use crate::units::Units;
@@ -220,57 +220,28 @@ impl Rules {
         // A constraint that changed nothing on the same inputs (same signature) is skipped; not
         // when its cells are all filled, so that a full grid is always checked whole.
         let cached = out.seen.len() == self.cages.len() + self.sums.len();
+        let slot = |k: usize| cached.then_some(k);
         for (k, cage) in self.cages.iter().enumerate() {
-            let sig = if cached {
-                signature(
-                    cage.cells
-                        .iter()
-                        .chain(cage.seen_by.iter().flat_map(|(_, o)| o.iter())),
-                    &cage.cells,
-                    cand,
-                    vals,
-                )
-            } else {
-                None
-            };
-            if sig.is_some() && sig == Some(out.seen[k]) {
-                continue;
-            }
-            match cage.prune(n, cand, vals, out) {
-                Ok(c) => {
-                    changed |= c;
-                    if let (false, Some(s)) = (c, sig) {
-                        out.seen[k] = s;
-                    }
-                }
-                Err(e) => {
-                    out.blame.extend_from_slice(&cage.cells);
-                    return Err(e);
-                }
-            }
+            let inputs = cage
+                .cells
+                .iter()
+                .chain(cage.seen_by.iter().flat_map(|(_, o)| o.iter()));
+            changed |= prune_unless_seen(slot(k), inputs, &cage.cells, cand, vals, out, |c, o| {
+                cage.prune(n, c, vals, o)
+            })?;
         }
         let base = self.cages.len();
         for (k, sum) in self.sums.iter().enumerate() {
-            let sig = if cached {
-                signature(sum.cells.iter(), &sum.cells, cand, vals)
-            } else {
-                None
-            };
-            if sig.is_some() && sig == Some(out.seen[base + k]) {
-                continue;
-            }
-            match sum.prune(n, cand, vals, out) {
-                Ok(c) => {
-                    changed |= c;
-                    if let (false, Some(s)) = (c, sig) {
-                        out.seen[base + k] = s;
-                    }
-                }
-                Err(e) => {
-                    out.blame.extend_from_slice(&sum.cells);
-                    return Err(e);
-                }
-            }
+            let cells = &sum.cells;
+            changed |= prune_unless_seen(
+                slot(base + k),
+                cells.iter(),
+                cells,
+                cand,
+                vals,
+                out,
+                |c, o| sum.prune(n, c, vals, o),
+            )?;
         }
         let base = self.cages.len() + self.sums.len();
         changed |= self.clue.prune(n, cand, vals, out, base)?;
