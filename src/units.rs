@@ -354,6 +354,31 @@ impl Units {
         &self.units_of[cell.index()]
     }
 
+    /// Whether cells `a` and `b` must hold different digits: they share a unit, a group or a cage.
+    pub fn must_differ(&self, a: Cell, b: Cell) -> bool {
+        let both = |cells: &[Cell]| cells.contains(&a) && cells.contains(&b);
+        a != b
+            && (self.peers(a).binary_search(&b).is_ok()
+                || self.groups().iter().any(|g| both(&g.cells))
+                || self.cages().iter().any(|g| both(&g.cells)))
+    }
+
+    /// The cells of `sum` in groups whose digits must differ: each cell, in order, joins the first
+    /// group whose cells all differ from it and weigh alike; with each group's weights.
+    pub fn sum_groups<'s>(&self, sum: &'s SumRule) -> Vec<(Vec<Cell>, &'s Vec<i32>)> {
+        let mut groups: Vec<(Vec<Cell>, &Vec<i32>)> = Vec::new();
+        for (&c, w) in sum.cells.iter().zip(&sum.weights) {
+            match groups
+                .iter_mut()
+                .find(|(cells, gw)| *gw == w && cells.iter().all(|&x| self.must_differ(x, c)))
+            {
+                Some((cells, _)) => cells.push(c),
+                None => groups.push((vec![c], w)),
+            }
+        }
+        groups
+    }
+
     /// The cells sharing at least one unit with `cell` (not `cell` itself), ascending.
     ///
     /// The first call builds the lists of every cell: cheap up to 64x64, but about 740 MB at 400x400,

@@ -22,7 +22,6 @@ use super::narrow::{Narrowed, narrow, prune_unless_seen};
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
 use crate::constraint::SumRule;
-use crate::grid::Cell;
 use crate::units::Units;
 
 /// A relation's supports: for each digit of the first cell, the digits the second may hold
@@ -272,34 +271,11 @@ fn meets_shifted(a: &[u64], b: &[u64], by: usize) -> bool {
     false
 }
 
-/// Whether cells `a` and `b` must hold different digits: they share a unit, a group or a cage.
-fn must_differ(units: &Units, a: Cell, b: Cell) -> bool {
-    a != b
-        && (units.peers(a).binary_search(&b).is_ok()
-            || units
-                .groups()
-                .iter()
-                .any(|g| g.cells.contains(&a) && g.cells.contains(&b))
-            || units
-                .cages()
-                .iter()
-                .any(|g| g.cells.contains(&a) && g.cells.contains(&b)))
-}
-
 impl SumProp {
     /// The search's reading of `s`: cells grouped greedily (each joins the first group whose cells
     /// all differ from it and weigh alike), weights made non-negative.
     fn new(units: &Units, s: &SumRule) -> SumProp {
-        let mut groups: Vec<(Vec<Cell>, &Vec<i32>)> = Vec::new();
-        for (&c, w) in s.cells.iter().zip(&s.weights) {
-            match groups
-                .iter_mut()
-                .find(|(cells, gw)| *gw == w && cells.iter().all(|&x| must_differ(units, x, c)))
-            {
-                Some((cells, _)) => cells.push(c),
-                None => groups.push((vec![c], w)),
-            }
-        }
+        let groups = units.sum_groups(s);
         let mut cells = Vec::new();
         let mut ranges = Vec::new();
         let mut weights = Vec::new();

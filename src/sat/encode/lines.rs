@@ -20,7 +20,6 @@
 use super::fixed::Fixed;
 use crate::automaton::{Automaton, Layered, unroll};
 use crate::constraint::SumRule;
-use crate::grid::Cell;
 use crate::sat::lit::Lit;
 use crate::sat::sink::ClauseSink;
 use crate::sat::vars::{AuxVars, cell_lit_at};
@@ -118,28 +117,7 @@ fn sum<S: ClauseSink + ?Sized>(
 ) {
     let n = units.shape().n();
     let x = |cell: usize, d: usize| cell_lit_at(n, cell, d);
-    let differ = |a: Cell, b: Cell| {
-        a != b
-            && (units.peers(a).binary_search(&b).is_ok()
-                || units
-                    .groups()
-                    .iter()
-                    .any(|g| g.cells.contains(&a) && g.cells.contains(&b))
-                || units
-                    .cages()
-                    .iter()
-                    .any(|g| g.cells.contains(&a) && g.cells.contains(&b)))
-    };
-    let mut groups: Vec<(Vec<Cell>, &Vec<i32>)> = Vec::new();
-    for (&c, w) in s.cells.iter().zip(&s.weights) {
-        match groups
-            .iter_mut()
-            .find(|(cells, gw)| *gw == w && cells.iter().all(|&o| differ(o, c)))
-        {
-            Some((cells, _)) => cells.push(c),
-            None => groups.push((vec![c], w)),
-        }
-    }
+    let groups = units.sum_groups(s);
     let mut positions: Vec<Position> = Vec::new();
     let mut clause: Vec<Lit> = Vec::new();
     for (cells, w) in groups {
