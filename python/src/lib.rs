@@ -12,6 +12,9 @@ use pyo3::prelude::*;
 /// The extension module.
 #[pymodule]
 fn _satdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // NumPy's C API is looked up on first use, by running Python code (its version check): done
+    // after a batch, a Ctrl-C pending then raised there and the lookup panicked. Look it up now.
+    numpy::PyArray1::<u8>::zeros(m.py(), 0, false);
     m.add_class::<input::Puzzles>()?;
     m.add_function(wrap_pyfunction!(input::read_text, m)?)?;
     m.add_function(wrap_pyfunction!(input::read_file, m)?)?;

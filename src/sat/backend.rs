@@ -397,10 +397,14 @@ impl SatBackend {
                 formula,
             );
             stats.clauses = formula.len() as u64;
-            if self.simplify == Simplify::None {
+            // Asked to stop (the encoding of a giant grid takes a second): the formula as it is,
+            // as with `--simplify none`; the solve then stops at its first look at the flag.
+            if self.simplify == Simplify::None || crate::solve::stop_requested() {
                 stats.variables = distinct_vars(formula);
                 (Verdict::Unchanged, &[], lemmas.then(Proof::new))
             } else {
+                #[cfg(test)]
+                SIMPLIFIER_RUNS.with(|n| n.set(n.get() + 1));
                 simplifier.record_lemmas(lemmas);
                 let verdict = simplifier.run(formula, self.probe_vars(vars), rest);
                 // Probing's lemmas, over the formula's numbering, in the certificate's (fixed) one.
@@ -460,6 +464,10 @@ impl SatBackend {
             // Propagation assigned every cell: the only solution (an empty clause set has one model
             // over the cell variables, and blocking it leaves an empty clause).
             solutions.add(grid);
+        } else if crate::solve::past(deadline) {
+            // Encoding and simplifying a giant grid take seconds before a solver looks at the
+            // clock or the stop flag: look here too.
+            gave_up = true;
         } else {
             let order = varisat_order(units, rest, vars, self.drops_long_unit_alo(units));
             stats.clauses = order.len() as u64;
@@ -701,6 +709,8 @@ pub(crate) const WARM_SECOND_CONFLICTS: u64 = 256;
 
 #[cfg(test)]
 thread_local! {
+    /// Runs of the simplifier on a per-puzzle formula on this thread: what tests count.
+    static SIMPLIFIER_RUNS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// Fresh proof-recording solves ([`Prove::run`]) made on this thread: what tests count.
     pub(crate) static FRESH_PROOF_SOLVES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
@@ -1072,8 +1082,15 @@ impl Search<'_> {
         };
         let mut solver = E::new(self.deadline, false);
         let mut buf: Vec<Lit> = Vec::new();
-        for &i in self.order {
-            solver.add_mapped(self.rest.clause(i), |l| compact.map(l));
+        // Loading millions of clauses (225x225 and up) takes a second or more: the clock and the
+        // stop flag are read between blocks of clauses.
+        for block in self.order.chunks(1 << 16) {
+            if crate::solve::past(self.deadline) {
+                return true;
+            }
+            for &i in block {
+                solver.add_mapped(self.rest.clause(i), |l| compact.map(l));
+            }
         }
         let mut model: Vec<Lit> = Vec::new();
         let gave_up = loop {
@@ -1452,6 +1469,50 @@ mod tests {
                 "{solver}"
             );
         }
+    }
+
+    /// A solve asked to stop before it starts (Ctrl-C in a batch of giant grids) neither
+    /// simplifies nor starts a solver: its formula is left as `--simplify none` leaves it, and it
+    /// answers unknown at once. Simplifying and loading a 225x225 grid took seconds without a look
+    /// at the flag.
+    #[test]
+    fn a_stop_before_simplification_skips_it_and_the_solver() {
+        use std::sync::Arc;
+        use std::sync::atomic::AtomicBool;
+        let shape = Shape::new(5, 5).unwrap();
+        let units = Units::standard(shape);
+        let mut puzzle = Grid::empty(shape);
+        // The first row but its last cell: propagation fills it in.
+        for i in 0..24 {
+            puzzle.set(Cell::new(i), Digit::new(i as u16 + 1));
+        }
+        let limits = Limits::first().with_timeout(Some(std::time::Duration::from_secs(3600)));
+        let plain = SatBackend::default().with_simplify(Simplify::None);
+        let unsimplified = plain.solve(&units, &puzzle, &limits).unwrap().stats.clauses;
+        let normal = SatBackend::default()
+            .solve(&units, &puzzle, &limits)
+            .unwrap();
+        assert_eq!(normal.outcome.status(), Status::Solved);
+        assert!(
+            normal.stats.clauses < unsimplified,
+            "{} {unsimplified}",
+            normal.stats.clauses
+        );
+        let flag = Arc::new(AtomicBool::new(true));
+        let runs = SIMPLIFIER_RUNS.with(|n| n.get());
+        let stopped = crate::solve::stop_when(&flag, || {
+            SatBackend::default()
+                .solve(&units, &puzzle, &limits)
+                .unwrap()
+        });
+        assert_eq!(
+            SIMPLIFIER_RUNS.with(|n| n.get()),
+            runs,
+            "simplified after the stop"
+        );
+        assert_eq!(stopped.outcome.status(), Status::Unknown);
+        assert_eq!(stopped.stats.clauses, unsimplified);
+        assert_eq!(stopped.stats.nodes, 0);
     }
 
     /// CaDiCaL stops at the conflict budget: a hard 9x9 (Platinum Blonde, which needs search)

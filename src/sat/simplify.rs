@@ -28,6 +28,15 @@ pub(crate) fn lit_value(values: &[i8], lit: Lit) -> i8 {
     if lit.is_positive() { v } else { -v }
 }
 
+/// Counts a probe and, every 1,024, whether the solve was asked to stop
+/// ([`crate::solve::stop_when`]): probing is an optional speed-up, so it ends there without
+/// changing what it proved, and the solve returns soon.
+#[inline]
+fn stopping(probes: &mut u32) -> bool {
+    *probes = probes.wrapping_add(1);
+    probes.is_multiple_of(1024) && crate::solve::stop_requested()
+}
+
 /// Sets the unassigned literal `l` true and records it.
 #[inline]
 fn set(values: &mut [i8], trail: &mut [Lit], len: &mut usize, l: Lit) {
@@ -569,6 +578,7 @@ impl Simplifier {
     /// The rounds of [`Simplifier::failed_literals`], with `order` as the buffer for each round's order.
     fn failed_literal_rounds(&mut self, vars: usize, patience: u64, order: &mut Vec<u32>) -> bool {
         let mut idle = 0u64;
+        let mut probes = 0u32;
         loop {
             let mut fixed_any = false;
             self.probe_order(vars, order);
@@ -577,7 +587,7 @@ impl Simplifier {
                 if self.values[v] != UNSET || self.stamp[v] == self.epoch {
                     continue;
                 }
-                if idle >= patience {
+                if idle >= patience || stopping(&mut probes) {
                     return true;
                 }
                 let x = Lit::from_index(v, true);
@@ -687,6 +697,7 @@ impl Simplifier {
 
     fn lift_binary_with(&mut self, vars: usize, seen: &mut [u32], both: &mut Vec<Lit>) -> bool {
         let mut id = 0u32;
+        let mut probes = 0u32;
 
         // Binary clauses of the formula.
         for va in 0..vars {
@@ -700,6 +711,9 @@ impl Simplifier {
                     continue;
                 }
                 id += 1;
+                if stopping(&mut probes) {
+                    return true;
+                }
                 if !self.lift_pair(va, vb, vars, id, seen, both) {
                     return false;
                 }
@@ -726,6 +740,9 @@ impl Simplifier {
                 continue;
             }
             id += 1;
+            if stopping(&mut probes) {
+                return true;
+            }
             if !self.lift_pair(va, vb, vars, id, seen, both) {
                 return false;
             }
