@@ -29,6 +29,19 @@ pub(crate) fn rate(cnf: &Path, drat: &Path) -> Option<bool> {
     Some(verified)
 }
 
+/// The certificate files of puzzle `i` in `dir` (`puzzle-<i>.cnf` and `.drat`, as `--certify`
+/// names them): our checker and `rate` accept them.
+fn assert_both_checkers_accept(dir: &Path, i: u64, what: &str) {
+    let (cnf, drat) = (
+        dir.join(format!("puzzle-{i:06}.cnf")),
+        dir.join(format!("puzzle-{i:06}.drat")),
+    );
+    check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{what}: {e}"));
+    if let Some(ok) = rate(&cnf, &drat) {
+        assert!(ok, "{what}: rate rejects it");
+    }
+}
+
 fn read(name: &str, options: ReadOptions, take: usize) -> Vec<Grid> {
     fixture_puzzles(name, options).take(take).collect()
 }
@@ -315,14 +328,7 @@ fn the_commands_certify_what_they_settle() {
     assert_eq!(records.len(), 11);
     for (i, r) in records.iter().enumerate() {
         assert_eq!(r["certified"], true, "{r}");
-        let (cnf, drat) = (
-            solve_dir.join(format!("puzzle-{i:06}.cnf")),
-            solve_dir.join(format!("puzzle-{i:06}.drat")),
-        );
-        assert!(check_drat_files(&cnf, &drat).is_ok(), "puzzle {i}");
-        if let Some(ok) = rate(&cnf, &drat) {
-            assert!(ok, "rate rejects puzzle {i}");
-        }
+        assert_both_checkers_accept(&solve_dir, i as u64, &format!("puzzle {i}"));
     }
     // check: the agreed status, certified, in text.
     let out = crate::common::satdoku()
@@ -899,14 +905,7 @@ fn pure_killers_certify_on_every_solver_and_rate_agrees() {
             let what = format!("{name}, killer {i}: {r}");
             assert_eq!(r["status"], "unique", "{what}");
             assert_eq!(r["certified"], true, "{what}");
-            let (cnf, drat) = (
-                certs.join(format!("puzzle-{i:06}.cnf")),
-                certs.join(format!("puzzle-{i:06}.drat")),
-            );
-            check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("{what}: {e}"));
-            if let Some(ok) = rate(&cnf, &drat) {
-                assert!(ok, "{what}: rate rejects it");
-            }
+            assert_both_checkers_accept(&certs, i as u64, &what);
         }
     }
 }
@@ -940,13 +939,6 @@ fn generated_killers_are_certified_and_rate_agrees() {
     for r in records {
         assert_eq!(r["certified"], true, "{r}");
         let i = r["index"].as_u64().unwrap();
-        let (cnf, drat) = (
-            certs.join(format!("puzzle-{i:06}.cnf")),
-            certs.join(format!("puzzle-{i:06}.drat")),
-        );
-        check_drat_files(&cnf, &drat).unwrap_or_else(|e| panic!("killer {i}: {e}"));
-        if let Some(ok) = rate(&cnf, &drat) {
-            assert!(ok, "rate rejects killer {i}");
-        }
+        assert_both_checkers_accept(&certs, i, &format!("killer {i}"));
     }
 }
