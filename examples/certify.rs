@@ -2,7 +2,8 @@
 //! `DIR/<k>.drat`, and times plain `--unique` against certified `--unique` through the library:
 //! `cargo run --release --example certify -- [--solver varisat|cadical] [--max K] FILE DIR`.
 //!
-//! Per puzzle (thread CPU time): the plain SAT backend counting to two; then the certified answer
+//! Classic puzzles share the standard rules; a puzzle with rules of its own (a killer's `cage`
+//! lines, variants, regions) is solved and certified under them. Per puzzle (thread CPU time): the plain SAT backend counting to two; then the certified answer
 //! as `--certify` makes it ([`Certifier::solve_unique`]: the answer and, for unique or none, the
 //! proof), our check of the certificate, and writing both files. Prints the totals and per-puzzle
 //! means on standard error.
@@ -53,10 +54,17 @@ fn main() {
     let mut units: Option<Units> = None;
     for record in reader.take(max) {
         let Ok(p) = record.puzzle else { continue };
-        let u = units.get_or_insert_with(|| Units::standard(p.grid.shape()));
-        if u.shape() != p.grid.shape() {
-            *u = Units::standard(p.grid.shape());
-        }
+        // Classic puzzles share one standard unit list (so the certificates' plain CNF is built
+        // once); a puzzle with rules of its own (cages, variants, regions) uses its list.
+        let u = if p.units.is_standard() && !p.units.has_extras() {
+            let u = units.get_or_insert_with(|| Units::standard(p.grid.shape()));
+            if u.shape() != p.grid.shape() {
+                *u = Units::standard(p.grid.shape());
+            }
+            &*u
+        } else {
+            &p.units
+        };
         let t = thread_time();
         let plain_out = backend
             .solve(u, &p.grid, &Limits::unique())

@@ -648,9 +648,10 @@ enum Simplified<'s> {
 }
 
 /// The lemmas of `proof` (over the variables of `vars`) in the fixed numbering, deletions left out
-/// (which keeps a DRAT proof valid). A lemma over an auxiliary variable, which the certificate's
-/// plain CNF does not have, is left out too: a later step that needs it then fails the check (the
-/// certifier uses pairwise at-most-one, which has none).
+/// (which keeps a DRAT proof valid). The rules' auxiliary variables (cages, sums, lines) carry over
+/// ([`CellVars::to_fixed`]); a lemma over an at-most-one constraint's auxiliary variable, which the
+/// certificate's plain CNF does not have, is left out: a later step that needs it then fails the
+/// check (the certifier uses pairwise at-most-one, which has none).
 fn to_fixed(proof: &Proof, vars: &CellVars) -> Proof {
     let mut out = Proof::new();
     let mut buf = Vec::new();

@@ -155,6 +155,9 @@ pub(crate) struct CellVars {
     /// Candidate numbering: per variable, its cell and its digit index.
     cell: Vec<u32>,
     digit: Vec<u16>,
+    /// Auxiliary variables of the rules (cages, sums, lines), numbered first after the cell
+    /// variables and alike in every numbering ([`CellVars::set_rules_aux`]).
+    rules_aux: usize,
 }
 
 impl CellVars {
@@ -175,6 +178,7 @@ impl CellVars {
         self.first.clear();
         self.cell.clear();
         self.digit.clear();
+        self.rules_aux = 0;
         self.first.reserve(self.cells + 1);
         self.first.push(0);
     }
@@ -209,6 +213,13 @@ impl CellVars {
         }
         c.finish();
         c
+    }
+
+    /// Records that the formula's first `count` auxiliary variables (after the cell variables) are
+    /// the rules' (cages, sums, lines): in the same order in every numbering, so that
+    /// [`CellVars::to_fixed`] carries them over.
+    pub(crate) fn set_rules_aux(&mut self, count: usize) {
+        self.rules_aux = count;
     }
 
     /// Whether this is the fixed numbering.
@@ -264,11 +275,23 @@ impl CellVars {
         }
     }
 
-    /// The literal of the fixed numbering with the same meaning as `lit`, `None` for an auxiliary
-    /// variable.
+    /// The literal of the fixed numbering with the same meaning as `lit`: a cell variable's, or
+    /// one of the rules' auxiliary variables (the same variable after the N³ cell variables, see
+    /// [`CellVars::set_rules_aux`]); `None` for any other auxiliary variable (an at-most-one
+    /// constraint's, which the fixed numbering of another encoding need not have).
     pub(crate) fn to_fixed(&self, lit: Lit) -> Option<Lit> {
-        let (cell, digit) = self.cell_digit(lit.var().index())?;
-        Some(Var::from_index(cell_var_index(self.n, cell, digit)).lit(lit.is_positive()))
+        let i = lit.var().index();
+        let fixed = match self.cell_digit(i) {
+            Some((cell, digit)) => cell_var_index(self.n, cell, digit),
+            None => {
+                let k = i.checked_sub(self.count())?;
+                if k >= self.rules_aux {
+                    return None;
+                }
+                self.cells * self.n + k
+            }
+        };
+        Some(Var::from_index(fixed).lit(lit.is_positive()))
     }
 }
 
@@ -497,6 +520,15 @@ mod tests {
             Some(Var::from_dimacs(12).negative())
         );
         assert_eq!(c.to_fixed(Var::from_index(3).positive()), None);
+        // With two rules' auxiliaries: they follow the 64 cell variables of the fixed numbering,
+        // and a third auxiliary (an at-most-one constraint's) has no fixed variable.
+        let mut c = c;
+        c.set_rules_aux(2);
+        assert_eq!(
+            c.to_fixed(Var::from_index(4).negative()),
+            Some(Var::from_dimacs(66).negative())
+        );
+        assert_eq!(c.to_fixed(Var::from_index(5).positive()), None);
         let f = CellVars::fixed(Shape::new(3, 3).unwrap());
         assert!(f.is_fixed());
         assert_eq!(f.count(), 729);

@@ -195,6 +195,7 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
         }
         None => rules_aux + pruned::encode_pruned(units, puzzle, amo, vars, rules_aux, sink),
     };
+    vars.set_rules_aux(rules_aux);
     if !rules.is_empty() {
         let mut kept = Vec::new();
         for clause in rules.clauses() {
