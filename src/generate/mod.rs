@@ -9,18 +9,24 @@
 //!    rules on grids of about 100x100 and up), a pattern grid shuffled by the symmetries that keep a
 //!    grid solved. With [`Generator::generate_from`], a given grid (completed by the same search if
 //!    it is partial).
-//! 3. **Killer cages** (if asked): a random partition of the grid into cages of 2 or 3 cells with
+//! 3. **Clues** (if asked): thermometers along strictly increasing paths of the solution, every
+//!    kropki dot, every X and V ([`Generator::thermometers`], [`Generator::kropki`],
+//!    [`Generator::xv`]); the strict variants of dots and X/V join the rules with them (the
+//!    solution was made without those rules, which the clues placed make true of it).
+//!    **Killer cages** (if asked): a random partition of the grid into cages of 2 or 3 cells with
 //!    distinct digits, their sums read from the solution.
 //! 4. **Removal**: the givens, in a random order of the symmetry's orbits, each removed if the
 //!    puzzle stays unique: without a search when the removed cells are naked or hidden singles of
 //!    the givens left, else by the uniqueness oracle (the auto backend, counting to two). One pass
 //!    makes the puzzle minimal (a given that was needed stays needed as others go); with a range
 //!    of givens, the pass stops at a number drawn from it. A pure killer drops every given at once.
+//!    With easy, medium or hard asked for, a removal must also keep the puzzle within that level
+//!    (see [`Generator::difficulty`]): the puzzle is minimal for its level.
 //! 5. **Merging cages** (killers): neighbouring cages with no digit in common merge while the
 //!    puzzle stays unique, down to a third or a quarter as many cages as cells.
 //! 6. **Final answer**: the native backend counts the solutions to two; the [`Difficulty`] is read
 //!    from its work; then (unless [`Generator::fast`]) the SAT backend does the same and the two
-//!    answers are cross-checked ([`judge`](crate::judge)): both `unique`, the same grid, verified.
+//!    answers are cross-checked ([`judge`]): both `unique`, the same grid, verified.
 //!
 //! Each attempt draws from its own SplitMix64 stream, seeded by the run's seed, the puzzle's index
 //! and the attempt's number; an attempt that misses (a layout without solution, a grid that cannot
@@ -429,7 +435,7 @@ impl Generator {
 
     /// The two backends of the final answer: the native one (whose work the difficulty is read
     /// from) and the SAT one (skipped when fast). They should verify their answers
-    /// ([`Verified`](crate::Verified)).
+    /// ([`Verified`]).
     pub fn with_backends(mut self, dfs: Box<dyn Backend>, sat: Box<dyn Backend>) -> Generator {
         self.dfs = dfs;
         self.sat = sat;
