@@ -345,14 +345,29 @@ fn placed_thermometers_dots_and_xv_are_true_unique_and_minimal() {
 fn difficulty_with_variants_aims_the_removal_at_the_level() {
     // Minimal x + anti-knight puzzles are nearly all extreme; easy, medium and hard ones are made
     // by removing givens only while the puzzle stays within the level.
+    // (Thermometers: singles read their relation both ways, from the bulb and from the tip.)
     let shape = Shape::new(3, 3).unwrap();
-    for level in [Level::Easy, Level::Medium, Level::Hard] {
-        let generator = Generator::new(shape)
+    let thermo = || Generator::new(shape).thermometers(4);
+    let x_knight = || {
+        Generator::new(shape)
             .variant(Variant::Diagonals)
             .variant(Variant::AntiKnight)
-            .difficulty(Some(level));
+    };
+    for (rules, level) in [
+        ("x, anti-knight", Level::Easy),
+        ("x, anti-knight", Level::Medium),
+        ("x, anti-knight", Level::Hard),
+        ("thermo", Level::Easy),
+    ] {
+        let generator = if rules == "thermo" {
+            thermo()
+        } else {
+            x_knight()
+        }
+        .difficulty(Some(level))
+        .attempts(20);
         for index in 0..2 {
-            let what = format!("{level} #{index}");
+            let what = format!("{rules} {level} #{index}");
             let g = generator.generate(1, index).unwrap();
             check(&g, Symmetry::None, &what);
             let measure = |p: &Grid| {
