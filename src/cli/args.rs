@@ -331,8 +331,8 @@ pub struct GenerateArgs {
     pub fast: bool,
 
     /// Attempts per puzzle before giving up on it (default 1000; 20,000 with --difficulty extreme
-    /// or --minimal --difficulty; with --difficulty, it gives up after 50 when most ended two
-    /// levels or more from the one asked for and none nearer).
+    /// or --minimal --difficulty); with --difficulty it gives up after 50 without a puzzle of the
+    /// level (extreme: when most ended two levels or more below it and none nearer).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub attempts: Option<u64>,
 
