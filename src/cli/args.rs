@@ -152,9 +152,20 @@ order while the puzzle stays unique; every puzzle printed has been settled uniqu
 the SAT backend, cross-checked and verified (--fast: the native backend alone, and the record says
 so). Puzzle K of a run depends only on --seed and K, never on --jobs.
 
-Difficulty (JSON `difficulty`; --difficulty keeps one level): easy = naked and hidden singles alone
-fill every blank; medium = no guess of the native backend (locked candidates, pairs, the variants'
-reasoning); hard = at most 20 guesses of the native backend counting to two; extreme = more.
+Difficulty (JSON `difficulty`): easy = naked and hidden singles alone fill every blank (with the
+variants' relations: anti-knight, non-consecutive, thermometers, dots, ...); medium = no guess of the
+native backend (locked candidates, pairs, the variants' reasoning); hard = at most 20 guesses of the
+native backend counting to two; extreme = more. --difficulty easy|medium|hard removes a given only
+while the puzzle stays unique and within the level (the puzzles are minimal for their level; with
+--minimal, minimal puzzles are filtered instead); --difficulty extreme keeps the minimal puzzles that
+are extreme. An attempt that ends at another level is replaced; the record of a puzzle not made says
+how many attempts were tried and what they missed by.
+
+Clues placed over the solution (--thermo K, --kropki, --xv; up to 16x16) are true of it, and givens
+are removed while the puzzle with them stays unique. Such puzzles are written as sigh constraint
+strings (`.Thermo~R1C1~R2C2...`, one line a puzzle, whatever the layout: satdoku's own text
+layouts have no clue lines), which `satdoku solve` reads back; JSON records carry the string
+(`sigh`) and the clues (`clues`).
 
 Examples:
   satdoku generate --count 5 --seed 1                  five minimal 9x9 puzzles
@@ -163,6 +174,10 @@ Examples:
   satdoku generate --variant x,anti-knight --count 3
   satdoku generate --jigsaw --count 3
   satdoku generate --killer --no-givens --count 2
+  satdoku generate --thermo 4 --count 2 | satdoku solve --unique
+  satdoku generate --kropki --variant strict-kropki --count 2
+  satdoku generate --xv --variant strict-xv --difficulty medium
+  satdoku generate --variant x,anti-knight --difficulty medium --count 2
   satdoku generate --from fixtures/pe96.txt --output line   new puzzles from these grids' solutions
   satdoku generate --count 3 | satdoku solve --unique
 
@@ -251,7 +266,8 @@ pub struct GenerateArgs {
     pub seed: Option<u64>,
 
     /// Minimal puzzles: no given (no pair of givens, under a symmetry) can be removed and keep the
-    /// puzzle unique (the default).
+    /// puzzle unique (the default). With --difficulty, minimal puzzles filtered by level, instead
+    /// of puzzles minimal for their level.
     #[arg(long, conflicts_with = "givens")]
     pub minimal: bool,
 
@@ -286,7 +302,26 @@ pub struct GenerateArgs {
     #[arg(long, requires = "killer")]
     pub no_givens: bool,
 
-    /// Only puzzles of this difficulty (other attempts are dropped).
+    /// K thermometers over the solution: paths of 3 to 6 cells (9x9; N/2 + 2 at most), a king's
+    /// step at a time, along which the digits strictly increase from the bulb; no cell on two.
+    #[arg(long, value_name = "K", conflicts_with = "from",
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub thermo: Option<u64>,
+
+    /// Every kropki dot of the solution: white between orthogonal neighbours holding consecutive
+    /// digits, black where one is double the other (1 beside 2: either). With --variant
+    /// strict-kropki, no dot means neither.
+    #[arg(long, conflicts_with = "from")]
+    pub kropki: bool,
+
+    /// Every X (sum 10) and V (sum 5) of orthogonal neighbours of the solution. With --variant
+    /// strict-xv, no mark means neither sum.
+    #[arg(long, conflicts_with = "from")]
+    pub xv: bool,
+
+    /// Only puzzles of this difficulty: easy, medium and hard ones are made by removing givens only
+    /// while the puzzle stays within the level (minimal for the level); extreme ones are the
+    /// minimal puzzles that are extreme.
     #[arg(long, value_enum)]
     pub difficulty: Option<LevelArg>,
 
@@ -295,7 +330,9 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub fast: bool,
 
-    /// Attempts per puzzle before giving up on it (default 1000; 100,000 with --difficulty).
+    /// Attempts per puzzle before giving up on it (default 1000; 20,000 with --difficulty extreme
+    /// or --minimal --difficulty); with --difficulty it gives up after 50 without a puzzle of the
+    /// level (extreme: when most ended two levels or more below it and none nearer).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub attempts: Option<u64>,
 

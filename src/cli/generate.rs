@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde_json::{Value, json};
 
-use satdoku::format::{Format, Layout, write_rules};
+use satdoku::format::{Format, Layout, write_rules, write_sigh};
 use satdoku::generate::{GenerateError, Generated, Generator, Killer, Target};
 use satdoku::{Limits, Outcome, Shape, SolveError};
 
@@ -67,6 +67,10 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
         .target(target)
         .symmetry(args.symmetry.get())
         .difficulty(args.difficulty.map(|l| l.get()))
+        .filter_minimal(args.minimal)
+        .thermometers(args.thermo.map_or(0, |k| k as usize))
+        .kropki(args.kropki)
+        .xv(args.xv)
         .fast(args.fast)
         .singles(args.output == OutputArg::Json)
         .limits(&limits)
@@ -80,8 +84,20 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
     if let Some(k) = args.attempts {
         generator = generator.attempts(k);
     }
+    let placing = args.thermo.is_some() || args.kropki || args.xv;
     if args.from.is_none() {
-        generator.check().map_err(|e| anyhow::anyhow!("{e}"))?;
+        generator.check().map_err(|e| match e {
+            GenerateError::Placement(why) => anyhow::anyhow!("--thermo: {why}"),
+            GenerateError::Unreachable(why) => anyhow::anyhow!("--difficulty: {why}"),
+            e => anyhow::anyhow!("{e}"),
+        })?;
+    }
+    if placing && shape.n() > 16 && args.output != OutputArg::Json {
+        bail!(
+            "--thermo, --kropki and --xv: puzzles with clues are written as sigh constraint \
+             strings, which hold grids up to 16x16 ({shape} boxes make {n}x{n}); use --output json",
+            n = shape.n()
+        );
     }
     let seed = args.seed.unwrap_or_else(|| {
         let seed = std::time::SystemTime::now()
@@ -147,7 +163,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
         noun: "puzzle",
     };
     // Each puzzle is long work of its own (except small standard grids): one per chunk.
-    let chunk = if shape.cells() <= 81 && killer == Killer::Off && !args.jigsaw {
+    let chunk = if shape.cells() <= 81 && killer == Killer::Off && !args.jigsaw && !placing {
         8
     } else {
         1
@@ -314,6 +330,21 @@ fn render(
         if let Some(regions) = units.regions() {
             v["regions"] = json!(regions);
         }
+        if !units.clues().is_empty() {
+            let shape = g.puzzle.shape();
+            let clues: Vec<Value> = units
+                .clues()
+                .iter()
+                .map(|c| {
+                    let cells: Vec<String> = c.cells().iter().map(|x| x.name(shape)).collect();
+                    json!({"clue": c.title(), "cells": cells})
+                })
+                .collect();
+            v["clues"] = json!(clues);
+            if let Ok(text) = write_sigh(units, &g.puzzle) {
+                v["sigh"] = json!(text);
+            }
+        }
         if !units.cages().is_empty() {
             let shape = g.puzzle.shape();
             let cages: Vec<Value> = units
@@ -330,6 +361,26 @@ fn render(
             v["certified"] = json!(c);
         }
         return Record::new(json_line(&v), "unique", Exit::Success);
+    }
+    if !g.units.clues().is_empty() {
+        // Clues have no lines in satdoku's layouts: the whole puzzle as a sigh constraint string,
+        // which the reader takes in any file.
+        return match write_sigh(&g.units, &g.puzzle) {
+            Ok(line) => Record::new(format!("{line}\n").into_bytes(), "unique", Exit::Success),
+            Err(e) => {
+                let place = format!("puzzle {}", g.index);
+                Record::new(
+                    format!("error: {place}: {e}\n").into_bytes(),
+                    "error",
+                    Exit::BadInput,
+                )
+                .with_diagnostic(Diagnostic {
+                    place,
+                    message: e.to_string(),
+                    shown_in_record: true,
+                })
+            }
+        };
     }
     let mut text = Vec::with_capacity(g.puzzle.values().len() + 64);
     layout.write_bytes(&g.puzzle, &mut text);

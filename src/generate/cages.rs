@@ -3,6 +3,7 @@
 
 use super::rng::Rng;
 use crate::grid::{Grid, Shape};
+use crate::rules::RulesBuilder;
 use crate::units::Units;
 
 /// The largest cage the generator makes on a grid of side `n`: 5 cells for 9x9 (half the digits
@@ -131,14 +132,10 @@ pub(crate) fn mergeable(cages: &[Vec<usize>], solution: &Grid, max: usize) -> Ve
     pairs
 }
 
-/// `base` (the rules without cages) with these cages over `solution`.
-pub(crate) fn with_cages(
-    base: &Units,
-    cages: &[Vec<usize>],
-    solution: &Grid,
-) -> Result<Units, crate::rules::RulesError> {
+/// A builder holding the rules of `base`: its variants, regions, cages and clues (and digits from
+/// 0 when it has them), to add more to.
+pub(crate) fn rules_of(base: &Units) -> RulesBuilder {
     let shape = base.shape();
-    let n = shape.n();
     let mut b = Units::rules(shape);
     for &v in base.variants() {
         b = b.variant(v);
@@ -152,6 +149,23 @@ pub(crate) fn with_cages(
             cage.cells.iter().map(|c| (c.row(shape), c.col(shape))),
         );
     }
+    for clue in base.clues() {
+        b = b.clue(clue.clone());
+    }
+    if base.base() == 0 {
+        b = b.zero_based();
+    }
+    b
+}
+
+/// `base` (the rules without these cages) with these cages over `solution`.
+pub(crate) fn with_cages(
+    base: &Units,
+    cages: &[Vec<usize>],
+    solution: &Grid,
+) -> Result<Units, crate::rules::RulesError> {
+    let n = base.shape().n();
+    let mut b = rules_of(base);
     for (cage, sum) in cages.iter().zip(sums(cages, solution)) {
         b = b.cage(sum, cage.iter().map(|&i| (i / n, i % n)));
     }

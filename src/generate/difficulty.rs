@@ -232,8 +232,11 @@ struct Tables {
     /// Cell `c`'s peers: `peers[peer_at[c]..peer_at[c + 1]]`.
     peers: Vec<u16>,
     peer_at: Vec<usize>,
-    /// For each cell the cells related to it and the relation.
-    related: Vec<Vec<(u16, RelationKind)>>,
+    /// For each cell the cells related to it, the relation, and whether the cell is the
+    /// relation's first (a thermometer's `Less` reads one way).
+    related: Vec<Vec<(u16, RelationKind, bool)>>,
+    /// The value of digit 1 (1, or 0 on a zero-based grid): relations are of values.
+    base: i32,
 }
 
 impl Tables {
@@ -268,8 +271,8 @@ impl Tables {
             }
         ];
         for r in units.relations() {
-            related[r.a.index()].push((r.b.index() as u16, r.kind));
-            related[r.b.index()].push((r.a.index() as u16, r.kind));
+            related[r.a.index()].push((r.b.index() as u16, r.kind, true));
+            related[r.b.index()].push((r.a.index() as u16, r.kind, false));
         }
         Tables {
             id: units.id(),
@@ -278,6 +281,7 @@ impl Tables {
             peers,
             peer_at,
             related,
+            base: units.base(),
         }
     }
 }
@@ -363,10 +367,16 @@ impl<'a> Singles<'a> {
                 dead |= self.take(usize::from(p), bit);
             }
             if let Some(related) = self.t.related.get(i) {
-                for &(j, kind) in related {
+                let value = |d: u16| i32::from(d) - 1 + self.t.base;
+                for &(j, kind, first) in related {
                     let mut gone = 0u64;
                     for d in 1..=self.t.n as u16 {
-                        if !kind.allows(i32::from(v), i32::from(d)) {
+                        let (a, b) = if first {
+                            (value(v), value(d))
+                        } else {
+                            (value(d), value(v))
+                        };
+                        if !kind.allows(a, b) {
                             gone |= 1u64 << (d - 1);
                         }
                     }
@@ -450,6 +460,22 @@ mod tests {
         // Two blanks in row 1, both needing a 4: the second placement contradicts.
         let clash = grid(shape, "1200 0034 0000 0000");
         assert!(singles_share(&units, &clash).unwrap() < 1.0);
+    }
+
+    #[test]
+    fn relations_read_each_way() {
+        // A thermometer along row 1 of 4x4 (r1c1 < r1c2 < r1c3 < r1c4), the tip's 4 given: read
+        // from the tip it leaves r1c3 the digits below 4 (read the other way, none, a
+        // contradiction); the columns' singles then fill the row.
+        let shape = Shape::new(2, 2).unwrap();
+        let thermo = crate::clue::Clue::Thermo {
+            cells: (0..4).map(Cell::new).collect(),
+        };
+        let units = Units::rules(shape).clue(thermo).build().unwrap();
+        let puzzle = grid(shape, "0004 3412 2143 4321");
+        assert_eq!(singles_share(&units, &puzzle), Some(1.0));
+        let d = Difficulty::measure(&units, &puzzle, &Limits::unique()).unwrap();
+        assert_eq!(d.level, Level::Easy);
     }
 
     #[test]

@@ -9,18 +9,24 @@
 //!    rules on grids of about 100x100 and up), a pattern grid shuffled by the symmetries that keep a
 //!    grid solved. With [`Generator::generate_from`], a given grid (completed by the same search if
 //!    it is partial).
-//! 3. **Killer cages** (if asked): a random partition of the grid into cages of 2 or 3 cells with
+//! 3. **Clues** (if asked): thermometers along strictly increasing paths of the solution, every
+//!    kropki dot, every X and V ([`Generator::thermometers`], [`Generator::kropki`],
+//!    [`Generator::xv`]); the strict variants of dots and X/V join the rules with them (the
+//!    solution was made without those rules, which the clues placed make true of it).
+//!    **Killer cages** (if asked): a random partition of the grid into cages of 2 or 3 cells with
 //!    distinct digits, their sums read from the solution.
 //! 4. **Removal**: the givens, in a random order of the symmetry's orbits, each removed if the
 //!    puzzle stays unique: without a search when the removed cells are naked or hidden singles of
 //!    the givens left, else by the uniqueness oracle (the auto backend, counting to two). One pass
 //!    makes the puzzle minimal (a given that was needed stays needed as others go); with a range
 //!    of givens, the pass stops at a number drawn from it. A pure killer drops every given at once.
+//!    With easy, medium or hard asked for, a removal must also keep the puzzle within that level
+//!    (see [`Generator::difficulty`]): the puzzle is minimal for its level.
 //! 5. **Merging cages** (killers): neighbouring cages with no digit in common merge while the
 //!    puzzle stays unique, down to a third or a quarter as many cages as cells.
 //! 6. **Final answer**: the native backend counts the solutions to two; the [`Difficulty`] is read
 //!    from its work; then (unless [`Generator::fast`]) the SAT backend does the same and the two
-//!    answers are cross-checked ([`judge`](crate::judge)): both `unique`, the same grid, verified.
+//!    answers are cross-checked ([`judge`]): both `unique`, the same grid, verified.
 //!
 //! Each attempt draws from its own SplitMix64 stream, seeded by the run's seed, the puzzle's index
 //! and the attempt's number; an attempt that misses (a layout without solution, a grid that cannot
@@ -41,6 +47,7 @@
 mod cages;
 mod difficulty;
 mod fill;
+mod place;
 mod reduce;
 mod regions;
 mod rng;
@@ -53,6 +60,7 @@ use thiserror::Error;
 
 use crate::auto::AutoBackend;
 use crate::check::{Answer, Problem, Verdict, Verified, judge};
+use crate::clue::Clue;
 use crate::constraint::Variant;
 use crate::dfs::DfsBackend;
 use crate::grid::{Cell, Grid, Shape};
@@ -62,7 +70,9 @@ use crate::solve::{Backend, Limits, Outcome, SolveError, Status};
 use crate::units::Units;
 use crate::verify::{Violation, verify};
 
+use difficulty::singles_share;
 pub use difficulty::{Difficulty, Level, UnknownLevel};
+use place::Placing;
 pub use reduce::{Symmetry, Target, UnknownSymmetry};
 use rng::Rng;
 
@@ -97,6 +107,12 @@ pub enum GenerateError {
     /// The target asks for more givens than the grid has cells, or the range is empty.
     #[error("{0}")]
     Target(String),
+    /// Clues asked for that cannot fit the grid (more thermometers than it has room for).
+    #[error("{0}")]
+    Placement(String),
+    /// A level the options never make.
+    #[error("{0}")]
+    Unreachable(String),
     /// Every attempt missed.
     #[error("no puzzle in {attempts} attempt(s): {why}")]
     GaveUp {
@@ -170,6 +186,8 @@ enum Miss {
     NotUnique,
     /// More givens left than asked for.
     Givens,
+    /// The clues asked for did not fit the solution grid.
+    Placement,
     /// Another difficulty.
     Level(Level),
     /// A final check cut short by a limit.
@@ -182,6 +200,7 @@ impl Miss {
             Miss::NoFill => "no solution grid for the rules within the search budget".into(),
             Miss::NotUnique => "cages without givens not unique".into(),
             Miss::Givens => "could not get down to the givens asked for".into(),
+            Miss::Placement => "the thermometers asked for did not fit the solution grid".into(),
             Miss::Level(l) => format!("difficulty {l}"),
             Miss::Unsettled => "a final check hit a limit".into(),
         }
@@ -198,9 +217,11 @@ pub struct Generator {
     variants: Vec<Variant>,
     jigsaw: bool,
     killer: Killer,
+    placing: Placing,
     target: Target,
     symmetry: Symmetry,
     difficulty: Option<Level>,
+    filter_minimal: bool,
     fast: bool,
     singles: bool,
     limits: Limits,
@@ -221,9 +242,11 @@ impl std::fmt::Debug for Generator {
             .field("variants", &self.variants)
             .field("jigsaw", &self.jigsaw)
             .field("killer", &self.killer)
+            .field("placing", &self.placing)
             .field("target", &self.target)
             .field("symmetry", &self.symmetry)
             .field("difficulty", &self.difficulty)
+            .field("filter_minimal", &self.filter_minimal)
             .field("fast", &self.fast)
             .field("limits", &self.limits)
             .field("attempts", &self.attempts)
@@ -237,9 +260,17 @@ pub const CHECK_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default number of attempts per puzzle.
 pub const ATTEMPTS: u64 = 1000;
 
-/// The default number of attempts per puzzle of a chosen difficulty: extreme 9x9 puzzles are about
-/// one minimal puzzle in 4,000.
-pub const ATTEMPTS_FOR_LEVEL: u64 = 100_000;
+/// The default number of attempts per puzzle when minimal puzzles are filtered by level (extreme,
+/// or [`Generator::filter_minimal`]): about one minimal 9x9 puzzle in 2,500 is extreme, so that
+/// 20,000 attempts (3 s of CPU) miss about one time in 3,000. (Easy, medium and hard puzzles are
+/// aimed at by the removal and have [`ATTEMPTS`], which they rarely need more than a few of.)
+pub const ATTEMPTS_FOR_LEVEL: u64 = 20_000;
+
+/// With a difficulty asked for, the attempts after which the run gives up on a puzzle: for easy,
+/// medium and hard, when none of them made one (aimed at by the removal, or common among minimal
+/// puzzles, these levels take a few attempts where the options reach them at all); for extreme,
+/// when most ended two levels or more below and none nearer (every puzzle easy).
+pub const LEVEL_PROBE: u64 = 50;
 
 impl Generator {
     /// Minimal puzzles with the standard rules of `shape`, no symmetry, any difficulty; removal by
@@ -251,9 +282,11 @@ impl Generator {
             variants: Vec::new(),
             jigsaw: false,
             killer: Killer::Off,
+            placing: Placing::default(),
             target: Target::Minimal,
             symmetry: Symmetry::None,
             difficulty: None,
+            filter_minimal: false,
             fast: false,
             singles: true,
             limits: Limits::unique().with_timeout(Some(CHECK_TIMEOUT)),
@@ -287,6 +320,32 @@ impl Generator {
         self
     }
 
+    /// Thermometers: `count` of them over the solution, each a path of 3 to 6 cells on 9x9 (N/2 + 2
+    /// at most; a king's step at a time) along which the solution's digits strictly increase,
+    /// sharing no cell. A solution grid they do not fit is replaced.
+    pub fn thermometers(mut self, count: usize) -> Generator {
+        self.placing.thermos = count;
+        self
+    }
+
+    /// Kropki dots: every one of the solution (white between orthogonal neighbours holding
+    /// consecutive digits, black where one is double the other; a 1 beside a 2 gets either). With
+    /// the variant [`Variant::StrictKropki`] the missing dots say something too: the solution grid
+    /// is then made without that rule, which the dots placed make true of it.
+    pub fn kropki(mut self, on: bool) -> Generator {
+        self.placing.kropki = on;
+        self.fixed = OnceLock::new();
+        self
+    }
+
+    /// X and V: every sum of 10 (X) and 5 (V) of orthogonal neighbours of the solution; with
+    /// [`Variant::StrictXv`] as for [`Generator::kropki`].
+    pub fn xv(mut self, on: bool) -> Generator {
+        self.placing.xv = on;
+        self.fixed = OnceLock::new();
+        self
+    }
+
     /// How many givens to end with (pure killers have none).
     pub fn target(mut self, target: Target) -> Generator {
         self.target = target;
@@ -299,10 +358,31 @@ impl Generator {
         self
     }
 
-    /// Only puzzles of this level (other attempts are dropped); `None` for any.
+    /// Only puzzles of this level; `None` for any. For easy, medium and hard the removal aims at
+    /// it: a given is removed only if the puzzle stays unique *and no harder than the level* (easy:
+    /// singles, with the variants' relations, still fill every blank; medium: the native backend
+    /// still counts to two without a guess; hard: with at most [`Level::HARD_GUESSES`] guesses), so
+    /// the puzzle is minimal for its level (a given left may be one that only the level needs), and
+    /// an attempt misses only when it ends easier than asked. Extreme puzzles are minimal puzzles
+    /// that happen to be extreme (other attempts are dropped). See
+    /// [`Generator::filter_minimal`].
     pub fn difficulty(mut self, level: Option<Level>) -> Generator {
         self.difficulty = level;
         self
+    }
+
+    /// With a level asked for: make minimal puzzles and keep those of the level (as for extreme),
+    /// instead of aiming the removal at it. Slower, often much (minimal variant puzzles are nearly
+    /// all extreme), but each puzzle is minimal.
+    pub fn filter_minimal(mut self, on: bool) -> Generator {
+        self.filter_minimal = on;
+        self
+    }
+
+    /// The level the removal aims at: the one asked for, unless extreme or filtered.
+    fn cap(&self) -> Option<Level> {
+        self.difficulty
+            .filter(|&l| l != Level::Extreme && !self.filter_minimal)
     }
 
     /// The final answer by the native backend alone (no SAT cross-check).
@@ -331,18 +411,21 @@ impl Generator {
     }
 
     /// Attempts per puzzle before giving up (at least 1; by default [`ATTEMPTS`], or
-    /// [`ATTEMPTS_FOR_LEVEL`] with a difficulty asked for).
+    /// [`ATTEMPTS_FOR_LEVEL`] when minimal puzzles are filtered by level). With a difficulty, the
+    /// run gives up after [`LEVEL_PROBE`] attempts if the level looks out of reach.
     pub fn attempts(mut self, attempts: u64) -> Generator {
         self.attempts = Some(attempts.max(1));
         self
     }
 
-    fn max_attempts(&self) -> u64 {
-        self.attempts.unwrap_or(if self.difficulty.is_some() {
-            ATTEMPTS_FOR_LEVEL
-        } else {
-            ATTEMPTS
-        })
+    /// The most attempts per puzzle.
+    pub fn max_attempts(&self) -> u64 {
+        self.attempts
+            .unwrap_or(if self.difficulty.is_some() && self.cap().is_none() {
+                ATTEMPTS_FOR_LEVEL
+            } else {
+                ATTEMPTS
+            })
     }
 
     /// The uniqueness oracle of the removal (the auto backend by default).
@@ -353,7 +436,7 @@ impl Generator {
 
     /// The two backends of the final answer: the native one (whose work the difficulty is read
     /// from) and the SAT one (skipped when fast). They should verify their answers
-    /// ([`Verified`](crate::Verified)).
+    /// ([`Verified`]).
     pub fn with_backends(mut self, dfs: Box<dyn Backend>, sat: Box<dyn Backend>) -> Generator {
         self.dfs = dfs;
         self.sat = sat;
@@ -380,6 +463,23 @@ impl Generator {
         let n = self.shape.n();
         if self.killer != Killer::Off && n > 64 {
             return Err(RulesError::CageGridTooLarge { cage: 0, n }.into());
+        }
+        if self.killer == Killer::Pure && self.difficulty == Some(Level::Easy) {
+            return Err(GenerateError::Unreachable(
+                "pure killers are never easy: singles do not read cages, and there is no given"
+                    .into(),
+            ));
+        }
+        if self.placing.any() && n > 64 {
+            return Err(RulesError::ClueGridTooLarge { n }.into());
+        }
+        let (shortest, _) = place::thermo_lengths(n);
+        let room = self.shape.cells() / shortest;
+        if self.placing.thermos > room {
+            return Err(GenerateError::Placement(format!(
+                "{} thermometers: a {n}x{n} grid holds at most {room} of {shortest} cells or more",
+                self.placing.thermos
+            )));
         }
         if let Target::Givens { min, max } = self.target {
             let cells = self.shape.cells();
@@ -441,7 +541,15 @@ impl Generator {
         from: Option<(&Units, &Grid)>,
     ) -> Result<Generated, GenerateError> {
         let mut misses: Vec<(Miss, u64)> = Vec::new();
+        let mut made = 0;
         for attempt in 0..self.max_attempts() {
+            if attempt == LEVEL_PROBE
+                && let Some(level) = self.difficulty
+                && (level != Level::Extreme || out_of_reach(level, &misses))
+            {
+                break;
+            }
+            made = attempt + 1;
             let mut rng = Rng::new(rng::derive(seed, index, attempt));
             match self.attempt(&mut rng, from)? {
                 Ok(made) => {
@@ -464,12 +572,19 @@ impl Generator {
             }
         }
         misses.sort();
-        let why: Vec<String> = misses
+        let mut why: Vec<String> = misses
             .iter()
             .map(|(m, k)| format!("{k} × {}", m.describe()))
             .collect();
+        if made < self.max_attempts()
+            && let Some(level) = self.difficulty
+        {
+            why.push(format!(
+                "stopped early: {level} looks out of these options' reach"
+            ));
+        }
         Err(GenerateError::GaveUp {
-            attempts: self.max_attempts(),
+            attempts: made,
             why: why.join(", "),
         })
     }
@@ -489,7 +604,9 @@ impl Generator {
     fn build_rules(&self, rng: Option<&mut Rng>) -> Result<Units, RulesError> {
         let mut b = Units::rules(self.shape);
         for &v in &self.variants {
-            b = b.variant(v);
+            if !self.after_placing(v) {
+                b = b.variant(v);
+            }
         }
         if self.jigsaw {
             let layout = match rng {
@@ -504,6 +621,49 @@ impl Generator {
             b = b.regions(layout);
         }
         b.build()
+    }
+
+    /// `base` with the clues placed over the solution, and the variants about them.
+    fn with_clues(&self, base: &Units, clues: Vec<Clue>) -> Result<Units, RulesError> {
+        let mut b = cages::rules_of(base);
+        for &v in &self.variants {
+            if self.after_placing(v) {
+                b = b.variant(v);
+            }
+        }
+        for clue in clues {
+            b = b.clue(clue);
+        }
+        b.build()
+    }
+
+    /// Whether `v` is a variant about the clues placed (strict kropki with kropki dots placed,
+    /// strict XV with X and V): it joins the rules with the clues, after the solution grid is made
+    /// without it (the clues placed make it true of the grid).
+    fn after_placing(&self, v: Variant) -> bool {
+        (v == Variant::StrictKropki && self.placing.kropki)
+            || (v == Variant::StrictXv && self.placing.xv)
+    }
+
+    /// Whether removing the givens of `cells` (already blank in `puzzle`) keeps the puzzle: unique,
+    /// and with a level to aim at, no harder than it (see [`Generator::difficulty`]).
+    fn keeps(&self, units: &Units, puzzle: &Grid, solution: &Grid, cells: &[usize]) -> bool {
+        let guesses = match self.cap() {
+            None => return self.still_unique(units, puzzle, solution, cells),
+            // Singles that fill every blank prove the puzzle unique.
+            Some(Level::Easy) => return singles_share(units, puzzle) == Some(1.0),
+            Some(Level::Medium) => 0,
+            Some(_) => Level::HARD_GUESSES,
+        };
+        // The count to two the final answer makes (so the same guesses), stopped past the level:
+        // a guess makes two nodes (nodes = 2 · guesses + 1), and a margin.
+        let limits = Limits::unique()
+            .with_budget(Some(4 * guesses + 16))
+            .with_timeout(self.limits.timeout());
+        matches!(
+            DfsBackend::new().solve(units, puzzle, &limits),
+            Ok(r) if matches!(r.outcome, Outcome::Unique(_)) && r.stats.guesses <= guesses
+        )
     }
 
     /// Whether `puzzle`, whose solutions other than `solution` (if any) each differ from it in one
@@ -579,6 +739,15 @@ impl Generator {
                 None => return Ok(Err(Miss::NoFill)),
             },
         };
+        // Clues over the solution (not on a grid to start from: its rules are its own).
+        let base = if self.placing.any() && from.is_none() {
+            let Some(clues) = place::place(self.placing, &solution, rng) else {
+                return Ok(Err(Miss::Placement));
+            };
+            Arc::new(self.with_clues(&base, clues)?)
+        } else {
+            base
+        };
         let max_cage = cages::max_cage(shape.n());
         let mut cage_list = Vec::new();
         let mut units = if self.killer == Killer::Off {
@@ -606,7 +775,7 @@ impl Generator {
                 &orbits,
                 stop_at,
                 min,
-                &mut |p, removed| self.still_unique(&units, p, &solution, removed),
+                &mut |p, removed| self.keeps(&units, p, &solution, removed),
             );
             if let Target::Givens { max, .. } = self.target
                 && left > max
@@ -634,7 +803,7 @@ impl Generator {
                 let candidate = cages::with_cages(&base, &merged, &solution)?;
                 // A solution of the merged cages that agrees with `solution` on the new cage
                 // meets the old two as well: every other solution differs in the new cage.
-                if self.still_unique(&candidate, &puzzle, &solution, &merged[a]) {
+                if self.keeps(&candidate, &puzzle, &solution, &merged[a]) {
                     cage_list = merged;
                     units = Arc::new(candidate);
                 } else {
@@ -738,4 +907,21 @@ impl Generator {
             answers: answers.to_vec(),
         }))
     }
+}
+
+/// Whether the misses so far say that `level` is out of reach: most attempts ended at another
+/// level, and none within one step of it (see [`LEVEL_PROBE`]).
+fn out_of_reach(level: Level, misses: &[(Miss, u64)]) -> bool {
+    let step = |l: Level| Level::ALL.iter().position(|&x| x == l).unwrap_or(0);
+    let (mut at_levels, mut all) = (0, 0);
+    for &(miss, k) in misses {
+        all += k;
+        if let Miss::Level(l) = miss {
+            if step(l).abs_diff(step(level)) <= 1 {
+                return false;
+            }
+            at_levels += k;
+        }
+    }
+    at_levels * 2 > all
 }

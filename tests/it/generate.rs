@@ -8,7 +8,9 @@ use std::sync::Arc;
 
 use satdoku::generate::{Generated, Generator, Killer, Level, Symmetry, Target};
 use satdoku::sat::SatBackend;
-use satdoku::{Backend, Cell, DfsBackend, Grid, Limits, Outcome, Shape, Units, Variant, verify};
+use satdoku::{
+    Backend, Cell, Clue, DfsBackend, Grid, Limits, Outcome, Shape, Units, Variant, verify,
+};
 
 use crate::common::{json_lines, satdoku};
 
@@ -198,6 +200,212 @@ fn variants_jigsaws_and_killers() {
     }
 }
 
+/// The clues of `units` read on `solution` by hand (not by the verifier nor the model): each
+/// thermometer strictly increases from its bulb along king steps, each dot and X/V holds; with
+/// `all_dots` / `all_xv`, every pair of orthogonal neighbours that is consecutive or double has a
+/// dot, and every one adding up to 5 or 10 has its mark. Returns the clues of each kind.
+fn check_clues(
+    units: &Units,
+    solution: &Grid,
+    all_dots: bool,
+    all_xv: bool,
+    what: &str,
+) -> [usize; 3] {
+    let shape = solution.shape();
+    let v = |c: &Cell| i32::from(solution.values()[c.index()]);
+    let near = |a: &Cell, b: &Cell, king: bool| {
+        let (dr, dc) = (
+            a.row(shape).abs_diff(b.row(shape)),
+            a.col(shape).abs_diff(b.col(shape)),
+        );
+        if king { dr.max(dc) == 1 } else { dr + dc == 1 }
+    };
+    let (mut thermos, mut dots, mut marks) = (0, BTreeSet::new(), BTreeSet::new());
+    for clue in units.clues() {
+        let cells = clue.cells();
+        match clue {
+            Clue::Thermo { .. } => {
+                thermos += 1;
+                assert!(cells.len() >= 3, "{what}: {clue:?}");
+                for w in cells.windows(2) {
+                    assert!(near(&w[0], &w[1], true), "{what}: {clue:?}");
+                    assert!(v(&w[0]) < v(&w[1]), "{what}: {clue:?} not increasing");
+                }
+            }
+            Clue::Kropki { black, .. } => {
+                let (a, b) = (v(&cells[0]), v(&cells[1]));
+                assert!(near(&cells[0], &cells[1], false), "{what}: {clue:?}");
+                if *black {
+                    assert!(a == 2 * b || b == 2 * a, "{what}: {clue:?}: {a}, {b}");
+                } else {
+                    assert_eq!(a.abs_diff(b), 1, "{what}: {clue:?}");
+                }
+                dots.insert((cells[0].index(), cells[1].index()));
+            }
+            Clue::Xv { sum, .. } => {
+                assert!(near(&cells[0], &cells[1], false), "{what}: {clue:?}");
+                assert_eq!(v(&cells[0]) + v(&cells[1]), *sum, "{what}: {clue:?}");
+                assert!(*sum == 5 || *sum == 10, "{what}");
+                marks.insert((cells[0].index(), cells[1].index()));
+            }
+            other => panic!("{what}: unexpected clue {other:?}"),
+        }
+    }
+    let n = shape.n();
+    for i in 0..n * n {
+        for j in [i + 1, i + n] {
+            if j >= n * n || (j == i + 1 && j % n == 0) {
+                continue;
+            }
+            let (a, b) = (
+                i32::from(solution.values()[i]),
+                i32::from(solution.values()[j]),
+            );
+            if all_dots && (a.abs_diff(b) == 1 || a == 2 * b || b == 2 * a) {
+                assert!(dots.contains(&(i, j)), "{what}: no dot at {i}-{j}");
+            }
+            if all_xv && (a + b == 5 || a + b == 10) {
+                assert!(marks.contains(&(i, j)), "{what}: no X/V at {i}-{j}");
+            }
+        }
+    }
+    [thermos, dots.len(), marks.len()]
+}
+
+#[test]
+fn placed_thermometers_dots_and_xv_are_true_unique_and_minimal() {
+    let shape = Shape::new(3, 3).unwrap();
+    let cases: Vec<(&str, Generator)> = vec![
+        ("thermo", Generator::new(shape).thermometers(4)),
+        ("kropki", Generator::new(shape).kropki(true)),
+        (
+            "strict kropki",
+            Generator::new(shape)
+                .kropki(true)
+                .variant(Variant::StrictKropki),
+        ),
+        ("xv", Generator::new(shape).xv(true)),
+        (
+            "strict xv",
+            Generator::new(shape).xv(true).variant(Variant::StrictXv),
+        ),
+        (
+            "thermo, strict xv, x, rotational",
+            Generator::new(shape)
+                .thermometers(3)
+                .xv(true)
+                .variant(Variant::StrictXv)
+                .variant(Variant::Diagonals)
+                .symmetry(Symmetry::Rotational),
+        ),
+        (
+            "6x6 thermo and kropki",
+            Generator::new(Shape::new(2, 3).unwrap())
+                .thermometers(2)
+                .kropki(true),
+        ),
+    ];
+    for (what, generator) in cases {
+        let symmetry = if what.contains("rotational") {
+            Symmetry::Rotational
+        } else {
+            Symmetry::None
+        };
+        for index in 0..2 {
+            let what = format!("{what} #{index}");
+            let g = generator.generate(8, index).unwrap();
+            // Unique by a count to two of both backends; the solution passes the verifier (which
+            // checks the clues and the strict rules as stated).
+            check(&g, symmetry, &what);
+            let [thermos, dots, marks] = check_clues(
+                &g.units,
+                &g.solution,
+                what.contains("kropki"),
+                what.contains("xv"),
+                &what,
+            );
+            assert_eq!(
+                thermos,
+                match what.as_str() {
+                    w if w.starts_with("thermo,") => 3,
+                    w if w.starts_with("thermo") => 4,
+                    w if w.starts_with("6x6") => 2,
+                    _ => 0,
+                },
+                "{what}"
+            );
+            assert_eq!(dots > 0, what.contains("kropki"), "{what}");
+            assert_eq!(marks > 0, what.contains("xv"), "{what}");
+            check_minimal(&g, symmetry, &what);
+        }
+    }
+}
+
+#[test]
+fn difficulty_with_variants_aims_the_removal_at_the_level() {
+    // Minimal x + anti-knight puzzles are nearly all extreme; easy, medium and hard ones are made
+    // by removing givens only while the puzzle stays within the level.
+    // (Thermometers: singles read their relation both ways, from the bulb and from the tip.)
+    let shape = Shape::new(3, 3).unwrap();
+    let thermo = || Generator::new(shape).thermometers(4);
+    let x_knight = || {
+        Generator::new(shape)
+            .variant(Variant::Diagonals)
+            .variant(Variant::AntiKnight)
+    };
+    for (rules, level) in [
+        ("x, anti-knight", Level::Easy),
+        ("x, anti-knight", Level::Medium),
+        ("x, anti-knight", Level::Hard),
+        ("thermo", Level::Easy),
+    ] {
+        let generator = if rules == "thermo" {
+            thermo()
+        } else {
+            x_knight()
+        }
+        .difficulty(Some(level))
+        .attempts(20);
+        for index in 0..2 {
+            let what = format!("{rules} {level} #{index}");
+            let g = generator.generate(1, index).unwrap();
+            check(&g, Symmetry::None, &what);
+            let measure = |p: &Grid| {
+                satdoku::generate::Difficulty::measure(&g.units, p, &Limits::unique()).unwrap()
+            };
+            assert_eq!(measure(&g.puzzle).level, level, "{what}");
+            assert_eq!(g.difficulty.level, level, "{what}");
+            // Minimal for the level: each given removed makes it ambiguous or harder.
+            for i in (0..81).filter(|&i| g.puzzle.values()[i] != 0) {
+                let mut less = g.puzzle.clone();
+                less.set(Cell::new(i), None);
+                assert!(
+                    multiple(&g.units, &less) || measure(&less).level > level,
+                    "{what}: r{}c{} can go",
+                    i / 9 + 1,
+                    i % 9 + 1
+                );
+            }
+        }
+    }
+    // Filtering minimal puzzles instead: the same level, fewer givens or as many.
+    let aimed = Generator::new(shape)
+        .variant(Variant::Windoku)
+        .difficulty(Some(Level::Hard))
+        .generate(3, 0)
+        .unwrap();
+    let filtered = Generator::new(shape)
+        .variant(Variant::Windoku)
+        .difficulty(Some(Level::Hard))
+        .filter_minimal(true)
+        .generate(3, 0)
+        .unwrap();
+    assert_eq!(filtered.difficulty.level, Level::Hard);
+    check(&filtered, Symmetry::None, "filtered");
+    check_minimal(&filtered, Symmetry::None, "filtered");
+    assert_eq!(aimed.difficulty.level, Level::Hard);
+}
+
 #[test]
 fn the_same_seed_and_index_give_the_same_puzzle() {
     let shape = Shape::new(3, 3).unwrap();
@@ -284,6 +492,18 @@ fn cli_output_is_the_same_at_any_jobs() {
         &[
             "--size", "16", "--givens", "45%..65%", "--count", "4", "--output", "json",
         ],
+        &["--thermo", "3", "--xv", "--count", "3"],
+        &["--kropki", "--variant", "strict-kropki", "--count", "3"],
+        &[
+            "--variant",
+            "x,anti-knight",
+            "--difficulty",
+            "medium",
+            "--count",
+            "2",
+            "--output",
+            "json",
+        ],
     ] {
         let (_, a) = generate(&[extra, &["--seed", "4", "-q", "--jobs", "1"]].concat());
         let (_, b) = generate(&[extra, &["--seed", "4", "-q", "--jobs", "4"]].concat());
@@ -316,6 +536,24 @@ fn cli_generate_then_solve_round_trips() {
         &["--count", "1", "--killer", "--output", "block"],
         &[
             "--count", "2", "--size", "16", "--givens", "55%..65%", "--fast",
+        ],
+        &["--count", "2", "--thermo", "4"],
+        &["--count", "2", "--kropki", "--output", "block"],
+        &["--count", "2", "--kropki", "--variant", "strict-kropki"],
+        &[
+            "--count",
+            "2",
+            "--xv",
+            "--variant",
+            "strict-xv",
+            "--output",
+            "line",
+        ],
+        &[
+            "--count", "1", "--size", "6", "--thermo", "2", "--xv", "--jigsaw",
+        ],
+        &[
+            "--count", "1", "--size", "16", "--thermo", "4", "--givens", "60%..70%", "--fast",
         ],
     ];
     for case in cases {
@@ -352,9 +590,35 @@ fn cli_generate_then_solve_round_trips() {
         );
         let answers = json_lines(&solved.stdout);
         assert_eq!(answers.len(), records.len(), "{case:?}");
+        // Clues are written as sigh constraint strings, one a line, in any layout; JSON has both.
+        if case
+            .iter()
+            .any(|a| ["--thermo", "--kropki", "--xv"].contains(a))
+        {
+            let text = String::from_utf8_lossy(&text.stdout);
+            let lines: Vec<&str> = text.lines().collect();
+            assert_eq!(lines.len(), records.len(), "{case:?}");
+            for (line, made) in lines.iter().zip(&records) {
+                assert_eq!(made["sigh"].as_str(), Some(*line), "{case:?}");
+                assert!(!made["clues"].as_array().unwrap().is_empty(), "{case:?}");
+            }
+        }
         for (made, answer) in records.iter().zip(&answers) {
             assert_eq!(answer["status"], "unique", "{case:?}");
-            assert_eq!(answer["solution"], made["solution"], "{case:?}");
+            // A 16x16 sigh puzzle's solution comes in sigh's alphabet, A-P for 1-16.
+            let sigh16 = |text: &str| -> String {
+                let ours = "123456789ABCDEFG".as_bytes();
+                text.bytes()
+                    .map(|b| ours[usize::from(b - b'A')] as char)
+                    .collect()
+            };
+            let solution = answer["solution"].as_str().unwrap();
+            let solution = if made["sigh"].is_string() && solution.len() == 256 {
+                sigh16(solution)
+            } else {
+                solution.to_string()
+            };
+            assert_eq!(solution, made["solution"].as_str().unwrap(), "{case:?}");
             let fast = case.contains(&"--fast");
             let checked: Vec<&str> = made["checked"]
                 .as_array()
@@ -385,6 +649,17 @@ fn cli_certificates_pass_our_checker_and_rate() {
         ("plain", &[][..]),
         ("jigsaw", &["--jigsaw", "--symmetry", "rotational"][..]),
         ("variant", &["--variant", "x,anti-knight"][..]),
+        (
+            "clues",
+            &[
+                "--thermo",
+                "3",
+                "--kropki",
+                "--xv",
+                "--variant",
+                "strict-xv",
+            ][..],
+        ),
         ("16x16", &["--size", "16", "--givens", "45%..65%"][..]),
     ] {
         let certs = dir.path().join(sub);
@@ -466,6 +741,14 @@ fn cli_faulty_backends_and_bad_flags() {
         (&["--size", "10"], "--size"),
         (&["--killer", "--size", "81"], "killer"),
         (&["--attempts", "0"], "--attempts"),
+        (&["--thermo", "30"], "--thermo"),
+        (&["--thermo", "0"], "--thermo"),
+        (&["--thermo", "2", "--size", "25"], "--thermo"),
+        (&["--kropki", "--from", "fixtures/pe96.txt"], "--kropki"),
+        (
+            &["--killer", "--no-givens", "--difficulty", "easy"],
+            "--difficulty",
+        ),
     ] {
         let out = satdoku().arg("generate").args(bad).output().unwrap();
         assert_eq!(out.status.code(), Some(2), "{bad:?}: {out:?}");
@@ -500,6 +783,14 @@ fn cli_faulty_backends_and_bad_flags() {
     assert_eq!(code, 1);
     assert!(
         text.starts_with("unknown: puzzle 0: no puzzle in 3 attempt(s)"),
+        "{text}"
+    );
+    // Without --attempts, a level out of reach is given up on early, and the record says so.
+    let (code, text) = generate(&["--size", "4", "--difficulty", "extreme", "-q"]);
+    assert_eq!(code, 1);
+    assert!(
+        text.starts_with("unknown: puzzle 0: no puzzle in 50 attempt(s)")
+            && text.contains("stopped early"),
         "{text}"
     );
 }
