@@ -54,6 +54,7 @@
 //!   replaces the generic one: same outcomes, limits and stats, several times faster. Everything else
 //!   (other shapes, diagonals, regions) takes the generic path; [`DfsBackend::generic_only`] forces it.
 
+mod consecutive;
 mod fill;
 mod lines;
 mod mask;

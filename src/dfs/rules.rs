@@ -26,9 +26,9 @@
 //! coefficients ±1 and pruned exactly by reachable partial sums (a forward and a backward pass over
 //! bit sets, as in the dynamic program of subset sum).
 //!
-//! Non-consecutive pairs are made arc-consistent: a digit of one cell stays only if the other cell
-//! has a candidate that is neither it nor next to it.
+//! Non-consecutive pairs: arc consistency and a rule over the units (`consecutive.rs`).
 
+use super::consecutive::{NonConsecutive, all_digits};
 use super::lines::ClueRules;
 use super::mask::Mask;
 pub(crate) use super::narrow::{Narrowed, narrow, prune_unless_seen};
@@ -42,8 +42,8 @@ const MAX_COMBOS: u64 = 4096;
 /// The rules beside the units, flattened for the search.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Rules {
-    /// Non-consecutive pairs of cells.
-    pairs: Box<[(u32, u32)]>,
+    /// Non-consecutive pairs of cells (`consecutive.rs`).
+    pairs: NonConsecutive,
     cages: Box<[CageTable]>,
     /// Linear equations the rule of 45 derives over regions of several units.
     sums: Box<[SumTable]>,
@@ -115,12 +115,21 @@ impl Rules {
         if !units.has_extras() {
             return None;
         }
-        let pairs = units
-            .relations()
-            .iter()
-            .filter(|r| r.kind == RelationKind::NonConsecutive)
-            .map(|r| (r.a.index() as u32, r.b.index() as u32))
-            .collect();
+        let pairs = NonConsecutive::new(
+            units.shape().cells(),
+            units.shape().n(),
+            units
+                .relations()
+                .iter()
+                .filter(|r| r.kind == RelationKind::NonConsecutive)
+                .map(|r| (r.a.index() as u32, r.b.index() as u32))
+                .collect(),
+            units
+                .units()
+                .iter()
+                .flat_map(|u| u.cells.iter().map(|c| c.index() as u32))
+                .collect(),
+        );
         let mut cages: Vec<CageTable> = units
             .cages()
             .iter()
@@ -151,6 +160,12 @@ impl Rules {
             sums,
             clue: ClueRules::build(units),
         })
+    }
+
+    /// Whether there are non-consecutive pairs (the search then branches by weights: their dead
+    /// ends blame the pair's cells).
+    pub(crate) fn has_non_consecutive(&self) -> bool {
+        !self.pairs.is_empty()
     }
 
     /// The number of cages, sums and clues' sums and lines, each with a signature in
@@ -214,8 +229,8 @@ impl Rules {
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let mut changed = false;
-        for &(a, b) in self.pairs.iter() {
-            changed |= pair(n, a as usize, b as usize, cand, vals, out)?;
+        if !self.pairs.is_empty() {
+            changed |= self.pairs.prune(n, cand, vals, out)?;
         }
         // A constraint that changed nothing on the same inputs (same signature) is skipped; not
         // when its cells are all filled, so that a full grid is always checked whole.
@@ -555,7 +570,6 @@ fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bo
     })
 }
 
-/// The digits (bits) next to the digits of `m`.
 /// The sum of the `k` smallest digits in the digit set `m` (bit d is digit d + 1), or of all of them
 /// if it has fewer.
 fn lowest_sum(mut m: u64, k: usize) -> u32 {
@@ -582,60 +596,6 @@ fn highest_sum(mut m: u64, k: usize) -> u32 {
         m &= !(1 << top);
     }
     sum
-}
-
-fn neighbours(m: u64) -> u64 {
-    (m << 1) | (m >> 1)
-}
-
-/// Every digit of 1..=`n`, as bits.
-fn all_digits(n: usize) -> u64 {
-    if n >= 64 { u64::MAX } else { (1 << n) - 1 }
-}
-
-/// The digits of `other` (open: its candidates) allow in a cell non-consecutive with it: those with a
-/// partner neither equal nor next to them.
-fn supported(n: usize, other: u64) -> u64 {
-    let all = all_digits(n);
-    if other.count_ones() >= 4 {
-        // Any digit rules out at most three values of the other cell.
-        return all;
-    }
-    let mut ok = 0u64;
-    let mut m = other;
-    while m != 0 {
-        let e = m.trailing_zeros();
-        m &= m - 1;
-        // Digit e allows every digit but e - 1, e and e + 1 here.
-        ok |= all & !((0b111u64 << e) >> 1);
-    }
-    ok
-}
-
-/// One non-consecutive pair.
-fn pair<M: Mask>(
-    n: usize,
-    a: usize,
-    b: usize,
-    cand: &mut [M],
-    vals: &[u16],
-    out: &mut Narrowed<'_, M>,
-) -> Step<bool> {
-    let (va, vb) = (vals[a], vals[b]);
-    match (va, vb) {
-        (0, 0) => {
-            let ka = supported(n, cand[b].low_bits());
-            let kb = supported(n, cand[a].low_bits());
-            Ok(narrow(cand, out, a, ka)? | narrow(cand, out, b, kb)?)
-        }
-        (0, v) | (v, 0) => {
-            let open = if va == 0 { a } else { b };
-            let bit = 1u64 << (v - 1);
-            narrow(cand, out, open, !neighbours(bit))
-        }
-        _ if va.abs_diff(vb) == 1 => Err(Contradiction),
-        _ => Ok(false),
-    }
 }
 
 impl CageTable {
@@ -909,18 +869,6 @@ mod tests {
         }
         // A long cage on a 64x64 grid has too many to list.
         assert!(combinations(64, 8, 260).is_none());
-    }
-
-    #[test]
-    fn supported_digits_of_a_non_consecutive_pair() {
-        // The other cell can only be 5: this one cannot be 4, 5 or 6.
-        assert_eq!(digits(supported(9, 1 << 4)), [1, 2, 3, 7, 8, 9]);
-        // 4 or 6: 5 is next to both; 4 beside 6 (or 6 beside 4) is fine.
-        assert_eq!(
-            digits(supported(9, 1 << 3 | 1 << 5)),
-            [1, 2, 3, 4, 6, 7, 8, 9]
-        );
-        assert_eq!(supported(9, 0b1111), all_digits(9));
     }
 
     #[test]

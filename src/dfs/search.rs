@@ -151,6 +151,25 @@ fn checkpoint(bounds: &Bounds, nodes: u64, clock_mask: u64) -> bool {
     past(bounds.deadline)
 }
 
+/// How often a search over `t` reads the clock: on the first node and then every `mask + 1`
+/// nodes. Fewer nodes between checks on large grids, where a node costs more, and under variant
+/// rules, whose pruning makes a 9x9 node cost up to a few hundred microseconds (sigh's corpus):
+/// 1,024 such nodes overran a 5 s timeout by half a second.
+pub(crate) fn clock_mask(t: &Tables) -> u64 {
+    let by_size = match t.cells {
+        0..=81 => 1023,
+        82..=256 => 255,
+        257..=1024 => 63,
+        1025..=4096 => 15,
+        _ => 0,
+    };
+    if t.rules.is_some() {
+        by_size.min(15)
+    } else {
+        by_size
+    }
+}
+
 /// Nodes before the first restart (see [`Search::by_copies`]).
 const RESTART_FIRST: u64 = 200;
 
@@ -216,15 +235,7 @@ pub(crate) fn run<M: Mask>(
         t,
         shape,
         bounds,
-        // Check the clock on the first node and then every `clock_mask + 1` nodes: fewer nodes
-        // between checks on large grids, where a node costs more.
-        clock_mask: match t.cells {
-            0..=81 => 1023,
-            82..=256 => 255,
-            257..=1024 => 63,
-            1025..=4096 => 15,
-            _ => 0,
-        },
+        clock_mask: clock_mask(t),
         found: &mut found,
         branches,
         work,
@@ -500,5 +511,28 @@ impl<M: Mask> Search<'_, M> {
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Shape;
+    use crate::units::Units;
+
+    #[test]
+    fn variant_searches_read_the_clock_every_16_nodes() {
+        // A plain 9x9 search reads it every 1,024 nodes (a node costs about a microsecond); under
+        // cages or non-consecutive pairs a node can cost a few hundred, so every 16.
+        let shape = Shape::new(3, 3).unwrap();
+        let plain = Tables::build(&Units::standard(shape));
+        assert_eq!(clock_mask(&plain), 1023);
+        let nc = Units::rules(shape)
+            .variant(crate::constraint::Variant::NonConsecutive)
+            .build()
+            .unwrap();
+        assert_eq!(clock_mask(&Tables::build(&nc)), 15);
+        let big = Tables::build(&Units::standard(Shape::new(5, 5).unwrap()));
+        assert_eq!(clock_mask(&big), 63);
     }
 }

@@ -137,7 +137,10 @@ impl Tables {
             n,
             cells,
             symmetric: rules.as_ref().is_none_or(Rules::digit_symmetric),
-            weighted: !units.cages().is_empty() || units.is_jigsaw() || units.has_clue_rules(),
+            weighted: !units.cages().is_empty()
+                || units.is_jigsaw()
+                || units.has_clue_rules()
+                || rules.as_ref().is_some_and(Rules::has_non_consecutive),
             restarts: units.has_clue_rules(),
             units: list.len(),
             unit_cells,

@@ -244,6 +244,30 @@ fn the_native_backend_settles_hard_killers_within_a_node_budget() {
     assert_eq!(checked, NATIVE_KILLERS.len());
 }
 
+/// The hard non-consecutive puzzle (four givens): the native backend needed 126,855 nodes for it
+/// with arc consistency over the pairs alone; with the unit rule (a cell next to every place of d
+/// in a unit loses d ± 1) and the weighted branching, about 25,500. Fails if either is lost.
+#[test]
+fn the_native_backend_settles_the_hard_non_consecutive_puzzle_within_a_node_budget() {
+    let records = read("variants/non-consecutive.txt");
+    let p = records[0].puzzle.as_ref().unwrap();
+    let report = DfsBackend::new()
+        .solve(
+            &p.units,
+            &p.grid,
+            &Limits::unique().with_budget(Some(40_000)),
+        )
+        .unwrap();
+    let expected = p.expected.as_ref().unwrap();
+    verify(&p.units, &p.grid, expected).unwrap();
+    assert_eq!(
+        report.outcome,
+        Outcome::Unique(expected.clone()),
+        "{} nodes",
+        report.stats.nodes
+    );
+}
+
 /// The jigsaw layouts of the sample: the SAT backend settles each as the source's `expected:` line
 /// says (an empty grid with a solution, or none); the native backend finds a solution of each
 /// solvable one and refutes every unsolvable one within a budget of 3 million nodes (an empty
