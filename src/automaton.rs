@@ -146,11 +146,12 @@ pub(crate) fn unroll<A: Automaton>(
                     });
                 }
             }
+            // Within the layer too: one layer alone may grow past any budget (a loop's states).
+            if total + layer.len() > MAX_EDGES {
+                return Err(TooLarge { edges: MAX_EDGES });
+            }
         }
         total += layer.len();
-        if total > MAX_EDGES {
-            return Err(TooLarge { edges: MAX_EDGES });
-        }
         edges.push(layer);
         states.push(next);
     }
@@ -270,6 +271,37 @@ mod tests {
         assert!(!g.rejects_all());
         // Five cells cannot rise through four digits.
         assert!(unroll(&Rising, 5, &[1, 2, 3, 4]).unwrap().rejects_all());
+    }
+
+    /// Every word is its own state: the first layers are cheap, and the one that would pass the
+    /// budget stops as it passes it, not after it is laid out (found by fuzzing the sigh reader:
+    /// a loop sum line of sum 2³¹ asked for 3 GB in one layer).
+    struct Words;
+
+    impl Automaton for Words {
+        type State = Vec<i32>;
+        fn start(&self) -> Vec<i32> {
+            Vec::new()
+        }
+        fn step(&self, s: &Vec<i32>, _: usize, _: usize, v: i32, out: &mut Vec<Vec<i32>>) {
+            let mut t = s.clone();
+            t.push(v);
+            out.push(t);
+        }
+        fn accepts(&self, _: &Vec<i32>) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn a_line_past_the_budget_is_too_large() {
+        let values: Vec<i32> = (1..=16).collect();
+        // 16⁵ = 1,048,576 edges in layer 5 alone, 1,118,480 in all: within the budget.
+        assert!(unroll(&Words, 5, &values).is_ok());
+        assert_eq!(
+            unroll(&Words, 6, &values).unwrap_err(),
+            TooLarge { edges: MAX_EDGES }
+        );
     }
 
     #[test]

@@ -519,6 +519,25 @@ fn all_pairs(cells: &[Cell]) -> Vec<(Cell, Cell)> {
 
 /// Lowers `clue` into `out`.
 pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), LowerError> {
+    let sums_before = out.sums.len();
+    lower_clue(clue, ctx, out)?;
+    // Both backends lay a sum out over the range of its weights (bit sets, partial-sum tables): a
+    // range past the bound is refused here, not allocated there.
+    if out.sums[sums_before..]
+        .iter()
+        .any(|s| s.range().1 - s.range().0 > MAX_SUM_SPAN)
+    {
+        return Err(LowerError::Invalid(
+            "needs a sum whose terms span at most 65536 (smaller coefficients)",
+        ));
+    }
+    Ok(())
+}
+
+/// The widest range of a weighted sum's possible totals (largest less smallest) a rule may have.
+pub(crate) const MAX_SUM_SPAN: i64 = 1 << 16;
+
+fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), LowerError> {
     let shape = ctx.shape;
     let n = shape.n() as i32;
     let (lo, hi) = (ctx.base, ctx.base + n - 1);
@@ -538,7 +557,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::Diagonal { anti } => {
             if shape.rows() != shape.cols() {
-                return Err(LowerError::Invalid("a diagonal needs a square grid"));
+                return Err(LowerError::Invalid("needs a square grid"));
             }
             let k = shape.rows();
             let cells = (0..k)
@@ -555,13 +574,15 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
             out.pairs(kind, clue.adjacent_pairs(shape));
         }
         Clue::Xv { sum, .. } => {
-            let sum = u16::try_from(*sum).map_err(|_| LowerError::Invalid("an X or V sum"))?;
+            let sum = u16::try_from(*sum)
+                .map_err(|_| LowerError::Invalid("needs a sum of 0 to 65535"))?;
             out.pairs(RelationKind::SumTo(sum), clue.adjacent_pairs(shape));
         }
         Clue::GreaterThan { .. } => out.pairs(RelationKind::Greater, clue.adjacent_pairs(shape)),
         Clue::Thermo { cells } => out.pairs(RelationKind::Less, consecutive(cells)),
         Clue::Whisper { diff, cells } => {
-            let d = u16::try_from(*diff).map_err(|_| LowerError::Invalid("a difference"))?;
+            let d = u16::try_from(*diff)
+                .map_err(|_| LowerError::Invalid("needs a difference of 0 to 65535"))?;
             out.pairs(RelationKind::Apart(d), consecutive(cells));
         }
         Clue::Renban { cells } => {
@@ -577,7 +598,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
             let m = u16::try_from(*modulus)
                 .ok()
                 .filter(|&m| m >= 1)
-                .ok_or(LowerError::Invalid("a modulus of at least 1"))?;
+                .ok_or(LowerError::Invalid("needs a modulus of 1 to 65535"))?;
             let first = &cells[..cells.len().min(m as usize)];
             out.pairs(RelationKind::ModDiffer(m), all_pairs(first));
             for start in 0..m as usize {
@@ -592,7 +613,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::Entropic { cells } => {
             if n != 9 || ctx.base != 1 {
-                return Err(LowerError::Invalid("entropic lines need the digits 1-9"));
+                return Err(LowerError::Invalid("needs the digits 1-9"));
             }
             let mut pairs = Vec::new();
             for (i, &a) in cells.iter().enumerate() {
@@ -620,7 +641,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::Between { cells } | Clue::Lockout { cells, .. } => {
             if cells.len() < 2 {
-                return Err(LowerError::Invalid("a line of at least two cells"));
+                return Err(LowerError::Invalid("needs a line of at least two cells"));
             }
             let lockout = match clue {
                 Clue::Lockout { diff, .. } => Some(*diff),
@@ -647,7 +668,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::SumLine { sum, looped, cells } => {
             if *sum <= 0 {
-                return Err(LowerError::Invalid("a positive sum"));
+                return Err(LowerError::Invalid("needs a positive sum"));
             }
             out.line(
                 ctx,
@@ -655,12 +676,13 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
                 &Segments {
                     sum: *sum,
                     looped: *looped,
+                    hi,
                 },
             )?;
         }
         Clue::Arrow { pill, cells } => {
             if *pill == 0 || cells.len() <= *pill {
-                return Err(LowerError::Invalid("more cells than the circle has"));
+                return Err(LowerError::Invalid("needs more cells than the circle has"));
             }
             let mut circle = cells[..*pill].to_vec();
             circle.sort_unstable();
@@ -679,7 +701,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::DoubleArrow { cells } => {
             if cells.len() < 3 {
-                return Err(LowerError::Invalid("a line of at least three cells"));
+                return Err(LowerError::Invalid("needs a line of at least three cells"));
             }
             let k = cells.len();
             let mut terms = vec![(cells[0], 1), (cells[k - 1], 1)];
@@ -692,7 +714,12 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::Sum { sum, coeffs, cells } => {
             if coeffs.len() != cells.len() {
-                return Err(LowerError::Invalid("one coefficient per cell"));
+                return Err(LowerError::Invalid("needs one coefficient per cell"));
+            }
+            if coeffs.iter().any(|c| i64::from(*c).abs() > MAX_SUM_SPAN) {
+                return Err(LowerError::Invalid(
+                    "needs a sum whose terms span at most 65536 (smaller coefficients)",
+                ));
             }
             let terms: Vec<(Cell, i32)> =
                 cells.iter().copied().zip(coeffs.iter().copied()).collect();
@@ -780,7 +807,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::SameValues { sets, cells } => {
             if *sets == 0 || cells.len() % sets != 0 {
-                return Err(LowerError::Invalid("cells splitting into equal runs"));
+                return Err(LowerError::Invalid("needs cells splitting into equal runs"));
             }
             let size = cells.len() / sets;
             if size == 1 {
@@ -817,7 +844,7 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
         }
         Clue::ValueIndexing { cells } => {
             if cells.len() < 3 {
-                return Err(LowerError::Invalid("a line of at least three cells"));
+                return Err(LowerError::Invalid("needs a line of at least three cells"));
             }
             out.line(ctx, cells, &PointsTo)?;
         }
@@ -1034,6 +1061,8 @@ impl Automaton for Ends {
 struct Segments {
     sum: i32,
     looped: bool,
+    /// The largest value: a carry is at most the line's cells at it.
+    hi: i32,
 }
 
 impl Automaton for Segments {
@@ -1044,11 +1073,17 @@ impl Automaton for Segments {
         (-1, 0, 0)
     }
 
-    fn step(&self, s: &Self::State, _: usize, _: usize, v: i32, out: &mut Vec<Self::State>) {
+    fn step(&self, s: &Self::State, _: usize, len: usize, v: i32, out: &mut Vec<Self::State>) {
         let (left, carry, run) = *s;
         if left < 0 {
-            // The first cell: choose the carry (0 for a line that is no loop).
-            let carries = if self.looped { 0..self.sum } else { 0..1 };
+            // The first cell: choose the carry (0 for a line that is no loop), no more than the
+            // line's cells can hold (a sum of 2³¹ asked for 2³¹ states here before).
+            let most = self.hi.max(0).saturating_mul(len.min(1 << 16) as i32);
+            let carries = if self.looped {
+                0..self.sum.min(most.saturating_add(1))
+            } else {
+                0..1
+            };
             for c in carries {
                 self.advance((c, c, 0), v, out);
             }
@@ -1381,7 +1416,8 @@ mod tests {
         };
         for looped in [false, true] {
             for base in [0, 1] {
-                agrees(&Segments { sum: 5, looped }, 5, 4, base, |w| {
+                let hi = base + 3;
+                agrees(&Segments { sum: 5, looped, hi }, 5, 4, base, |w| {
                     cuts(w, 5, looped)
                 });
             }

@@ -394,7 +394,9 @@ impl RulesBuilder {
                 clue: 0,
                 keyword: v.name(),
                 reason: match e {
-                    LowerError::TooLarge => "its lines are too complex to lay out",
+                    LowerError::TooLarge => {
+                        "needs lines simple enough to lay out (their automata grew too large)"
+                    }
                     LowerError::Invalid(r) => r,
                 },
             })?;
@@ -514,7 +516,9 @@ fn clue_error(clue: usize, c: &Clue, e: LowerError) -> RulesError {
         clue,
         keyword: c.keyword(),
         reason: match e {
-            LowerError::TooLarge => "its line is too complex to lay out",
+            LowerError::TooLarge => {
+                "needs a line simple enough to lay out (its automaton grew too large)"
+            }
             LowerError::Invalid(r) => r,
         },
     }

@@ -30,7 +30,7 @@ use super::layout::Layout;
 use crate::clue::Clue;
 use crate::constraint::Variant;
 use crate::grid::{Cell, Grid, Shape};
-use crate::rules::RulesBuilder;
+use crate::rules::{RulesBuilder, RulesError};
 use crate::units::{UnitKind, Units};
 
 /// The largest grid side sigh has (16): cells are one character per row and column.
@@ -351,11 +351,20 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
         box_dims(geo.rows, geo.cols, size)
     };
     let shape = Shape::grid(geo.rows, geo.cols, geo.digits, boxes).map_err(|e| {
-        let at = items
-            .iter()
-            .find(|i| i.kind == "Shape")
-            .map_or(0, |i| i.kind_at);
-        (at, ParseErrorKind::Shape(e))
+        // The region size when one is given (boxes of it), else the shape.
+        let at = match region_size {
+            Some((_, at)) => at,
+            None => items
+                .iter()
+                .find(|i| i.kind == "Shape")
+                .map_or(0, |i| i.kind_at),
+        };
+        let kind = ParseErrorKind::RuleSyntax {
+            what: "sigh constraint string",
+            expected: "boxes of at most as many cells as digits (RegionSize) that tile the grid",
+            found: e.to_string(),
+        };
+        (at, kind)
     })?;
     let base: i32 = if geo.zero { 0 } else { 1 };
     let (lo, hi) = (base, base + geo.digits as i32 - 1);
@@ -367,6 +376,10 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
         b = b.no_boxes();
     }
     let mut values = vec![0u16; shape.cells()];
+    let mut blame = Blame {
+        first: items.first().map_or(0, |i| i.kind_at),
+        ..Blame::default()
+    };
     let cells_of = |args: &[(String, usize)]| -> Result<Vec<Cell>, Failure> {
         args.iter()
             .map(|(t, at)| {
@@ -394,30 +407,35 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
             "Shape" | "RegionSize" | "NoBoxes" => continue,
             "" => {
                 // Givens: R1C1_5 or candidates R1C1_1_3_5.
-                for (t, pos) in args {
+                for (t, pos) in args.iter().filter(|(t, _)| !t.is_empty()) {
                     let mut parts = t.split('_');
                     let cell = parts
                         .next()
                         .and_then(|c| cell_id(shape, c))
                         .ok_or_else(|| (*pos, bad("a cell and its values, R1C1_5", t)))?;
-                    let vals: Vec<i32> = parts
+                    let mut vals: Vec<i32> = parts
                         .map(|v| v.parse::<i32>().ok().filter(|v| (lo..=hi).contains(v)))
                         .collect::<Option<_>>()
-                        .ok_or_else(|| (*pos, bad("values of the grid's range", t)))?;
+                        .filter(|v: &Vec<i32>| !v.is_empty())
+                        .ok_or_else(|| {
+                            (
+                                *pos,
+                                bad("a cell and its values of the grid's range, R1C1_5", t),
+                            )
+                        })?;
+                    vals.sort_unstable();
+                    vals.dedup();
+                    let here = &mut values[cell.index()];
                     match vals[..] {
-                        [v] if values[cell.index()] == 0 => {
-                            values[cell.index()] = (v - base + 1) as u16;
+                        // A given (a value named twice is one value).
+                        [v] if *here == 0 || i32::from(*here) == v - base + 1 => {
+                            *here = (v - base + 1) as u16;
                         }
+                        // Another value for a given cell, or candidates: sigh intersects them (two
+                        // givens that differ leave none), as the candidate set does with the given.
                         _ => {
-                            b = b.clue(Clue::Candidates {
-                                cell,
-                                values: {
-                                    let mut v = vals.clone();
-                                    v.sort_unstable();
-                                    v.dedup();
-                                    v
-                                },
-                            });
+                            blame.clues.push(*pos);
+                            b = b.clue(Clue::Candidates { cell, values: vals });
                         }
                     }
                 }
@@ -449,6 +467,7 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                     continue;
                 }
                 if labels.len() == n && sizes.iter().all(|&k| k == n) {
+                    blame.regions = Some(*lat);
                     b = b.regions(map).keep_boxes();
                     continue;
                 }
@@ -472,6 +491,7 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                         .filter(|&i| map[i] == l)
                         .map(Cell::new)
                         .collect();
+                    blame.clues.push(*lat);
                     b = b.clue(Clue::AllDifferent { cells });
                 }
                 continue;
@@ -496,6 +516,7 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                     "AntiTaxicab" => Variant::AntiTaxicab,
                     _ => Variant::DutchFlatmates,
                 };
+                blame.variants.push((v, at));
                 b = b.variant(v);
                 continue;
             }
@@ -517,6 +538,7 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                 } else if distinct.len() < cells.len() {
                     // A cell named twice counts twice in the sum, once in the digits that differ
                     // (sigh's reading).
+                    blame.clues.push(at);
                     b = b.clue(Clue::AllDifferent {
                         cells: cells.clone(),
                     });
@@ -530,6 +552,7 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                     };
                     let rc: Vec<(usize, usize)> =
                         cells.iter().map(|c| (c.row(shape), c.col(shape))).collect();
+                    blame.cages.push(at);
                     b = b.cage(s, rc);
                     continue;
                 }
@@ -695,6 +718,7 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                         "HiddenSkyscraper" => Clue::HiddenSkyscraper { value: v, cells },
                         _ => Clue::NumberedRoom { value: v, cells },
                     };
+                    blame.clues.push(at);
                     b = b.clue(clue);
                 }
                 continue;
@@ -721,8 +745,16 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                 ];
                 let values = args[1..]
                     .iter()
-                    .map(|(v, vat)| v.parse::<i32>().map_err(|_| (*vat, bad("a value", v))))
+                    .map(|(v, vat)| {
+                        v.parse::<i32>()
+                            .ok()
+                            .filter(|v| (lo..=hi).contains(v))
+                            .ok_or((*vat, bad("a value of the grid's range", v)))
+                    })
                     .collect::<Result<Vec<i32>, Failure>>()?;
+                if !(1..=4).contains(&values.len()) {
+                    return Err((at, bad("one to four values after the quadruple's cell", &t)));
+                }
                 Clue::Quad { cells, values }
             }
             "Indexing" => {
@@ -748,22 +780,68 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                 ));
             }
         };
+        blame.clues.push(at);
         b = b.clue(clue);
     }
-    finish(b, shape, values, &items)
+    finish(b, shape, values, &blame)
+}
+
+/// Where each rule handed to the builder was written (byte offsets of its item), so that an error of
+/// the rules is placed at the item that caused it.
+#[derive(Default)]
+struct Blame {
+    /// The first item's offset: for errors of the whole grid.
+    first: usize,
+    /// Per clue, in the order given to the builder.
+    clues: Vec<usize>,
+    /// Per cage, likewise.
+    cages: Vec<usize>,
+    /// Per variant.
+    variants: Vec<(Variant, usize)>,
+    /// The jigsaw's layout.
+    regions: Option<usize>,
+}
+
+impl Blame {
+    /// The offset of the item that caused `e`.
+    fn at(&self, e: &RulesError) -> usize {
+        let variant = |v: Variant| {
+            self.variants
+                .iter()
+                .find(|(w, _)| *w == v)
+                .map(|&(_, at)| at)
+        };
+        let found = match e {
+            RulesError::VariantShape { variant: v, .. }
+            | RulesError::VariantTooLarge { variant: v, .. }
+            | RulesError::VariantBase { variant: v } => variant(*v),
+            RulesError::Clue { clue, keyword, .. } => {
+                match self.variants.iter().find(|(v, _)| v.name() == *keyword) {
+                    Some(&(_, at)) => Some(at),
+                    None => self.clues.get(*clue).copied(),
+                }
+            }
+            RulesError::ClueCell { clue, .. } => self.clues.get(*clue).copied(),
+            RulesError::CageGridTooLarge { cage, .. }
+            | RulesError::CageEmpty { cage }
+            | RulesError::CellOutside { cage, .. }
+            | RulesError::CellTwice { cage, .. }
+            | RulesError::CageTooLarge { cage, .. }
+            | RulesError::ImpossibleSum { cage, .. } => self.cages.get(*cage).copied(),
+            RulesError::RegionCells { .. }
+            | RulesError::RegionCount { .. }
+            | RulesError::RegionSize { .. } => self.regions,
+            _ => None,
+        };
+        found.unwrap_or(self.first)
+    }
 }
 
 /// Builds the rules and the grid; a rules error is placed at the item that caused it.
-fn finish(
-    b: RulesBuilder,
-    shape: Shape,
-    values: Vec<u16>,
-    items: &[Item],
-) -> Result<Read, Failure> {
-    let units = b.build().map_err(|e| {
-        let at = items.first().map_or(0, |i| i.kind_at);
-        (at, ParseErrorKind::Rules(e))
-    })?;
+fn finish(b: RulesBuilder, shape: Shape, values: Vec<u16>, blame: &Blame) -> Result<Read, Failure> {
+    let units = b
+        .build()
+        .map_err(|e| (blame.at(&e), ParseErrorKind::Rules(e)))?;
     let grid = Grid::from_values(shape, values).map_err(|e| {
         (
             0,
@@ -809,7 +887,7 @@ pub(crate) fn read_sigh_text(text: &[u8]) -> Option<Result<Read, Failure>> {
         return None;
     }
     if let Some(r) = short_killer(&t) {
-        return Some(r);
+        return Some(r.map_err(|(at, kind)| (unstripped(text, at), kind)));
     }
     let side = |len: usize, power: u32| (1..=MAX_SIDE).find(|&k| k.pow(power) == len);
     let shape_of = |k: usize| {
@@ -838,7 +916,12 @@ pub(crate) fn read_sigh_text(text: &[u8]) -> Option<Result<Read, Failure>> {
                 Err(e) => return Some(Err(e)),
             };
             let values = t.iter().map(|&b| value(b).unwrap_or(0)).collect();
-            return Some(finish(Units::rules(shape), shape, values, &[]));
+            return Some(finish(
+                Units::rules(shape),
+                shape,
+                values,
+                &Blame::default(),
+            ));
         }
     }
     // A jigsaw: a grid, then its layout (N symbols, each N times: the regions).
@@ -861,10 +944,12 @@ pub(crate) fn read_sigh_text(text: &[u8]) -> Option<Result<Read, Failure>> {
                 .map(|ch| labels.iter().position(|(l, _)| l == ch).unwrap_or(0))
                 .collect();
             let b = Units::rules(shape).no_boxes().regions(map);
-            return Some(finish(b, shape, read.grid.values().to_vec(), &[]).map(|r| {
-                read.units = r.units;
-                read
-            }));
+            return Some(
+                finish(b, shape, read.grid.values().to_vec(), &Blame::default()).map(|r| {
+                    read.units = r.units;
+                    read
+                }),
+            );
         }
     }
     if let Some(k) = side(t.len(), 3)
@@ -875,23 +960,47 @@ pub(crate) fn read_sigh_text(text: &[u8]) -> Option<Result<Read, Failure>> {
             Err(e) => return Some(Err(e)),
         };
         let mut b = Units::rules(shape);
+        let mut givens = vec![0u16; shape.cells()];
         for (i, chunk) in t.chunks(k).enumerate() {
             let mut values: Vec<i32> = chunk
                 .iter()
                 .filter(|&&c| c != b'.')
                 .map(|&c| i32::from(c - b'0'))
-                .filter(|v| (1..=k as i32).contains(v))
                 .collect();
             values.sort_unstable();
             values.dedup();
-            b = b.clue(Clue::Candidates {
-                cell: Cell::new(i),
-                values,
-            });
+            // sigh reads each cell's marks as a given (`R1C1_1_3`): one mark is a given, none or
+            // one out of range is an error.
+            if values.is_empty() || values.iter().any(|v| !(1..=k as i32).contains(v)) {
+                let at = unstripped(text, i * k);
+                let found = String::from_utf8_lossy(chunk).into_owned();
+                return Some(Err((
+                    at,
+                    bad("a cell's pencilmarks, 1 to N, at least one", &found),
+                )));
+            }
+            if let [v] = values[..] {
+                givens[i] = v as u16;
+            } else {
+                b = b.clue(Clue::Candidates {
+                    cell: Cell::new(i),
+                    values,
+                });
+            }
         }
-        return Some(finish(b, shape, vec![0; shape.cells()], &[]));
+        return Some(finish(b, shape, givens, &Blame::default()));
     }
     None
+}
+
+/// The offset in `text` of its `k`-th character that is no whitespace (the one-line forms are read
+/// with whitespace dropped; errors point into the line as written).
+fn unstripped(text: &[u8], k: usize) -> usize {
+    text.iter()
+        .enumerate()
+        .filter(|(_, b)| !b.is_ascii_whitespace())
+        .nth(k)
+        .map_or(text.len(), |(i, _)| i)
 }
 
 /// A killer in the short form (9x9; the forum's "snarfable" cages): each cell an arrow (`<`, `>`,
@@ -976,7 +1085,7 @@ fn short_killer(t: &[u8]) -> Option<Result<Read, Failure>> {
             b = b.cage(sum, cells);
         }
     }
-    Some(finish(b, shape, vec![0; 81], &[]))
+    Some(finish(b, shape, vec![0; 81], &Blame::default()))
 }
 
 /// The diagonal of a little killer whose first cell is `id` (sigh's reading: from the left edge
@@ -1186,6 +1295,9 @@ fn write(units: &Units, grid: &Grid) -> Result<String, String> {
     for clue in units.clues() {
         let s = match clue {
             Clue::Candidates { cell, values } => {
+                if values.is_empty() {
+                    return Err(format!("{} has no candidates", cell.name(shape)));
+                }
                 let v: Vec<String> = values.iter().map(i32::to_string).collect();
                 format!(".~{}_{}", id(shape, *cell), v.join("_"))
             }

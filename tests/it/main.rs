@@ -22,6 +22,7 @@ mod pretty;
 mod readme;
 mod sat;
 mod sigh;
+mod sigh_fuzz;
 mod study_cli;
 mod trust;
 mod variants;
