@@ -775,18 +775,7 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
         }
         Clue::Indexing { rows, cells } => {
             for &control in cells {
-                let (r, c) = (control.row(shape), control.col(shape));
-                let (line, value): (Vec<Cell>, usize) = if *rows {
-                    (
-                        (0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(),
-                        r + 1,
-                    )
-                } else {
-                    (
-                        (0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(),
-                        c + 1,
-                    )
-                };
+                let (line, value) = indexed_line(shape, control, *rows);
                 select(ctx, control, &line, value as i32, out);
             }
         }
@@ -1000,6 +989,23 @@ fn own_contains(ctx: &LowerCtx<'_>, set: DigitSet, v: i32) -> bool {
         .ok()
         .and_then(crate::grid::Digit::new)
         .is_some_and(|d| set.contains(d))
+}
+
+/// The line an indexing clue's control cell indexes, and the value it indexes by: with `rows`, the
+/// control's column, by its row number (1-based); else its row, by its column number.
+pub(crate) fn indexed_line(shape: Shape, control: Cell, rows: bool) -> (Vec<Cell>, usize) {
+    let (r, c) = (control.row(shape), control.col(shape));
+    if rows {
+        (
+            (0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(),
+            r + 1,
+        )
+    } else {
+        (
+            (0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(),
+            c + 1,
+        )
+    }
 }
 
 /// Between and lockout lines: the first cell chooses the last cell's value (a pair of ends that fit:

@@ -317,6 +317,14 @@ impl RulesBuilder {
         let boxes = (self.regions.is_none() || self.keep_boxes) && !self.no_boxes;
         let (mut units, mut groups) = shape_units(shape, boxes);
         // The regions of each cell that region-sum lines follow: the boxes, else the jigsaw's.
+        let box_map = || -> Vec<usize> {
+            (0..shape.cells())
+                .map(|i| {
+                    let c = Cell::new(i);
+                    shape.block_of(c.row(shape), c.col(shape))
+                })
+                .collect()
+        };
         let mut region_map: Option<Vec<usize>> = None;
         if let (Some(regions), false) = (&self.regions, boxes && shape.boxes().is_some()) {
             units.extend(region_units(shape, regions)?);
@@ -324,23 +332,9 @@ impl RulesBuilder {
         } else if let Some(regions) = &self.regions {
             // Regions beside the boxes: region-sum lines follow the boxes.
             units.extend(region_units(shape, regions)?);
-            region_map = Some(
-                (0..shape.cells())
-                    .map(|i| {
-                        let c = Cell::new(i);
-                        shape.block_of(c.row(shape), c.col(shape))
-                    })
-                    .collect(),
-            );
+            region_map = Some(box_map());
         } else if boxes && shape.boxes().is_some() {
-            region_map = Some(
-                (0..shape.cells())
-                    .map(|i| {
-                        let c = Cell::new(i);
-                        shape.block_of(c.row(shape), c.col(shape))
-                    })
-                    .collect(),
-            );
+            region_map = Some(box_map());
         }
         let mut variants = self.variants.clone();
         variants.sort_unstable();

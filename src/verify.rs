@@ -667,18 +667,7 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
         }
         Clue::Indexing { rows, cells } => {
             for &control in cells {
-                let (r, c) = (control.row(shape), control.col(shape));
-                let (line, value): (Vec<Cell>, usize) = if *rows {
-                    (
-                        (0..shape.rows()).map(|i| Cell::at(shape, i, c)).collect(),
-                        r + 1,
-                    )
-                } else {
-                    (
-                        (0..shape.cols()).map(|i| Cell::at(shape, r, i)).collect(),
-                        c + 1,
-                    )
-                };
+                let (line, value) = crate::clue::indexed_line(shape, control, *rows);
                 if let Err(detail) = selects(shape, control, &line, value as i32, vals) {
                     return fail(control, detail);
                 }
