@@ -954,6 +954,9 @@ pub enum OutputArg {
     Block,
     /// JSON Lines: one object per input puzzle.
     Json,
+    /// sigh's constraint string, one line per puzzle (grids up to 16x16): `solve` writes the
+    /// puzzle's rules with its solution as the givens, `generate` the puzzle made.
+    Sigh,
 }
 
 /// Which solver answers.

@@ -19,7 +19,7 @@ use super::input::{self, Item};
 use super::pipeline::Run;
 use super::progress::Progress;
 use super::record::{Diagnostic, INTERRUPTED, Place, Record};
-use super::render::{self, bad_input, json_line, output_layout};
+use super::render::{self, bad_input, json_line, output_layout, sigh_line};
 use super::summary::Summary;
 
 /// What one `generate` run needs for each puzzle.
@@ -85,6 +85,13 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
         generator = generator.attempts(k);
     }
     let placing = args.thermo.is_some() || args.kropki || args.xv;
+    if args.output == OutputArg::Sigh && args.from.is_none() && shape.n() > 16 {
+        bail!(
+            "--output sigh: sigh's constraint strings hold grids up to 16x16 ({shape} boxes make \
+             {n}x{n})",
+            n = shape.n()
+        );
+    }
     if args.from.is_none() {
         generator.check().map_err(|e| match e {
             GenerateError::Placement(why) => anyhow::anyhow!("--thermo: {why}"),
@@ -362,24 +369,12 @@ fn render(
         }
         return Record::new(json_line(&v), "unique", Exit::Success);
     }
-    if !g.units.clues().is_empty() {
+    if !g.units.clues().is_empty() || settings.output == OutputArg::Sigh {
         // Clues have no lines in satdoku's layouts: the whole puzzle as a sigh constraint string,
         // which the reader takes in any file.
-        return match write_sigh(&g.units, &g.puzzle) {
-            Ok(line) => Record::new(format!("{line}\n").into_bytes(), "unique", Exit::Success),
-            Err(e) => {
-                let place = format!("puzzle {}", g.index);
-                Record::new(
-                    format!("error: {place}: {e}\n").into_bytes(),
-                    "error",
-                    Exit::BadInput,
-                )
-                .with_diagnostic(Diagnostic {
-                    place,
-                    message: e.to_string(),
-                    shown_in_record: true,
-                })
-            }
+        return match sigh_line(&g.units, &g.puzzle, format!("puzzle {}", g.index)) {
+            Ok(line) => Record::new(line, "unique", Exit::Success),
+            Err(record) => *record,
         };
     }
     let mut text = Vec::with_capacity(g.puzzle.values().len() + 64);

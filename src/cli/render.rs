@@ -6,8 +6,8 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use satdoku::format::{Format, Layout};
-use satdoku::{Expected, Outcome, Report, SolveError, Status, compare_expected};
+use satdoku::format::{Format, Layout, write_sigh};
+use satdoku::{Expected, Grid, Outcome, Report, SolveError, Status, Units, compare_expected};
 
 use super::args::OutputArg;
 use super::exit::Exit;
@@ -18,7 +18,9 @@ use super::record::{Diagnostic, INTERRUPTED, Place, Record};
 /// for another or the input was CSV (printed as lines).
 pub fn output_layout(layout: &Layout, output: OutputArg) -> Cow<'_, Layout> {
     match output {
-        OutputArg::Line if layout.format() != Format::Line => Cow::Owned(layout.as_line()),
+        OutputArg::Line | OutputArg::Sigh if layout.format() != Format::Line => {
+            Cow::Owned(layout.as_line())
+        }
         OutputArg::Block if !layout.is_multiline() => Cow::Owned(layout.as_block()),
         OutputArg::Same | OutputArg::Json | OutputArg::Pretty if layout.format() == Format::Csv => {
             Cow::Owned(layout.as_line())
@@ -222,6 +224,23 @@ pub fn bad_input(item: &Item, error: &ItemError, json: bool, prefix: &str) -> Re
         format!("{prefix}error: {error}\n").into_bytes()
     };
     Record::new(text, "error", Exit::BadInput).with_diagnostic(error.diagnostic(true))
+}
+
+/// A grid under its rules as one line of sigh's constraint string, or the error record of a puzzle
+/// that sigh's format cannot hold (`error: PLACE: …`, exit 2), `place` naming the puzzle.
+pub fn sigh_line(units: &Units, grid: &Grid, place: String) -> Result<Vec<u8>, Box<Record>> {
+    match write_sigh(units, grid) {
+        Ok(line) => Ok(format!("{line}\n").into_bytes()),
+        Err(e) => Err(Box::new(
+            Record::new(format!("error: {place}: {e}\n"), "error", Exit::BadInput).with_diagnostic(
+                Diagnostic {
+                    place,
+                    message: e.to_string(),
+                    shown_in_record: true,
+                },
+            ),
+        )),
+    }
 }
 
 /// The record of a puzzle a backend could not answer: `internal-error: …` (exit 4) when the backend

@@ -20,8 +20,8 @@ use super::pretty;
 use super::progress::Progress;
 use super::record::{Diagnostic, Record};
 use super::render::{
-    self, answer_json, bad_input, failure, json_line, output_layout, status_exit, status_text,
-    with_expected,
+    self, answer_json, bad_input, failure, json_line, output_layout, sigh_line, status_exit,
+    status_text, with_expected,
 };
 use super::summary::Summary;
 
@@ -326,7 +326,15 @@ fn answered(
         match report.outcome.solution() {
             Some(grid) => {
                 let mut text = Vec::with_capacity(grid.values().len() + 1);
-                if settings.output == OutputArg::Pretty {
+                if settings.output == OutputArg::Sigh
+                    && let Ok(loaded) = &item.puzzle
+                {
+                    let place = format!("{}:{}", item.source, item.line);
+                    match sigh_line(&loaded.units, grid, place) {
+                        Ok(line) => text = line,
+                        Err(record) => return *record,
+                    }
+                } else if settings.output == OutputArg::Pretty {
                     let puzzle = item.puzzle.as_ref().map(|l| l.grid());
                     let puzzle = puzzle.unwrap_or(grid);
                     let drawn = pretty::draw(layout, puzzle, grid, settings.colour);

@@ -406,14 +406,24 @@ fn judge(
         }
     };
     let (grid, units) = (loaded.grid(), &*loaded.units);
-    if grid.shape() != solution.shape() {
-        let message = format!(
-            "invalid: the solution is {0}x{0}, the puzzle {1}x{1}",
-            solution.n(),
-            grid.n()
-        );
-        return Judged::new("invalid", Exit::Unsolved, message);
-    }
+    // The same rows, columns and digits is the same grid: the boxes are the puzzle's rules, and a
+    // solution written without them (sigh's `NoBoxes` for a jigsaw) is judged under the puzzle's.
+    let (p, s) = (grid.shape(), solution.shape());
+    let solution = match Grid::from_values(p, solution.values().to_vec()) {
+        Ok(g) if (p.rows(), p.cols(), p.n()) == (s.rows(), s.cols(), s.n()) => g,
+        _ => {
+            let message = format!(
+                "invalid: the solution is {}x{} ({} digits), the puzzle {}x{} ({} digits)",
+                s.rows(),
+                s.cols(),
+                s.n(),
+                p.rows(),
+                p.cols(),
+                p.n()
+            );
+            return Judged::new("invalid", Exit::Unsolved, message);
+        }
+    };
     if let Err(v) = verify(units, grid, &solution) {
         return Judged::new("invalid", Exit::Unsolved, format!("invalid: {v}"));
     }

@@ -295,7 +295,7 @@ fn verify_reports_unpaired_grids() {
         text.lines()
             .next()
             .unwrap()
-            .contains("invalid: the solution is 16x16, the puzzle 9x9"),
+            .contains("invalid: the solution is 16x16 (16 digits), the puzzle 9x9 (9 digits)"),
         "{text}"
     );
     assert!(
