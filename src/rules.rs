@@ -114,7 +114,7 @@ pub enum RulesError {
         cage: usize,
     },
     /// A cage cell outside the grid.
-    #[error("cell r{}c{} is outside the {n}x{n} grid", row + 1, col + 1)]
+    #[error("cell r{}c{} is outside the {rows}x{cols} grid", row + 1, col + 1)]
     CellOutside {
         /// 0-based cage index.
         cage: usize,
@@ -124,8 +124,10 @@ pub enum RulesError {
         row: usize,
         /// 0-based column given.
         col: usize,
-        /// Grid side.
-        n: usize,
+        /// The grid's rows.
+        rows: usize,
+        /// The grid's columns.
+        cols: usize,
     },
     /// A cell listed twice in one cage.
     #[error("cell {cell} is listed twice in one cage")]
@@ -455,13 +457,15 @@ impl RulesBuilder {
             }
             let mut list: Vec<Cell> = Vec::with_capacity(cells.len());
             for (position, &(row, col)) in cells.iter().enumerate() {
-                if row >= n || col >= n {
+                let (rows, cols) = (self.shape.rows(), self.shape.cols());
+                if row >= rows || col >= cols {
                     return Err(RulesError::CellOutside {
                         cage,
                         position,
                         row,
                         col,
-                        n,
+                        rows,
+                        cols,
                     });
                 }
                 let cell = Cell::at(self.shape, row, col);
@@ -878,6 +882,15 @@ mod tests {
             build(45, &ten),
             Err(RulesError::CageTooLarge { cells: 10, .. })
         ));
+        // A 6x8 grid of 8 digits: row 7 is outside though 7 <= 8, column 8 inside.
+        let wide = Shape::grid(6, 8, 8, None).unwrap();
+        let build =
+            |cells: &[(usize, usize)]| Units::rules(wide).cage(10, cells.iter().copied()).build();
+        assert_eq!(
+            build(&[(0, 0), (6, 0)]).unwrap_err().to_string(),
+            "cell r7c1 is outside the 6x8 grid"
+        );
+        assert_eq!(build(&[(5, 6), (5, 7)]).unwrap().cages()[0].cells.len(), 2);
         assert_eq!(sum_range(9, 9), Some((45, 45)));
         assert_eq!(sum_range(1, 64), Some((1, 64)));
         assert_eq!(sum_range(3, 2), None);

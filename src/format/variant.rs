@@ -566,7 +566,8 @@ fn cage_line(ctx: &Context, line: &Line<'_>, rest: usize) -> Result<CageLine, Pa
                 position: cells.len(),
                 row: r.wrapping_sub(1),
                 col: c.wrapping_sub(1),
-                n,
+                rows: n,
+                cols: n,
             };
             return Err(ctx.error(pos.0, pos.1, ParseErrorKind::Rules(e)));
         }
