@@ -643,10 +643,9 @@ fn cli_generate_then_solve_round_trips() {
 #[test]
 fn cli_certificates_pass_our_checker_and_rate() {
     let dir = tempfile::tempdir().unwrap();
-    // (Killers are left out: the certifier's proofs of some killers do not check, a defect of the
-    // certificates, fixtures/repro/cert-killer.txt.)
     for (sub, extra) in [
         ("plain", &[][..]),
+        ("killer", &["--killer", "--no-givens"][..]),
         ("jigsaw", &["--jigsaw", "--symmetry", "rotational"][..]),
         ("variant", &["--variant", "x,anti-knight"][..]),
         (
