@@ -884,7 +884,13 @@ fn sigh(ctx: &mut Context, line: &Line<'_>, start: usize) -> Record {
     };
     let puzzle = match read {
         Ok(r) => {
-            let layout = super::sigh::layout(r.grid.shape(), r.units.base());
+            // `--symbols` names the digits of the output when it has as many as the grid.
+            let layout = match &ctx.options.symbols {
+                Some(a) if a.len() == r.grid.n() => {
+                    Layout::new(Format::Line, r.grid.shape()).with_alphabet(a.clone())
+                }
+                _ => super::sigh::layout(r.grid.shape(), r.units.base()),
+            };
             Ok(Puzzle {
                 grid: r.grid,
                 layout: Arc::new(layout),

@@ -100,6 +100,28 @@ fn solve_output_sigh_round_trips_every_input_format() {
             assert_eq!(values(a.unwrap()), values(b.unwrap()), "{file}");
         }
 
+        // `--symbols` names the digits of what is read back: the hex CSV's own alphabet.
+        if file.ends_with("16x16-hex.csv") {
+            let hex = satdoku()
+                .args([
+                    "solve",
+                    "-q",
+                    "--symbols",
+                    "0-9a-f",
+                    "--output",
+                    "line",
+                    &written,
+                ])
+                .output()
+                .unwrap();
+            let hex = String::from_utf8(hex.stdout).unwrap();
+            let expected: Vec<&str> = answers
+                .iter()
+                .map(|a| a["solution"].as_str().unwrap())
+                .collect();
+            assert_eq!(hex.lines().collect::<Vec<_>>(), expected);
+        }
+
         // The rules read back are the original's: with the original givens in place of the
         // solution, they have that solution and no other.
         let original = read_str(
