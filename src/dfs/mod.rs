@@ -165,7 +165,7 @@ fn run_in<M: Mask>(
     bounds: &Bounds,
 ) -> Found {
     if fill::applies(t, puzzle) {
-        return fill::run::<M>(t, puzzle.shape(), puzzle, limits, bounds);
+        return fill::run(t, puzzle.shape(), puzzle, limits, bounds);
     }
     // Taken out (not borrowed), so a nested solve on this thread simply gets fresh buffers.
     let mut scratch = buffers.take();

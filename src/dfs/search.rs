@@ -114,6 +114,11 @@ impl Bounds {
         }
     }
 
+    /// When the solve must stop, if it has a deadline.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// The seed of the random value order, if branches take a random digit.
     pub fn shuffle(&self) -> Option<u64> {
         self.shuffle
