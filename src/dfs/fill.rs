@@ -556,6 +556,45 @@ mod tests {
     }
 
     #[test]
+    fn a_stop_cuts_the_givens_and_the_search_short() {
+        // 64x64 with the first 40 rows of the pattern solution given (2,560 givens, more than two
+        // looks' worth of placements): with the stop flag set, placing the givens stops at the
+        // first look, the search gives up without a node and says so (unknown, not none).
+        let shape = Shape::new(8, 8).unwrap();
+        let units = Units::standard(shape);
+        let t = tables_for(&units);
+        let values: Vec<u16> = (0..64 * 64)
+            .map(|c| {
+                let (r, k) = (c / 64, c % 64);
+                if r < 40 {
+                    ((8 * (r % 8) + r / 8 + k) % 64 + 1) as u16
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let stopped_after = |values: &[u16]| {
+            let mut s = Fill::new(&t, None);
+            for (c, &v) in values.iter().enumerate() {
+                if v != 0 && s.place(c, u32::from(v) - 1).is_err() {
+                    break;
+                }
+            }
+            (s.stopped, t.cells - s.open)
+        };
+        assert_eq!(stopped_after(&values), (false, 40 * 64));
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let (stopped, placed) = crate::solve::stop_when(&flag, || stopped_after(&values));
+        assert!(stopped);
+        assert_eq!(placed, PLACEMENTS_PER_LOOK as usize);
+        let puzzle = Grid::from_values(shape, values).unwrap();
+        let found = crate::solve::stop_when(&flag, || search(&units, &puzzle, &Limits::first()));
+        assert!(found.gave_up);
+        assert_eq!(found.stats.nodes, 0);
+        assert_eq!(found.solutions.count(), 0);
+    }
+
+    #[test]
     fn clashing_givens_and_dead_ends_are_none() {
         let shape = Shape::new(3, 3).unwrap();
         let units = Units::standard(shape);
