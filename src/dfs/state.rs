@@ -206,6 +206,7 @@ impl<M: Mask> State<M> {
     }
 
     /// Units folded since the last [`State::reset`] (large grids).
+    #[cfg(test)]
     pub fn folds(&self) -> u64 {
         self.folds
     }
