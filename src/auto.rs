@@ -255,9 +255,10 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            let native = run(&self.dfs, Phase::Native);
+            // Not started at all when the SAT phase settled the puzzle while it waited.
+            let native = (!stop.load(Ordering::Acquire)).then(|| run(&self.dfs, Phase::Native));
             // A backend that cannot attempt the puzzle leaves the race to the other.
-            (Some(native), sat.join().ok())
+            (native, sat.join().ok())
         });
         let winner = match winner.into_inner() {
             1 => Some(Phase::Native),
