@@ -15,7 +15,9 @@
 //!   among its candidates the digit with the fewest places left in the cell's units, smallest first
 //!   on ties: the digit that would soon have no place is placed while it still has one. On an empty
 //!   grid this reaches a solution with no dead end at every size tried, square or rectangular boxes
-//!   (BENCHMARKS.md, "Large grids"); the givens of a sparse grid are just more eliminations.
+//!   (BENCHMARKS.md, "Empty and sparse giant grids"); the givens of a sparse grid are just more
+//!   eliminations, but from 64x64 up a few percent of them already lead it into dead ends it does
+//!   not get out of (the same place: what was tried).
 //! - **Undo**: a log. A placement logs the cell's candidates and, per unit of the cell, a bitset of
 //!   the unit's cells that lost the digit (N bits per unit instead of 4 bytes per peer: 27 MB along
 //!   a full 400x400 path instead of 256 MB); a branch's alternative logs the one digit removed.
