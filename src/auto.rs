@@ -75,6 +75,11 @@ impl AutoBackend {
     }
 }
 
+/// Grids above this many cells (32x32) start the race's native search only after as long as the
+/// first phase took, which it would spend redoing that phase's nodes (81x81-rkkautsar-1, which the
+/// SAT phase settles: 0.65-0.8 s of CPU in all with both racing from the start).
+const RACE_DELAY_MIN_CELLS: usize = 1024;
+
 /// A deadline far enough to be none, for a solve that must be stoppable (the SAT solvers look at the
 /// stop request only when they have a deadline to watch).
 const FAR: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
@@ -131,8 +136,15 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         let race = limits.with_timeout(Some(left.unwrap_or(FAR)));
         // The native search goes on unless the user's budget stopped it (it would stop again).
         let again = limits.budget().is_none_or(|b| b > budget);
+        // A large grid's native search in the race would spend its first moments redoing the
+        // first phase's nodes (the same search from the same root): the SAT phase has them alone.
+        let delay = if puzzle.shape().cells() > RACE_DELAY_MIN_CELLS {
+            start.elapsed()
+        } else {
+            Duration::ZERO
+        };
         let (native, sat, winner) = if again {
-            self.race(units, puzzle, &race)
+            self.race(units, puzzle, &race, delay)
         } else {
             let sat = self.sat.solve(units, puzzle, &race);
             let settled = matches!(&sat, Ok(r) if r.outcome.settles(limits));
@@ -193,13 +205,15 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     }
 
     /// The native and the SAT backend on two threads within `limits`; the first to settle the puzzle
-    /// stops the other. Their reports (native, SAT) and the winner, if one settled it.
+    /// stops the other. The native search starts after `delay` (or as soon as the SAT phase ends
+    /// or a stop is asked). Their reports (native, SAT) and the winner, if one settled it.
     #[allow(clippy::type_complexity)]
     fn race(
         &self,
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
+        delay: Duration,
     ) -> (
         Option<Result<Report, SolveError>>,
         Option<Result<Report, SolveError>>,
@@ -227,11 +241,24 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             }
             report
         };
+        let sat_done = AtomicBool::new(false);
         let (native, sat) = std::thread::scope(|s| {
-            let sat = s.spawn(|| run(&self.sat, Phase::Sat));
-            let native = run(&self.dfs, Phase::Native);
+            let sat = s.spawn(|| {
+                let report = run(&self.sat, Phase::Sat);
+                sat_done.store(true, Ordering::Release);
+                report
+            });
+            let until = Instant::now() + delay;
+            while Instant::now() < until
+                && !sat_done.load(Ordering::Acquire)
+                && !flags.iter().any(|f| f.load(Ordering::Relaxed))
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            // Not started at all when the SAT phase settled the puzzle while it waited.
+            let native = (!stop.load(Ordering::Acquire)).then(|| run(&self.dfs, Phase::Native));
             // A backend that cannot attempt the puzzle leaves the race to the other.
-            (Some(native), sat.join().ok())
+            (native, sat.join().ok())
         });
         let winner = match winner.into_inner() {
             1 => Some(Phase::Native),
@@ -398,6 +425,52 @@ mod race_tests {
             *self.ended_by.lock().unwrap() = Some(why);
             Ok(unknown())
         }
+    }
+
+    /// A native phase whose first solve takes `0.3 s` and gives up; it counts its calls.
+    #[derive(Default)]
+    struct SlowFirst {
+        calls: AtomicUsize,
+    }
+
+    impl Backend for SlowFirst {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
+                std::thread::sleep(Duration::from_millis(300));
+            }
+            Ok(unknown())
+        }
+    }
+
+    /// A SAT phase that says "no solution" at once.
+    struct NoneAtOnce;
+
+    impl Backend for NoneAtOnce {
+        fn name(&self) -> &'static str {
+            "sat"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            Ok(Report::new(Outcome::NoSolution, Stats::default()))
+        }
+    }
+
+    #[test]
+    fn a_large_grids_race_gives_sat_the_first_phases_time_alone() {
+        // 36x36 (above the delay's threshold): the first phase took 0.3 s, so the race's native
+        // search waits up to that long; the SAT phase settles the puzzle first, and the native
+        // search is never called again (counted, not timed).
+        let s = Shape::new(6, 6).unwrap();
+        let auto = AutoBackend::from_phases(SlowFirst::default(), NoneAtOnce);
+        let (report, by) = auto
+            .solve_reporting(&Units::standard(s), &Grid::empty(s), &Limits::first())
+            .unwrap();
+        assert_eq!((report.outcome.status(), by), (Status::None, "sat"));
+        assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 1);
     }
 
     #[test]

@@ -15,17 +15,20 @@
 //!   among its candidates the digit with the fewest places left in the cell's units, smallest first
 //!   on ties: the digit that would soon have no place is placed while it still has one. On an empty
 //!   grid this reaches a solution with no dead end at every size tried, square or rectangular boxes
-//!   (BENCHMARKS.md, "Large grids"); the givens of a sparse grid are just more eliminations.
+//!   (BENCHMARKS.md, "Empty and sparse giant grids"); the givens of a sparse grid are just more
+//!   eliminations, but from 64x64 up a few percent of them already lead it into dead ends it does
+//!   not get out of (the same place: what was tried).
 //! - **Undo**: a log. A placement logs the cell's candidates and, per unit of the cell, a bitset of
 //!   the unit's cells that lost the digit (N bits per unit instead of 4 bytes per peer: 27 MB along
 //!   a full 400x400 path instead of 256 MB); a branch's alternative logs the one digit removed.
 
-use super::mask::Mask;
+use std::time::Instant;
+
 use super::search::{Bounds, Found, out_of_limits};
 use super::step::{Contradiction, Step};
 use super::tables::Tables;
 use crate::grid::{Grid, Shape};
-use crate::solve::Limits;
+use crate::solve::{Limits, past};
 
 /// The smallest grid side taken by the fill search (when sparse, see [`applies`]).
 pub(crate) const FILL_MIN_N: usize = 64;
@@ -38,22 +41,25 @@ pub(crate) const FILL_MIN_N: usize = 64;
 pub(crate) fn applies(t: &Tables, puzzle: &Grid) -> bool {
     let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
     t.n >= FILL_MIN_N
+        && t.n <= 64 * MAX_WORDS
         && t.units == 3 * t.n
         && t.rules.is_none()
         && !t.weighted
         && givens * 5 <= t.cells
+        && (0..t.cells).all(|c| t.units_of(c).len() == 3)
 }
+
+/// The most 64-bit words of a candidate set: N up to 448 (the native backend's widest mask).
+const MAX_WORDS: usize = 7;
 
 /// A logged change.
 #[derive(Clone, Copy)]
-struct Entry<M> {
+struct Entry {
     cell: u32,
     /// The 0-based digit placed or removed.
     digit: u32,
     /// A placement: where its lost-peer bitsets start in [`Fill::lost`]; a removal: [`REMOVAL`].
     from: u32,
-    /// A placement: the cell's candidates before it.
-    before: M,
 }
 
 /// The `from` of a removal.
@@ -67,70 +73,121 @@ struct Frame {
     digit: u32,
 }
 
-/// The state of the fill search.
-struct Fill<'t, M: Mask> {
+/// Placements between two looks at the clock and the stop flags inside one node's propagation
+/// (the givens at the root, or singles that cascade): a 400x400 placement walks 1,200 peers.
+const PLACEMENTS_PER_LOOK: u32 = 1024;
+
+/// The state of the fill search. Laid out for a placement's walk over its peers, which is where
+/// the time goes (64 million eliminations on an empty 400x400 grid): what it touches per peer is
+/// one word of a candidate plane, a 2-byte candidate count, and the counts of the peer's other
+/// units for the one digit placed, which sit side by side.
+struct Fill<'t> {
     t: &'t Tables,
     /// Grid side.
     n: usize,
-    /// 64-bit words per unit in a lost-peer bitset.
+    /// Cells and units of the grid.
+    cells: usize,
+    units: usize,
+    /// 64-bit words per candidate set (and per lost-peer bitset of a unit).
     words: usize,
-    /// Candidates of each cell; a placed cell keeps none.
-    cand: Vec<M>,
-    /// The same candidates by 64-digit word, word-major: `plane[w * cells + c]` is word `w` of
-    /// `cand[c]`. A placement asks each of its up to 3N peers whether it holds the digit: one word
-    /// in a plane of 8 bytes per cell stays in cache where the 56 bytes of a 400-digit mask per cell
-    /// do not (400x400 empty: a third less time).
+    /// The candidates by 64-digit word, word-major: `plane[w * cells + c]` is word `w` of cell
+    /// `c`'s candidates (none once placed). A placement asks each of its up to 3N peers whether
+    /// it holds the digit: one word in a plane of 8 bytes per cell, not a 56-byte mask per cell.
     plane: Vec<u64>,
+    /// Candidates per cell (0 once placed): naked singles and dead cells without reading a mask.
+    ncand: Vec<u16>,
     vals: Vec<u16>,
-    /// Digits placed per unit.
-    placed: Vec<M>,
-    /// `count[u * n + d]`: the open cells of unit `u` holding digit `d` (not kept up to date for a
-    /// digit placed in `u`, where it is never read; undoing restores it).
+    /// Digits placed per unit, `words` words each.
+    placed: Vec<u64>,
+    /// `count[d * units + u]`: the open cells of unit `u` holding digit `d`, digit-major so that
+    /// a placement's updates (one digit, the units of the peers) fall in a few cache lines (not
+    /// kept up to date for a digit placed in `u`, where it is never read; undoing restores it).
     count: Vec<u16>,
     open: usize,
-    log: Vec<Entry<M>>,
+    log: Vec<Entry>,
     lost: Vec<u64>,
+    /// Per logged placement, the cell's candidates before it (`words` words), a stack.
+    before: Vec<u64>,
     /// Cells left with one candidate.
     naked: Vec<u32>,
     /// (unit, digit) left with one place.
     hidden: Vec<(u32, u32)>,
+    /// `others[u * n + i]`: the two units other than `u` of the `i`-th cell of unit `u`, read in
+    /// order as a placement walks `u` (where `units_of` of each peer would be a cache miss).
+    others: Vec<[u16; 2]>,
+    /// When to stop, and placements until the next look at it.
+    deadline: Option<Instant>,
+    until_look: u32,
+    /// Set once the deadline passed or a stop was asked during a propagation (then it fails).
+    stopped: bool,
 }
 
-impl<'t, M: Mask> Fill<'t, M> {
-    fn new(t: &'t Tables) -> Self {
+impl<'t> Fill<'t> {
+    fn new(t: &'t Tables, deadline: Option<Instant>) -> Self {
         let n = t.n;
+        let words = n.div_ceil(64);
         let max_units = (0..t.cells).map(|c| t.units_of(c).len()).max().unwrap_or(0);
+        let all = |w: usize| match n.saturating_sub(64 * w) {
+            0 => 0,
+            k if k >= 64 => u64::MAX,
+            k => (1 << k) - 1,
+        };
         Fill {
             t,
             n,
-            words: n.div_ceil(64),
-            cand: vec![M::all(n); t.cells],
-            plane: (0..n.div_ceil(64))
-                .flat_map(|w| {
-                    let word = M::all(n).word(w);
-                    std::iter::repeat_n(word, t.cells)
-                })
+            cells: t.cells,
+            units: t.units,
+            words,
+            plane: (0..words)
+                .flat_map(|w| std::iter::repeat_n(all(w), t.cells))
                 .collect(),
+            ncand: vec![n as u16; t.cells],
             vals: vec![0; t.cells],
-            placed: vec![M::ZERO; t.units],
+            placed: vec![0; t.units * words],
             count: vec![n as u16; t.units * n],
             open: t.cells,
             // A path places each cell at most once: room for all of it up front (no copies).
             log: Vec::with_capacity(t.cells + 1),
-            lost: Vec::with_capacity(t.cells * max_units * n.div_ceil(64)),
+            lost: Vec::with_capacity(t.cells * max_units * words),
+            before: Vec::with_capacity(t.cells * words),
             naked: Vec::new(),
             hidden: Vec::new(),
+            others: (0..t.units)
+                .flat_map(|u| t.unit(u).iter().map(move |&c| (u, c as usize)))
+                .map(|(u, c)| {
+                    let mut o = t.units_of(c).iter().filter(|&&v| v as usize != u);
+                    let mut next = || o.next().map_or(0, |&v| v as u16);
+                    [next(), next()]
+                })
+                .collect(),
+            deadline,
+            until_look: PLACEMENTS_PER_LOOK,
+            stopped: false,
         }
     }
 
-    /// Sets the candidates of cell `c`, in both layouts.
+    /// Whether open cell `c` holds 0-based digit `d`.
     #[inline(always)]
-    fn set(&mut self, c: usize, m: M) {
-        self.cand[c] = m;
-        let cells = self.t.cells;
-        for w in 0..self.words {
-            self.plane[w * cells + c] = m.word(w);
-        }
+    fn holds(&self, c: usize, d: u32) -> bool {
+        self.plane[(d / 64) as usize * self.cells + c] >> (d % 64) & 1 != 0
+    }
+
+    /// Whether 0-based digit `d` is placed in unit `u`.
+    #[inline(always)]
+    fn placed_in(&self, u: u32, d: u32) -> bool {
+        self.placed[u as usize * self.words + (d / 64) as usize] >> (d % 64) & 1 != 0
+    }
+
+    /// The candidates of cell `c`, word by word.
+    #[inline(always)]
+    fn cand(&self, c: usize) -> [u64; MAX_WORDS] {
+        std::array::from_fn(|w| {
+            if w < self.words {
+                self.plane[w * self.cells + c]
+            } else {
+                0
+            }
+        })
     }
 
     /// One place fewer for digit `d` in the units of cell `c`: hidden singles queued; whether some
@@ -138,21 +195,20 @@ impl<'t, M: Mask> Fill<'t, M> {
     /// so that the undo stays exact.
     #[inline(always)]
     fn fewer(&mut self, c: usize, d: u32) -> bool {
-        self.fewer_except(c, d, u32::MAX)
+        let t = self.t;
+        self.fewer_in(t.units_of(c).iter().copied(), d)
     }
 
-    /// [`Fill::fewer`] except in unit `skip`, where `d` is placed (its count is never read there).
+    /// [`Fill::fewer`] in `units`.
     #[inline(always)]
-    fn fewer_except(&mut self, c: usize, d: u32, skip: u32) -> bool {
+    fn fewer_in(&mut self, units: impl IntoIterator<Item = u32>, d: u32) -> bool {
         let mut dead = false;
-        for &u in self.t.units_of(c) {
-            if u == skip {
-                continue;
-            }
-            let i = u as usize * self.n + d as usize;
+        let row = d as usize * self.units;
+        for u in units {
+            let i = row + u as usize;
             self.count[i] -= 1;
             let k = self.count[i];
-            if k <= 1 && !self.placed[u as usize].has(d) {
+            if k <= 1 && !self.placed_in(u, d) {
                 if k == 0 {
                     dead = true;
                 } else {
@@ -166,30 +222,39 @@ impl<'t, M: Mask> Fill<'t, M> {
     /// Puts 0-based digit `d` in open cell `c` and removes it from the cell's units, logged.
     fn place(&mut self, c: usize, d: u32) -> Step<()> {
         let t = self.t;
-        let b = M::bit(d);
-        let before = self.cand[c];
-        if !before.has(d) {
+        if self.until_look == 0 {
+            self.until_look = PLACEMENTS_PER_LOOK;
+            if past(self.deadline) {
+                self.stopped = true;
+            }
+        }
+        self.until_look -= 1;
+        if self.stopped || !self.holds(c, d) {
             return Err(Contradiction);
         }
+        let before = self.cand(c);
         let from = self.lost.len();
         self.log.push(Entry {
             cell: c as u32,
             digit: d,
             from: from as u32,
-            before,
         });
         let units = t.units_of(c);
         self.lost.resize(from + units.len() * self.words, 0);
-        self.set(c, M::ZERO);
+        for (w, &x) in before.iter().enumerate().take(self.words) {
+            self.before.push(x);
+            self.plane[w * self.cells + c] = 0;
+        }
+        self.ncand[c] = 0;
         self.vals[c] = d as u16 + 1;
         self.open -= 1;
+        let (word, bit) = ((d / 64) as usize, d % 64);
         for &u in units {
-            self.placed[u as usize] |= b;
+            self.placed[u as usize * self.words + word] |= 1 << bit;
         }
         let mut dead = false;
-        let rest = before & !b;
-        for w in 0..self.words {
-            let mut bits = rest.word(w);
+        for (w, &x) in before.iter().enumerate().take(self.words) {
+            let mut bits = if w == word { x & !(1 << bit) } else { x };
             while bits != 0 {
                 let e = 64 * w as u32 + bits.trailing_zeros();
                 bits &= bits - 1;
@@ -199,22 +264,24 @@ impl<'t, M: Mask> Fill<'t, M> {
         if dead {
             return Err(Contradiction);
         }
-        let (word, bit) = ((d / 64) as usize * t.cells, d % 64);
+        let plane = word * self.cells;
         for (k, &u) in units.iter().enumerate() {
             let bits = from + k * self.words;
+            let at = u as usize * self.n;
             for (i, &p) in t.unit(u as usize).iter().enumerate() {
                 let p = p as usize;
-                if self.plane[word + p] >> bit & 1 == 0 {
+                if self.plane[plane + p] >> bit & 1 == 0 {
                     continue;
                 }
-                self.plane[word + p] &= !(1 << bit);
-                let left = self.cand[p] & !b;
-                self.cand[p] = left;
+                self.plane[plane + p] &= !(1 << bit);
+                self.ncand[p] -= 1;
+                let left = self.ncand[p];
                 self.lost[bits + i / 64] |= 1 << (i % 64);
-                if self.fewer_except(p, d, u) || left == M::ZERO {
+                let [v, w] = self.others[at + i];
+                if self.fewer_in([u32::from(v), u32::from(w)], d) || left == 0 {
                     return Err(Contradiction);
                 }
-                if left.at_most_one() {
+                if left == 1 {
                     self.naked.push(p as u32);
                 }
             }
@@ -228,14 +295,14 @@ impl<'t, M: Mask> Fill<'t, M> {
             cell: c as u32,
             digit: d,
             from: REMOVAL,
-            before: M::ZERO,
         });
-        let left = self.cand[c] & !M::bit(d);
-        self.set(c, left);
-        if self.fewer(c, d) || left == M::ZERO {
+        self.plane[(d / 64) as usize * self.cells + c] &= !(1 << (d % 64));
+        self.ncand[c] -= 1;
+        let left = self.ncand[c];
+        if self.fewer(c, d) || left == 0 {
             return Err(Contradiction);
         }
-        if left.at_most_one() {
+        if left == 1 {
             self.naked.push(c as u32);
         }
         Ok(())
@@ -244,50 +311,57 @@ impl<'t, M: Mask> Fill<'t, M> {
     /// Takes back every change logged since `mark`.
     fn undo(&mut self, mark: usize) {
         let t = self.t;
-        let n = self.n;
+        let (units, cells, words) = (self.units, self.cells, self.words);
         while self.log.len() > mark {
             let Some(e) = self.log.pop() else { break };
             let (c, d) = (e.cell as usize, e.digit);
-            let b = M::bit(d);
+            let (word, bit) = ((d / 64) as usize, d % 64);
+            let row = d as usize * units;
             if e.from == REMOVAL {
-                self.set(c, self.cand[c] | b);
+                self.plane[word * cells + c] |= 1 << bit;
+                self.ncand[c] += 1;
                 for &u in t.units_of(c) {
-                    self.count[u as usize * n + d as usize] += 1;
+                    self.count[row + u as usize] += 1;
                 }
                 continue;
             }
             let from = e.from as usize;
             for (k, &u) in t.units_of(c).iter().enumerate() {
-                let cells = t.unit(u as usize);
-                for w in 0..self.words {
-                    let mut bits = self.lost[from + k * self.words + w];
+                let unit = t.unit(u as usize);
+                let at = u as usize * self.n;
+                for w in 0..words {
+                    let mut bits = self.lost[from + k * words + w];
                     while bits != 0 {
-                        let p = cells[64 * w + bits.trailing_zeros() as usize] as usize;
+                        let i = 64 * w + bits.trailing_zeros() as usize;
+                        let p = unit[i] as usize;
                         bits &= bits - 1;
-                        self.cand[p] |= b;
-                        self.plane[(d / 64) as usize * t.cells + p] |= 1 << (d % 64);
-                        for &v in t.units_of(p) {
-                            if v != u {
-                                self.count[v as usize * n + d as usize] += 1;
-                            }
+                        self.plane[word * cells + p] |= 1 << bit;
+                        self.ncand[p] += 1;
+                        for v in self.others[at + i] {
+                            self.count[row + v as usize] += 1;
                         }
                     }
                 }
-                self.placed[u as usize] &= !b;
+                self.placed[u as usize * words + word] &= !(1 << bit);
             }
             self.lost.truncate(from);
-            let rest = e.before & !b;
-            for &u in t.units_of(c) {
-                let row = &mut self.count[u as usize * n..(u as usize + 1) * n];
-                for w in 0..self.words {
-                    let mut bits = rest.word(w);
-                    while bits != 0 {
-                        row[64 * w + bits.trailing_zeros() as usize] += 1;
-                        bits &= bits - 1;
+            let at = self.before.len() - words;
+            let mut k = 0u16;
+            for w in 0..words {
+                let x = self.before[at + w];
+                self.plane[w * cells + c] = x;
+                k += x.count_ones() as u16;
+                let mut bits = if w == word { x & !(1 << bit) } else { x };
+                while bits != 0 {
+                    let e = (64 * w + bits.trailing_zeros() as usize) * units;
+                    bits &= bits - 1;
+                    for &u in t.units_of(c) {
+                        self.count[e + u as usize] += 1;
                     }
                 }
             }
-            self.set(c, e.before);
+            self.before.truncate(at);
+            self.ncand[c] = k;
             self.vals[c] = 0;
             self.open += 1;
         }
@@ -297,23 +371,26 @@ impl<'t, M: Mask> Fill<'t, M> {
     fn singles(&mut self) -> Step<()> {
         loop {
             if let Some(c) = self.naked.pop() {
-                let m = self.cand[c as usize];
-                if self.vals[c as usize] == 0 {
-                    if m == M::ZERO {
-                        return Err(Contradiction);
-                    }
-                    if m.at_most_one() {
-                        self.place(c as usize, m.lowest())?;
+                let c = c as usize;
+                if self.vals[c] == 0 {
+                    match self.ncand[c] {
+                        0 => return Err(Contradiction),
+                        1 => {
+                            let m = self.cand(c);
+                            let w = m.iter().position(|&x| x != 0).ok_or(Contradiction)?;
+                            self.place(c, 64 * w as u32 + m[w].trailing_zeros())?;
+                        }
+                        _ => {}
                     }
                 }
             } else if let Some((u, d)) = self.hidden.pop() {
-                if self.placed[u as usize].has(d) {
+                if self.placed_in(u, d) {
                     continue;
                 }
                 let cells = self.t.unit(u as usize);
                 let c = cells
                     .iter()
-                    .find(|&&c| self.cand[c as usize].has(d))
+                    .find(|&&c| self.holds(c as usize, d))
                     .ok_or(Contradiction)?;
                 self.place(*c as usize, d)?;
             } else {
@@ -326,16 +403,17 @@ impl<'t, M: Mask> Fill<'t, M> {
     /// smallest on ties.
     fn choose(&self, c: usize) -> u32 {
         let units = self.t.units_of(c);
-        let m = self.cand[c];
-        let (mut best, mut best_score) = (m.lowest(), u32::MAX);
-        for w in 0..self.words {
-            let mut bits = m.word(w);
+        let m = self.cand(c);
+        let (mut best, mut best_score) = (u32::MAX, u32::MAX);
+        for (w, &x) in m.iter().enumerate().take(self.words) {
+            let mut bits = x;
             while bits != 0 {
                 let d = 64 * w + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
+                let row = d * self.units;
                 let score: u32 = units
                     .iter()
-                    .map(|&u| u32::from(self.count[u as usize * self.n + d]))
+                    .map(|&u| u32::from(self.count[row + u as usize]))
                     .sum();
                 if score < best_score {
                     best = d as u32;
@@ -355,18 +433,19 @@ impl<'t, M: Mask> Fill<'t, M> {
 }
 
 /// Searches `puzzle` (whose shape matches the tables) within `limits` by the fill search.
-pub(crate) fn run<M: Mask>(
+pub(crate) fn run(
     t: &Tables,
     shape: Shape,
     puzzle: &Grid,
     limits: &Limits,
     bounds: &Bounds,
 ) -> Found {
-    debug_assert!(t.n as u32 <= M::BITS);
+    assert!(t.n <= 64 * MAX_WORDS, "the fill search takes N up to 448");
     let mut found = Found::new(limits);
-    let mut s = Fill::<M>::new(t);
+    let mut s = Fill::new(t, bounds.deadline());
     for (c, &v) in puzzle.values().iter().enumerate() {
         if v != 0 && s.place(c, u32::from(v) - 1).is_err() {
+            found.gave_up = s.stopped;
             return found;
         }
     }
@@ -375,7 +454,7 @@ pub(crate) fn run<M: Mask>(
     // The first open cell is at or past this one (the cell of the last branch on the path).
     let mut cursor = 0;
     'search: loop {
-        if out_of_limits(bounds, found.stats.nodes, clock_mask) {
+        if s.stopped || out_of_limits(bounds, found.stats.nodes, clock_mask) {
             found.gave_up = true;
             break;
         }
@@ -401,6 +480,10 @@ pub(crate) fn run<M: Mask>(
                     continue;
                 }
             }
+        }
+        if s.stopped {
+            found.gave_up = true;
+            break;
         }
         // A dead end (or a solution counted): back to the last branch, without its digit.
         loop {
@@ -429,7 +512,7 @@ mod tests {
 
     fn search(units: &Units, puzzle: &Grid, limits: &Limits) -> Found {
         let t = tables_for(units);
-        run::<u64>(&t, puzzle.shape(), puzzle, limits, &Bounds::start(limits))
+        run(&t, puzzle.shape(), puzzle, limits, &Bounds::start(limits))
     }
 
     #[test]
@@ -472,6 +555,45 @@ mod tests {
             &tables_for(&Units::standard(big)),
             &Grid::from_values(big, values).unwrap()
         ));
+    }
+
+    #[test]
+    fn a_stop_cuts_the_givens_and_the_search_short() {
+        // 64x64 with the first 40 rows of the pattern solution given (2,560 givens, more than two
+        // looks' worth of placements): with the stop flag set, placing the givens stops at the
+        // first look, the search gives up without a node and says so (unknown, not none).
+        let shape = Shape::new(8, 8).unwrap();
+        let units = Units::standard(shape);
+        let t = tables_for(&units);
+        let values: Vec<u16> = (0..64 * 64)
+            .map(|c| {
+                let (r, k) = (c / 64, c % 64);
+                if r < 40 {
+                    ((8 * (r % 8) + r / 8 + k) % 64 + 1) as u16
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let stopped_after = |values: &[u16]| {
+            let mut s = Fill::new(&t, None);
+            for (c, &v) in values.iter().enumerate() {
+                if v != 0 && s.place(c, u32::from(v) - 1).is_err() {
+                    break;
+                }
+            }
+            (s.stopped, t.cells - s.open)
+        };
+        assert_eq!(stopped_after(&values), (false, 40 * 64));
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let (stopped, placed) = crate::solve::stop_when(&flag, || stopped_after(&values));
+        assert!(stopped);
+        assert_eq!(placed, PLACEMENTS_PER_LOOK as usize);
+        let puzzle = Grid::from_values(shape, values).unwrap();
+        let found = crate::solve::stop_when(&flag, || search(&units, &puzzle, &Limits::first()));
+        assert!(found.gave_up);
+        assert_eq!(found.stats.nodes, 0);
+        assert_eq!(found.solutions.count(), 0);
     }
 
     #[test]

@@ -46,9 +46,6 @@ pub(crate) trait Mask:
     /// The digits below 64 as a `u64` (bit `i` for 0-based digit `i`).
     fn low_bits(self) -> u64;
 
-    /// Digits `64 w .. 64 w + 64` as a `u64` (bit `i` for digit `64 w + i`; 0 past the mask).
-    fn word(self, w: usize) -> u64;
-
     /// The set of the digits of `bits` that fit this mask.
     fn from_low_bits(bits: u64) -> Self;
     /// Whether the set holds 0-based digit `i` (a wide set reads one word of `self` only).
@@ -96,11 +93,6 @@ macro_rules! impl_mask {
             #[inline(always)]
             fn low_bits(self) -> u64 {
                 self as u64
-            }
-
-            #[inline(always)]
-            fn word(self, w: usize) -> u64 {
-                if w == 0 { self as u64 } else { 0 }
             }
 
             #[inline(always)]
@@ -202,11 +194,6 @@ impl<const W: usize> Mask for Wide<W> {
     }
 
     #[inline(always)]
-    fn word(self, w: usize) -> u64 {
-        self.0.get(w).copied().unwrap_or(0)
-    }
-
-    #[inline(always)]
     fn from_low_bits(bits: u64) -> Wide<W> {
         let mut w = [0; W];
         w[0] = bits;
@@ -262,10 +249,5 @@ mod tests {
         assert_eq!(m.without_lowest(), Wide::<4>::bit(200));
         assert_eq!((m & !Wide::<4>::bit(130)).lowest(), 200);
         assert_eq!((m ^ m), Wide::ZERO);
-        assert_eq!(m.word(3), 1 << 8);
-        assert_eq!(m.word(2), 1 << 2);
-        assert_eq!(m.word(0) | m.word(1) | m.word(4), 0);
-        assert_eq!(0x8001u16.word(0), 0x8001);
-        assert_eq!(0x8001u16.word(1), 0);
     }
 }

@@ -45,8 +45,9 @@
 //!   its cells given and no rules beside the units is filled by a search whose node costs only the
 //!   eliminations it makes: per unit and digit a count of places (hidden singles without folding),
 //!   the first open cell in row-major order, the digit with the fewest places in the cell's units
-//!   first, an undo log with a bitset per unit. Empty grids up to 400x400 are filled without a
-//!   dead end; grids with a few percent of givens are not yet (BENCHMARKS.md, "Large grids").
+//!   first, an undo log with a bitset per unit, candidates kept as word planes so that a placement
+//!   touches one word per peer. Empty grids up to 400x400 are filled without a dead end; grids
+//!   with a few percent of givens are not yet (BENCHMARKS.md, "Empty and sparse giant grids").
 //! - **Limits**: the node budget is checked at every node, the deadline on the first node and then
 //!   every 1 to 1024 nodes (fewer on larger grids).
 //! - **9x9 fast path**: for the standard 9x9 unit list (recognised by content, in any order, once per
@@ -165,7 +166,7 @@ fn run_in<M: Mask>(
     bounds: &Bounds,
 ) -> Found {
     if fill::applies(t, puzzle) {
-        return fill::run::<M>(t, puzzle.shape(), puzzle, limits, bounds);
+        return fill::run(t, puzzle.shape(), puzzle, limits, bounds);
     }
     // Taken out (not borrowed), so a nested solve on this thread simply gets fresh buffers.
     let mut scratch = buffers.take();

@@ -114,6 +114,11 @@ impl Bounds {
         }
     }
 
+    /// When the solve must stop, if it has a deadline.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
     /// The seed of the random value order, if branches take a random digit.
     pub fn shuffle(&self) -> Option<u64> {
         self.shuffle
@@ -461,6 +466,7 @@ impl<M: Mask> Search<'_, M> {
         let t = self.t;
         let mut pending: Option<Branch> = None;
         let mut root = true;
+        state.watch(self.bounds.deadline);
         'search: loop {
             if self.stop() {
                 break;
@@ -474,6 +480,10 @@ impl<M: Mask> Search<'_, M> {
                     .and_then(|()| state.full(t));
             }
             root = false;
+            if state.stopped() {
+                self.found.gave_up = true;
+                break;
+            }
             match step {
                 Ok(false) => {
                     let b = self.pick(state);

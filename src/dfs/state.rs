@@ -3,11 +3,13 @@
 //! and the choice of the next branch (a cell or a digit's places in a unit).
 
 use std::collections::VecDeque;
+use std::time::Instant;
 
 use super::mask::Mask;
 use super::rules::{Narrowed, Rules};
 use super::step::{Contradiction, Step};
 use super::tables::Tables;
+use crate::solve::past;
 
 /// Buffers for propagation, reused across nodes: the naked-single queue and the locked-candidate
 /// masks (per pair of units).
@@ -132,7 +134,19 @@ pub(crate) struct State<M: Mask> {
     large: bool,
     dirty: Vec<bool>,
     to_fold: VecDeque<u32>,
+    /// Large grids: when the solve must stop ([`State::watch`]); singles look at it and at the stop
+    /// flags every [`FOLDS_PER_LOOK`] folds, for the propagation of one node can take a second
+    /// (400x400-rkkautsar-1's root settles the grid).
+    deadline: Option<Instant>,
+    /// Units folded since the last [`State::reset`].
+    folds: u64,
+    /// Whether a look found the time up: the propagation then fails, and the search must give up
+    /// rather than read the failure as a dead end.
+    stopped: bool,
 }
+
+/// Folds between two looks at the clock and the stop flags (400x400: about 100 us).
+const FOLDS_PER_LOOK: u64 = 256;
 
 impl<M: Mask> State<M> {
     /// An empty state (no allocation), to be [`reset`](State::reset) before use.
@@ -149,6 +163,9 @@ impl<M: Mask> State<M> {
             large: false,
             dirty: Vec::new(),
             to_fold: VecDeque::new(),
+            deadline: None,
+            folds: 0,
+            stopped: false,
         }
     }
 
@@ -168,10 +185,30 @@ impl<M: Mask> State<M> {
         self.large = large;
         self.dirty.clear();
         self.to_fold.clear();
+        self.deadline = None;
+        self.folds = 0;
+        self.stopped = false;
         if large {
             self.dirty.resize(t.units, true);
             self.to_fold.extend(0..t.units as u32);
         }
+    }
+
+    /// From now on, singles on a large grid stop (fail, with [`State::stopped`] set) once
+    /// `deadline` passes or the solve is asked to stop.
+    pub fn watch(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// Whether a propagation was cut short by the deadline or a stop flag ([`State::watch`]).
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// Units folded since the last [`State::reset`] (large grids).
+    #[cfg(test)]
+    pub fn folds(&self) -> u64 {
+        self.folds
     }
 
     /// Marks the units of cell `c` for folding (large grids).
@@ -727,6 +764,12 @@ impl<M: Mask> State<M> {
         let all = M::all(t.n);
         self.drain(t, queue)?;
         while let Some(u) = self.to_fold.pop_front() {
+            self.folds += 1;
+            if self.stopped || (self.folds.is_multiple_of(FOLDS_PER_LOOK) && past(self.deadline)) {
+                self.stopped = true;
+                self.to_fold.push_front(u);
+                return Err(Contradiction);
+            }
             let u = u as usize;
             self.dirty[u] = false;
             let (hidden, cells) = self.fold(t, u, all)?;
@@ -1021,6 +1064,47 @@ mod tests {
 
     fn setup4() -> (Tables, State<u16>, Work<u16>) {
         setup(Shape::new(2, 2).unwrap())
+    }
+
+    /// fixtures/100x100-rkkautsar-1.txt (ints, `0` blank), whose root propagation settles most of
+    /// the grid.
+    fn rkkautsar_100() -> (Tables, Vec<u16>) {
+        let text = include_str!("../../fixtures/100x100-rkkautsar-1.txt");
+        let values: Vec<u16> = text
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        assert_eq!(values.len(), 10_000);
+        let t = Tables::build(&Units::standard(Shape::new(10, 10).unwrap()));
+        (t, values)
+    }
+
+    #[test]
+    fn a_stop_cuts_the_root_propagation_of_a_large_grid_short() {
+        // Unwatched, the root's singles fill the grid with thousands of folds; with the stop flag
+        // set, they fail after at most one look's worth of folds and say they were stopped (not a
+        // dead end). Counted in folds, not time.
+        let (t, values) = rkkautsar_100();
+        let run = || {
+            let mut s = State::<super::super::mask::Wide<2>>::new();
+            s.reset(&t, true);
+            s.watch(None);
+            let mut w = Work::new();
+            w.prepare(&t);
+            s.load(&t, &values, &mut w.queue).unwrap();
+            let step = s.propagate(&t, &mut w);
+            (step, s.stopped(), s.folds(), s.open)
+        };
+        let (step, stopped, folds, settled) = run();
+        assert!(step.is_ok());
+        assert!(!stopped);
+        assert!(folds > 4 * FOLDS_PER_LOOK, "{folds} folds");
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let (step, stopped, folds, open) = crate::solve::stop_when(&flag, run);
+        assert_eq!(step, Err(Contradiction));
+        assert!(stopped);
+        assert_eq!(folds, FOLDS_PER_LOOK);
+        assert!(open > settled, "{open} open cells against {settled}");
     }
 
     #[test]
