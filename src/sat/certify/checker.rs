@@ -1181,6 +1181,25 @@ mod tests {
         assert_eq!(run(&g, "4 0\n-4 -1 0\n0\n"), Err(Rejection::Lemma(1)));
     }
 
+    /// The formula's binary clauses count in a RAT check although they are kept only as
+    /// implications. F = (1 2) (¬1 2) (1 ¬2) (¬5 ¬1) is satisfiable (1 = 2 = true, 5 = false); (5)
+    /// is not RUP, and not RAT on 5: the resolvent with (¬5 ¬1) is (5 ¬1), not RUP. Missing that
+    /// clause, (5) would be RAT vacuously; with it, propagation finds a conflict. The same for the
+    /// binary clause given twice (merged in a saved base).
+    #[test]
+    fn binary_clauses_block_rat() {
+        let f: [&[isize]; 4] = [&[1, 2], &[-1, 2], &[1, -2], &[-5, -1]];
+        assert_eq!(run(&f, "5 0\n0\n"), Err(Rejection::Lemma(0)));
+        let mut k = checker(&f);
+        k.add_clause(&c(&[-1, -5]));
+        k.save_base();
+        for _ in 0..2 {
+            k.reset_to_base();
+            let proof = Proof::from_text_drat(b"5 0\n0\n").unwrap();
+            assert_eq!(k.check(proof.steps()), Err(Rejection::Lemma(0)));
+        }
+    }
+
     #[test]
     fn rat_on_a_fresh_variable_is_accepted() {
         // Extended resolution: x4 ↔ (1 ∧ 2) by (¬4 1), (¬4 2), (4 ¬1 ¬2): each RAT on its first
