@@ -1,12 +1,14 @@
 //! Certifies every puzzle of a file settled as unique or none, writing `DIR/<k>.cnf` and
 //! `DIR/<k>.drat`, and times plain `--unique` against certified `--unique` through the library:
-//! `cargo run --release --example certify -- [--solver varisat|cadical] [--max K] FILE DIR`.
+//! `cargo run --release --example certify -- [--solver varisat|cadical] [--max K] [--files] FILE
+//! DIR`.
 //!
 //! Classic puzzles share the standard rules; a puzzle with rules of its own (a killer's `cage`
 //! lines, variants, regions) is solved and certified under them. Per puzzle (thread CPU time): the plain SAT backend counting to two; then the certified answer
 //! as `--certify` makes it ([`Certifier::solve_unique`]: the answer and, for unique or none, the
 //! proof), our check of the certificate, and writing both files. Prints the totals and per-puzzle
-//! means on standard error.
+//! means on standard error. With `--files`, also (outside the certified time) our check of the
+//! two files as written, read back from DIR ([`check_drat_files`]).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -14,7 +16,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use satdoku::format::{PuzzleReader, ReadOptions};
-use satdoku::sat::{Certifier, SatBackend, SatSolver};
+use satdoku::sat::{Certifier, SatBackend, SatSolver, check_drat_files};
 use satdoku::study::thread_time;
 use satdoku::{Backend, Limits, Outcome, Units};
 
@@ -22,16 +24,18 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut solver = SatSolver::Varisat;
     let mut max = usize::MAX;
+    let mut files = false;
     let mut rest = Vec::new();
     while let Some(a) = args.next() {
         match a.as_str() {
             "--solver" => solver = args.next().expect("--solver NAME").parse().expect("solver"),
             "--max" => max = args.next().expect("--max K").parse().expect("number"),
+            "--files" => files = true,
             _ => rest.push(a),
         }
     }
     let [file, dir] = rest.as_slice() else {
-        eprintln!("usage: certify [--solver varisat|cadical] [--max K] FILE DIR");
+        eprintln!("usage: certify [--solver varisat|cadical] [--max K] [--files] FILE DIR");
         std::process::exit(2);
     };
     let dir = PathBuf::from(dir);
@@ -50,6 +54,8 @@ fn main() {
     let (mut plain, mut certified) = (Duration::ZERO, Duration::ZERO);
     // Of the certified time: the answer with its proof, checking it, writing the files.
     let (mut making, mut checking, mut writing) = (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    // Not in the certified time: checking the files as written (`--files`).
+    let mut from_files = Duration::ZERO;
     let (mut n, mut settled, mut failed) = (0usize, 0usize, 0usize);
     let mut units: Option<Units> = None;
     for record in reader.take(max) {
@@ -72,6 +78,7 @@ fn main() {
             .outcome;
         plain += thread_time() - t;
         let t = thread_time();
+        let mut skipped = Duration::ZERO;
         let made = certifier.solve_unique(u, &p.grid);
         making += thread_time() - t;
         match made {
@@ -82,10 +89,17 @@ fn main() {
                     let t1 = thread_time();
                     let ok = cert.check().is_ok();
                     let t2 = thread_time();
-                    cert.write_files(&dir, &n.to_string()).expect("writing");
+                    let (cnf, drat) = cert.write_files(&dir, &n.to_string()).expect("writing");
                     checking += t2 - t1;
-                    writing += thread_time() - t2;
+                    let t3 = thread_time();
+                    writing += t3 - t2;
                     failed += usize::from(!ok);
+                    if files {
+                        let ok = check_drat_files(&cnf, &drat).is_ok();
+                        failed += usize::from(!ok);
+                        skipped = thread_time() - t3;
+                        from_files += skipped;
+                    }
                 } else if matches!(answer.outcome, Outcome::Unique(_) | Outcome::NoSolution) {
                     failed += 1;
                 }
@@ -95,7 +109,7 @@ fn main() {
                 failed += 1;
             }
         }
-        certified += thread_time() - t;
+        certified += thread_time() - t - skipped;
         n += 1;
     }
     let us = |d: Duration| d.as_secs_f64() * 1e6 / n.max(1) as f64;
@@ -108,4 +122,10 @@ fn main() {
         us(checking),
         us(writing),
     );
+    if files {
+        eprintln!(
+            "checking the files as written (not in the certified time): {:.1} µs per puzzle",
+            us(from_files)
+        );
+    }
 }

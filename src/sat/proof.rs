@@ -229,7 +229,9 @@ impl Proof {
     /// # Errors
     /// What writing to `out` returns.
     pub(crate) fn write_text<W: Write>(&self, out: W) -> io::Result<()> {
-        let mut w = io::BufWriter::with_capacity(1 << 16, out);
+        // Sized for the whole proof when it is small (one write), at most 64 KiB.
+        let size = 8 * self.lits.len() + 4 * self.steps.len();
+        let mut w = io::BufWriter::with_capacity(size.clamp(64, 1 << 16), out);
         let mut line = Vec::with_capacity(256);
         for (deletion, clause) in self.steps() {
             line.clear();

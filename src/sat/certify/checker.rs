@@ -8,6 +8,7 @@
 //! checked (so a proof with a wrong but unused lemma is accepted, as DRAT-trim accepts it).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io;
 use std::path::PathBuf;
 
@@ -129,26 +130,52 @@ struct Watch {
     blocker: Lit,
 }
 
+/// A hasher for keys that are hashes already ([`clause_hash`]): passes the `u64` through.
+#[derive(Clone, Copy, Debug, Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// No clause (the end of a chain of lemmas with one hash).
+const NONE: u32 = u32::MAX;
+
 /// The clause database and assignment of a check.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Checker {
-    /// Every clause, literals flat: clause i is `lits[start[i]..start[i + 1]]`; the formula's
-    /// first, then the lemmas of the proof being checked. A watched clause's watches are its first
-    /// two literals.
+    /// Every clause but the formula's binary ones, literals flat: clause i is
+    /// `lits[start[i]..start[i + 1]]`; the formula's first, then the lemmas of the proof being
+    /// checked. A watched clause's watches are its first two literals.
     lits: Vec<Lit>,
     start: Vec<u32>,
     flags: Vec<u8>,
     /// Clauses below this are the formula's (set when a check starts).
     formula: u32,
-    /// Literal code -> literals that become true when it is true (the formula's binary clauses).
+    /// Literal code -> literals that become true when it is true: the formula's binary clauses,
+    /// kept only here (most of a Sudoku CNF; they need no index, as no check marks them).
     imp: Vec<Vec<Lit>>,
     /// Per [`Kind`], literal code -> the clauses of two or more literals (lemmas) or of three or
     /// more (the formula's) watching that literal. Lemmas leave their lists lazily: an entry counts
     /// while its lemma is watched, of that kind, and watches that literal (an entry left over from
     /// before, when a lemma is watched anew, and the new entry are one: the first visit that moves
     /// the watch puts the other out of date).
-    watches: [Vec<Vec<Watch>>; 3],
-    /// Per variable: [`UNSET`], [`TRUE`] or [`FALSE`]; its reason and trail position when set.
+    /// (The three lists of a literal side by side: propagation looks at all three.)
+    watches: Vec<[Vec<Watch>; 3]>,
+    /// Per literal code: [`UNSET`], [`TRUE`] or [`FALSE`]. Per variable: its reason and trail
+    /// position when set.
     values: Vec<i8>,
     reasons: Vec<Reason>,
     position: Vec<u32>,
@@ -171,8 +198,16 @@ pub(crate) struct Checker {
     base: Option<Base>,
     /// Literal codes whose implication list grew since the snapshot.
     touched: Vec<u32>,
-    /// The lemmas present, by a hash of their literals: clause indices.
-    lemmas: HashMap<u64, Vec<u32>>,
+    /// With a snapshot: literal codes whose watch lists may hold clauses added since (a bit per
+    /// [`Kind`] in `dirty_mask`), the only lists [`Checker::reset_to_base`] visits.
+    dirty: Vec<u32>,
+    dirty_mask: Vec<u8>,
+    /// The lemmas present, by a hash of their literals: the newest such lemma, whose `same_hash`
+    /// is the next older one (or [`NONE`]).
+    lemmas: HashMap<u64, u32, BuildHasherDefault<PassThrough>>,
+    same_hash: Vec<u32>,
+    /// Scratch for a clause without repeated literals.
+    scratch: Vec<Lit>,
     /// The forward pass's additions and deletions, with their 0-based step in the proof.
     steps: Vec<(usize, Step)>,
 }
@@ -182,9 +217,6 @@ struct Base {
     clauses: usize,
     imp_len: Vec<u32>,
     inconsistent: bool,
-    /// The base's clauses in watch lists (three or more literals, no tautology): re-watched on
-    /// each reset without a walk over every clause (most are binary).
-    long: Vec<u32>,
 }
 
 /// An order-independent hash of a clause's literals (a sum of mixed codes).
@@ -216,24 +248,22 @@ impl Checker {
 
     #[inline]
     fn value(&self, l: Lit) -> i8 {
-        let v = self.values[l.index()];
-        if l.is_positive() { v } else { -v }
+        self.values[l.code()]
     }
 
     /// Makes room for variables up to `index`.
     fn grow(&mut self, index: usize) {
-        if index >= self.values.len() {
-            let n = (index + 1).max(2 * self.values.len());
-            self.values.resize(n, UNSET);
+        if 2 * index >= self.values.len() {
+            let n = (index + 1).max(self.values.len());
+            self.values.resize(2 * n, UNSET);
             self.reasons.resize(n, Reason::Assumed);
             self.position.resize(n, 0);
             self.analysed.resize(n, false);
             self.seen.resize(n, 0);
             self.imp.resize_with(2 * n, Vec::new);
-            for w in &mut self.watches {
-                w.resize_with(2 * n, Vec::new);
-            }
+            self.watches.resize_with(2 * n, Default::default);
             self.mark.resize(2 * n, 0);
+            self.dirty_mask.resize(2 * n, 0);
             if let Some(b) = &mut self.base {
                 b.imp_len.resize(2 * n, 0);
             }
@@ -247,7 +277,8 @@ impl Checker {
     #[inline]
     fn assign(&mut self, l: Lit, reason: Reason) {
         let v = l.index();
-        self.values[v] = if l.is_positive() { TRUE } else { FALSE };
+        self.values[l.code()] = TRUE;
+        self.values[(!l).code()] = FALSE;
         self.reasons[v] = reason;
         self.position[v] = self.trail.len() as u32;
         self.trail.push(l);
@@ -256,7 +287,8 @@ impl Checker {
     /// Undoes the trail down to `mark`.
     fn undo(&mut self, mark: usize) {
         for &l in &self.trail[mark..] {
-            self.values[l.index()] = UNSET;
+            self.values[l.code()] = UNSET;
+            self.values[(!l).code()] = UNSET;
             self.analysed[l.index()] = false;
         }
         self.trail.truncate(mark);
@@ -324,8 +356,18 @@ impl Checker {
 
     /// The clauses of watch lists `kind` watching `falsified`, which just became false: each finds
     /// another watch, or implies its other watch, or is a conflict.
+    #[inline]
     fn watched(&mut self, kind: Kind, falsified: Lit) -> Option<Conflict> {
-        let mut list = std::mem::take(&mut self.watches[kind as usize][falsified.code()]);
+        // Most lists are empty (lemmas watch few literals; the formula's long clauses, of one sign).
+        if self.watches[falsified.code()][kind as usize].is_empty() {
+            None
+        } else {
+            self.visit_watches(kind, falsified)
+        }
+    }
+
+    fn visit_watches(&mut self, kind: Kind, falsified: Lit) -> Option<Conflict> {
+        let mut list = std::mem::take(&mut self.watches[falsified.code()][kind as usize]);
         let mut i = 0;
         let mut conflict = None;
         while i < list.len() {
@@ -365,10 +407,7 @@ impl Checker {
                 let m = self.lits[k];
                 if self.value(m) != FALSE {
                     self.lits.swap(s + 1, k);
-                    self.watches[kind as usize][m.code()].push(Watch {
-                        clause,
-                        blocker: other,
-                    });
+                    self.push_watch(kind, m, clause, other);
                     list.swap_remove(i);
                     moved = true;
                     break;
@@ -384,7 +423,7 @@ impl Checker {
             }
             self.assign(other, Reason::Clause(clause));
         }
-        self.watches[kind as usize][falsified.code()] = list;
+        self.watches[falsified.code()][kind as usize] = list;
         conflict
     }
 
@@ -393,34 +432,69 @@ impl Checker {
         let s = self.start[id] as usize;
         let (a, b) = (self.lits[s], self.lits[s + 1]);
         let clause = id as u32;
-        self.watches[kind as usize][a.code()].push(Watch { clause, blocker: b });
-        self.watches[kind as usize][b.code()].push(Watch { clause, blocker: a });
+        self.push_watch(kind, a, clause, b);
+        self.push_watch(kind, b, clause, a);
     }
 
-    /// Stores `clause` without repeated literals as a new clause; returns its index and whether it
-    /// is a tautology.
-    fn store(&mut self, clause: &[Lit]) -> (usize, bool) {
+    /// Adds `clause` to the watch list `kind` of `lit`, noting the list as dirty if it must be
+    /// cleaned on a reset (a lemma, or a clause added since the snapshot).
+    #[inline]
+    fn push_watch(&mut self, kind: Kind, lit: Lit, clause: u32, blocker: Lit) {
+        let code = lit.code();
+        self.watches[code][kind as usize].push(Watch { clause, blocker });
+        if let Some(base) = &self.base
+            && (kind != Kind::Formula || clause as usize >= base.clauses)
+        {
+            let bit = 1 << kind as u8;
+            if self.dirty_mask[code] & bit == 0 {
+                if self.dirty_mask[code] == 0 {
+                    self.dirty.push(code as u32);
+                }
+                self.dirty_mask[code] |= bit;
+            }
+        }
+    }
+
+    /// `clause` without repeated literals, in `out`; whether it is a tautology.
+    fn dedupe(&mut self, clause: &[Lit], out: &mut Vec<Lit>) -> bool {
         if let Some(top) = clause.iter().map(|l| l.index()).max() {
             self.grow(top);
         }
         self.stamp = next_stamp(self.stamp, &mut self.mark);
         let mut tautology = false;
-        if self.start.is_empty() {
-            self.start.push(0);
-        }
-        let id = self.start.len() - 1;
+        out.clear();
         for &l in clause {
             if self.mark[(!l).code()] == self.stamp {
                 tautology = true;
             }
             if self.mark[l.code()] != self.stamp {
                 self.mark[l.code()] = self.stamp;
-                self.lits.push(l);
+                out.push(l);
             }
         }
+        tautology
+    }
+
+    /// Stores `clause` without repeated literals as a new clause; returns its index and whether it
+    /// is a tautology.
+    fn store(&mut self, clause: &[Lit]) -> (usize, bool) {
+        let mut lits = std::mem::take(&mut self.scratch);
+        let tautology = self.dedupe(clause, &mut lits);
+        let id = self.store_deduped(&lits);
+        self.scratch = lits;
+        (id, tautology)
+    }
+
+    fn store_deduped(&mut self, lits: &[Lit]) -> usize {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        let id = self.start.len() - 1;
+        self.lits.extend_from_slice(lits);
         self.start.push(self.lits.len() as u32);
         self.flags.push(ACTIVE);
-        (id, tautology)
+        self.same_hash.push(NONE);
+        id
     }
 
     /// Orders the literals of clause `id` (two or more) for watching under the current assignment:
@@ -463,10 +537,52 @@ impl Checker {
 
     /// Adds a clause of the formula and propagates at the top level.
     pub(crate) fn add_clause(&mut self, clause: &[Lit]) {
-        let (id, tautology) = self.store(clause);
-        if tautology || self.inconsistent {
-            return;
+        let mut lits = std::mem::take(&mut self.scratch);
+        let tautology = self.dedupe(clause, &mut lits);
+        if lits.len() == 2 && !tautology {
+            if !self.inconsistent {
+                self.add_binary(lits[0], lits[1]);
+            }
+        } else {
+            let id = self.store_deduped(&lits);
+            if !tautology && !self.inconsistent {
+                self.add_stored(id);
+            }
         }
+        self.scratch = lits;
+    }
+
+    /// Adds the formula's binary clause (a ∨ b) as two implications, and propagates what it
+    /// implies at the top level.
+    fn add_binary(&mut self, a: Lit, b: Lit) {
+        for (x, y) in [(a, b), (b, a)] {
+            let code = (!x).code();
+            if let Some(base) = &self.base
+                && self.imp[code].len() as u32 == base.imp_len[code]
+            {
+                self.touched.push(code as u32);
+            }
+            self.imp[code].push(y);
+        }
+        // Added after a unit that settles it.
+        for (x, y) in [(a, b), (b, a)] {
+            if self.value(x) == FALSE {
+                match self.value(y) {
+                    FALSE => self.inconsistent = true,
+                    UNSET => {
+                        self.assign(y, Reason::Binary(!x));
+                        self.inconsistent = self.propagate(false).is_some();
+                    }
+                    _ => {}
+                }
+                break;
+            }
+        }
+    }
+
+    /// Watches the formula's stored clause `id` (not binary, not a tautology), and propagates
+    /// what it implies at the top level.
+    fn add_stored(&mut self, id: usize) {
         let (s, e) = self.clause(id);
         match e - s {
             0 => self.inconsistent = true,
@@ -478,32 +594,6 @@ impl Checker {
                     _ => {
                         self.assign(l, Reason::Clause(id as u32));
                         self.inconsistent = self.propagate(false).is_some();
-                    }
-                }
-            }
-            2 => {
-                let (a, b) = (self.lits[s], self.lits[s + 1]);
-                for (x, y) in [(a, b), (b, a)] {
-                    let code = (!x).code();
-                    if let Some(base) = &self.base
-                        && self.imp[code].len() as u32 == base.imp_len[code]
-                    {
-                        self.touched.push(code as u32);
-                    }
-                    self.imp[code].push(y);
-                }
-                // Added after a unit that settles it.
-                for (x, y) in [(a, b), (b, a)] {
-                    if self.value(x) == FALSE {
-                        match self.value(y) {
-                            FALSE => self.inconsistent = true,
-                            UNSET => {
-                                self.assign(y, Reason::Binary(!x));
-                                self.inconsistent = self.propagate(false).is_some();
-                            }
-                            _ => {}
-                        }
-                        break;
                     }
                 }
             }
@@ -555,7 +645,8 @@ impl Checker {
             return Some(Conflict::Clause(id as u32));
         }
         let h = clause_hash(&self.lits[s..e]);
-        self.lemmas.entry(h).or_default().push(id as u32);
+        let id32 = id as u32;
+        self.same_hash[id] = self.lemmas.insert(h, id32).unwrap_or(NONE);
         let open = self.order_watches(id);
         if open == 0 {
             return Some(Conflict::Clause(id as u32));
@@ -589,27 +680,36 @@ impl Checker {
             return;
         }
         let h = clause_hash(&self.buf);
-        let Some(ids) = self.lemmas.get(&h) else {
-            return;
-        };
-        let found = ids.iter().rposition(|&id| {
-            let (s, e) = self.clause(id as usize);
-            e - s == self.buf.len()
+        // The newest lemma present with these literals, and the one after it in the chain.
+        let (mut before, mut at) = (NONE, self.lemmas.get(&h).copied().unwrap_or(NONE));
+        while at != NONE {
+            let (s, e) = self.clause(at as usize);
+            if e - s == self.buf.len()
                 && self.lits[s..e]
                     .iter()
                     .all(|l| self.mark[l.code()] == self.stamp)
-        });
-        let Some(k) = found else {
-            return;
-        };
-        let id = ids[k] as usize;
-        let s = self.start[id] as usize;
-        let first = self.lits[s];
-        if self.value(first) == TRUE && self.reasons[first.index()] == Reason::Clause(id as u32) {
+            {
+                break;
+            }
+            before = at;
+            at = self.same_hash[at as usize];
+        }
+        if at == NONE {
             return;
         }
-        if let Some(ids) = self.lemmas.get_mut(&h) {
-            ids.swap_remove(k);
+        let id = at as usize;
+        let s = self.start[id] as usize;
+        let first = self.lits[s];
+        if self.value(first) == TRUE && self.reasons[first.index()] == Reason::Clause(at) {
+            return;
+        }
+        let after = self.same_hash[id];
+        if before != NONE {
+            self.same_hash[before as usize] = after;
+        } else if after != NONE {
+            self.lemmas.insert(h, after);
+        } else {
+            self.lemmas.remove(&h);
         }
         self.unwatch_lemma(id);
         self.flags[id] &= !ACTIVE;
@@ -706,20 +806,38 @@ impl Checker {
             resolvent.clear();
             resolvent.extend_from_slice(clause);
             resolvent.extend(self.lits[s..e].iter().filter(|&&l| l != negated));
-            self.stamp = next_stamp(self.stamp, &mut self.mark);
-            let mut tautology = false;
-            for &l in &resolvent {
-                self.grow(l.index());
-                tautology |= self.mark[(!l).code()] == self.stamp;
-                self.mark[l.code()] = self.stamp;
+            let ok = self.resolvent_follows(&resolvent, formula_trail);
+            self.resolvent = resolvent;
+            if !ok {
+                return false;
             }
-            let ok = tautology || self.rup(&resolvent, formula_trail);
+        }
+        // The formula's binary clauses (¬p ∨ y): the implications of p.
+        let binaries = self.imp.get(pivot.code()).map_or(0, Vec::len);
+        for k in 0..binaries {
+            let mut resolvent = std::mem::take(&mut self.resolvent);
+            resolvent.clear();
+            resolvent.extend_from_slice(clause);
+            resolvent.push(self.imp[pivot.code()][k]);
+            let ok = self.resolvent_follows(&resolvent, formula_trail);
             self.resolvent = resolvent;
             if !ok {
                 return false;
             }
         }
         true
+    }
+
+    /// Whether a resolvent of a RAT check is a tautology or a RUP consequence.
+    fn resolvent_follows(&mut self, resolvent: &[Lit], formula_trail: usize) -> bool {
+        self.stamp = next_stamp(self.stamp, &mut self.mark);
+        let mut tautology = false;
+        for &l in resolvent {
+            self.grow(l.index());
+            tautology |= self.mark[(!l).code()] == self.stamp;
+            self.mark[l.code()] = self.stamp;
+        }
+        tautology || self.rup(resolvent, formula_trail)
     }
 
     /// Checks a proof's steps against the formula (the clauses added so far), backward: run
@@ -743,6 +861,8 @@ impl Checker {
         let formula_trail = self.trail.len();
         self.steps.clear();
         self.lemmas.clear();
+        self.same_hash.truncate(self.formula as usize);
+        self.same_hash.resize(self.formula as usize, NONE);
         let mut steps = steps.into_iter().enumerate();
         let mut conflict = None;
         if !self.inconsistent {
@@ -813,21 +933,23 @@ impl Checker {
     /// assigned anything (no unit clauses).
     pub(crate) fn save_base(&mut self) {
         debug_assert!(self.trail.is_empty());
-        let clauses = self.start.len().saturating_sub(1);
-        let long = (0..clauses)
-            .filter(|&c| {
-                let (s, e) = self.clause(c);
-                e - s > 2 && !self.is_tautology(s, e)
-            })
-            .map(|c| c as u32)
-            .collect();
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        // A binary clause given twice (a Sudoku CNF's box and row at-most-one share pairs) is one
+        // implication to visit, not two.
+        for list in &mut self.imp {
+            list.sort_unstable_by_key(|l| l.code());
+            list.dedup();
+        }
         self.base = Some(Base {
-            clauses,
+            clauses: self.start.len() - 1,
             imp_len: self.imp.iter().map(|v| v.len() as u32).collect(),
             inconsistent: self.inconsistent,
-            long,
         });
         self.touched.clear();
+        self.dirty.clear();
+        self.dirty_mask.fill(0);
     }
 
     /// Drops every clause and assignment added since [`Checker::save_base`] (nothing if no base was
@@ -845,18 +967,24 @@ impl Checker {
         self.start.truncate(base.clauses + 1);
         self.lits.truncate(end);
         self.flags.truncate(base.clauses);
-        for f in &mut self.flags {
-            *f = ACTIVE;
-        }
-        // Long clauses' watches, afresh: the first two literals of each (none is assigned).
-        for lists in &mut self.watches {
-            for w in lists {
-                w.clear();
+        self.same_hash.truncate(base.clauses);
+        // The base's own long clauses stay watched where they are: by their first two literals,
+        // which is all a watch needs with nothing assigned. Only the clauses added since leave.
+        for &code in &self.dirty {
+            let code = code as usize;
+            let mask = self.dirty_mask[code];
+            if mask & 1 << Kind::Formula as u8 != 0 {
+                self.watches[code][Kind::Formula as usize]
+                    .retain(|w| (w.clause as usize) < base.clauses);
             }
+            for kind in [Kind::Core, Kind::Rest] {
+                if mask & 1 << kind as u8 != 0 {
+                    self.watches[code][kind as usize].clear();
+                }
+            }
+            self.dirty_mask[code] = 0;
         }
-        for &c in &base.long {
-            self.watch(Kind::Formula, c as usize);
-        }
+        self.dirty.clear();
         self.inconsistent = base.inconsistent;
         self.lemmas.clear();
         self.steps.clear();
@@ -872,7 +1000,7 @@ impl Checker {
     /// check in the reduced one scans far fewer clauses.
     pub(crate) fn reduced(&mut self) -> Checker {
         let mut out = Checker::new();
-        if let Some(top) = self.values.len().checked_sub(1) {
+        if let Some(top) = (self.values.len() / 2).checked_sub(1) {
             out.grow(top);
         }
         if self.inconsistent {
@@ -880,24 +1008,33 @@ impl Checker {
             return out;
         }
         let mut buf = Vec::new();
-        for c in 0..self.start.len().saturating_sub(1) {
-            let (s, e) = self.clause(c);
+        // The open literals of `clause` in `buf`, or false if it is satisfied.
+        let open = |this: &Checker, clause: &[Lit], buf: &mut Vec<Lit>| {
             buf.clear();
-            let mut satisfied = false;
-            for &l in &self.lits[s..e] {
-                match self.value(l) {
-                    TRUE => {
-                        satisfied = true;
-                        break;
-                    }
+            for &l in clause {
+                match this.value(l) {
+                    TRUE => return false,
                     FALSE => {}
                     _ => buf.push(l),
                 }
             }
-            if satisfied || self.is_tautology(s, e) {
+            true
+        };
+        for c in 0..self.start.len().saturating_sub(1) {
+            let (s, e) = self.clause(c);
+            if !open(self, &self.lits[s..e], &mut buf) || self.is_tautology(s, e) {
                 continue;
             }
             out.add_clause(&buf);
+        }
+        // The binary clauses (x ∨ y), each once: y in the implications of ¬x, for x below y.
+        for (code, implied) in self.imp.iter().enumerate() {
+            let x = !Lit::from_code(code);
+            for &y in implied {
+                if x.code() < y.code() && open(self, &[x, y], &mut buf) {
+                    out.add_clause(&buf);
+                }
+            }
         }
         for &l in &self.trail {
             out.add_clause(&[l]);
@@ -1042,6 +1179,25 @@ mod tests {
         // resolvent with (4) is itself).
         let g: [&[isize]; 3] = [&[1, 2], &[-1, 2], &[1, -2]];
         assert_eq!(run(&g, "4 0\n-4 -1 0\n0\n"), Err(Rejection::Lemma(1)));
+    }
+
+    /// The formula's binary clauses count in a RAT check although they are kept only as
+    /// implications. F = (1 2) (¬1 2) (1 ¬2) (¬5 ¬1) is satisfiable (1 = 2 = true, 5 = false); (5)
+    /// is not RUP, and not RAT on 5: the resolvent with (¬5 ¬1) is (5 ¬1), not RUP. Missing that
+    /// clause, (5) would be RAT vacuously; with it, propagation finds a conflict. The same for the
+    /// binary clause given twice (merged in a saved base).
+    #[test]
+    fn binary_clauses_block_rat() {
+        let f: [&[isize]; 4] = [&[1, 2], &[-1, 2], &[1, -2], &[-5, -1]];
+        assert_eq!(run(&f, "5 0\n0\n"), Err(Rejection::Lemma(0)));
+        let mut k = checker(&f);
+        k.add_clause(&c(&[-1, -5]));
+        k.save_base();
+        for _ in 0..2 {
+            k.reset_to_base();
+            let proof = Proof::from_text_drat(b"5 0\n0\n").unwrap();
+            assert_eq!(k.check(proof.steps()), Err(Rejection::Lemma(0)));
+        }
     }
 
     #[test]

@@ -12,7 +12,8 @@ fn error(line: usize, message: impl Into<String>) -> CheckError {
     }
 }
 
-/// Reads a DIMACS CNF. The header is required and its clause count must match.
+/// Reads a DIMACS CNF. The header is required and its clause count must match. Bytes, not text:
+/// numbers are read digit by digit, and the formula is sized from the header.
 ///
 /// # Errors
 /// [`CheckError::Cnf`] naming the line.
@@ -23,34 +24,43 @@ pub(crate) fn parse_cnf(bytes: &[u8]) -> Result<Formula, CheckError> {
     let mut last_line = 0;
     for (i, raw) in bytes.split(|&b| b == b'\n').enumerate() {
         let line = i + 1;
-        let text = std::str::from_utf8(raw).map_err(|_| error(line, "not UTF-8"))?;
-        let t = text.trim();
+        let t = raw.trim_ascii();
         if t.is_empty() {
             continue;
         }
         last_line = line;
-        if t.starts_with('c') {
-            continue;
-        }
-        if t.starts_with('p') {
-            if header.is_some() {
-                return Err(error(line, "a second header"));
+        match t[0] {
+            b'c' => continue,
+            b'p' => {
+                if header.is_some() {
+                    return Err(error(line, "a second header"));
+                }
+                let text = std::str::from_utf8(t).map_err(|_| error(line, "not UTF-8"))?;
+                let f: Vec<&str> = text.split_ascii_whitespace().collect();
+                let parsed = match f.as_slice() {
+                    ["p", "cnf", v, c] => v.parse::<usize>().ok().zip(c.parse::<u64>().ok()),
+                    _ => None,
+                };
+                let (vars, clauses) =
+                    parsed.ok_or_else(|| error(line, format!("bad header {text:?}")))?;
+                // Sized from the header, within reason (a header may lie).
+                let reserve = clauses.min(1 << 20) as usize;
+                formula = Formula::with_capacity(reserve, 3 * reserve);
+                header = Some((vars, clauses));
+                continue;
             }
-            let f: Vec<&str> = t.split_whitespace().collect();
-            let parsed = match f.as_slice() {
-                ["p", "cnf", v, c] => v.parse::<usize>().ok().zip(c.parse::<u64>().ok()),
-                _ => None,
-            };
-            header = Some(parsed.ok_or_else(|| error(line, format!("bad header {t:?}")))?);
-            continue;
+            _ => {}
         }
         let Some((vars, _)) = header else {
             return Err(error(line, "clause before the `p cnf` header"));
         };
-        for token in t.split_whitespace() {
-            let v: i64 = token
-                .parse()
-                .map_err(|_| error(line, format!("{token:?} is not a literal")))?;
+        for token in t.split(u8::is_ascii_whitespace).filter(|t| !t.is_empty()) {
+            let v = literal(token).ok_or_else(|| {
+                error(
+                    line,
+                    format!("{:?} is not a literal", String::from_utf8_lossy(token)),
+                )
+            })?;
             if v == 0 {
                 formula.add_clause(&clause);
                 clause.clear();
@@ -87,6 +97,27 @@ pub(crate) fn parse_cnf(bytes: &[u8]) -> Result<Formula, CheckError> {
     Ok(formula)
 }
 
+/// A DIMACS literal: an optional sign and decimal digits, at most 18 of them (so that it fits);
+/// `None` for anything else.
+fn literal(token: &[u8]) -> Option<i64> {
+    let (negative, digits) = match token {
+        [b'-', rest @ ..] => (true, rest),
+        [b'+', rest @ ..] => (false, rest),
+        _ => (false, token),
+    };
+    if digits.is_empty() || digits.len() > 18 {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &d in digits {
+        if !d.is_ascii_digit() {
+            return None;
+        }
+        v = v * 10 + i64::from(d - b'0');
+    }
+    Some(if negative { -v } else { v })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +142,10 @@ mod tests {
         assert_eq!(line(b"p cnf 2 2\n1 2 0\n"), 2);
         assert_eq!(line(b"p cnf 2 1\n1 2\n"), 2);
         assert_eq!(line(b"p cnf x 1\n"), 1);
+        assert_eq!(line(b"p cnf 2 1\n1 -x 0\n"), 2);
+        assert_eq!(line(b"p cnf 2 1\n1 - 0\n"), 2);
+        assert_eq!(line(b"p cnf 2 1\n1 2-1 0\n"), 2);
+        assert_eq!(line(b"p cnf 2 1\n1 9999999999999999999999 0\n"), 2);
         assert_eq!(line(b""), 1);
     }
 }
