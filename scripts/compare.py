@@ -18,6 +18,8 @@ for the binary, counting to two is a second run with the first model's blocking 
 `default`: the rkkautsar grids with DEFAULT flags (`satdoku solve [--unique] FILE`: the auto backend),
 built without features (auto's SAT phase on varisat) and with `--features cadical` (on CaDiCaL), wall
 and CPU seconds of the whole process, beside the `cadical` binary on our DIMACS (issue 15's targets).
+`dfs`: ours with the default backend and with `--backend dfs`; with `--before BIN` (a satdoku binary
+built from an earlier commit) that binary's `--backend dfs` in the same rounds, as columns of their own.
 `certify`: certified `--unique` against plain `--unique` on the 9x9, 16x16 and 25x25 sets; with
 `--before BIN` (a satdoku binary built from an earlier commit) its certified run is timed in the same
 rounds, as a column of its own.
@@ -211,7 +213,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--work", default="/tmp/satdoku-compare")
     ap.add_argument("--only", choices=["dfs", "sat", "batch", "large", "big", "default", "certify"])
-    ap.add_argument("--before", help="certify: an earlier satdoku binary, timed beside ours")
+    ap.add_argument("--before", help="dfs, certify: an earlier satdoku binary, timed beside ours")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     features = ["--features", "cadical"] if args.only in ("big", "certify") else []
@@ -229,19 +231,41 @@ def main():
     sets = ["17-clue", "top1465", "forum-hardest"]
 
     if args.only in (None, "dfs"):
-        cases = [
-            ((s, mode), [ours, "solve", "--jobs", "1", *unique(mode), files[s]], n[s],
-             [[peers[p], "--mode", mode, "--secs", "2", files[s]] for p in ["rust-sudoku", "tdoku"]])
-            for s in sets
-            for mode in MODES
-        ]
+        # Ours with the default backend and with `--backend dfs`, and with `--before BIN` that binary
+        # (`--backend dfs`), each timed right after the other in every round.
+        variants = [("auto", ours, []), ("dfs", ours, ["--backend", "dfs"])]
+        if args.before:
+            variants.append(("before", args.before, ["--backend", "dfs"]))
+        cases = []
+        for s in sets:
+            for mode in MODES:
+                for k, (name, binary, flags) in enumerate(variants):
+                    peer_cmds = [[peers[p], "--mode", mode, "--secs", "2", files[s]]
+                                 for p in ["rust-sudoku", "tdoku"]] if k == 0 else []
+                    cases.append(((s, mode, name), [binary, "solve", "--jobs", "1", *flags,
+                                                    *unique(mode), files[s]], n[s], peer_cmds))
+        got = {}
+        for (s, mode, name), o, peer_figures in interleaved(args.rounds, cases):
+            got[(s, mode, name)] = (o, peer_figures)
         rows = []
-        for (s, mode), o, (p, t) in interleaved(args.rounds, cases):
-            rows.append([s, mode, f"{n[s]:,}", f"{p:.2f}", f"{t:.2f}", f"{o:.2f}", f"{o / p:.2f}x", f"{o / t:.2f}x"])
+        for s in sets:
+            for mode in MODES:
+                o, (p, t) = got[(s, mode, "auto")]
+                d, _ = got[(s, mode, "dfs")]
+                row = [s, mode, f"{n[s]:,}", f"{p:.2f}", f"{t:.2f}", f"{o:.2f}", f"{d:.2f}",
+                       f"{o / p:.2f}x / {d / p:.2f}x", f"{o / t:.2f}x / {d / t:.2f}x"]
+                if args.before:
+                    b, _ = got[(s, mode, "before")]
+                    row += [f"{b:.2f}", f"{d / b:.2f}x"]
+                rows.append(row)
+        header = ["set", "mode", "puzzles", "sudoku crate", "tdoku", "satdoku (default)",
+                  "satdoku --backend dfs", "ours / sudoku crate (default / dfs)",
+                  "ours / tdoku (default / dfs)"]
+        if args.before:
+            header += ["before (dfs)", "dfs / before"]
         table(
             "Native backend vs the `sudoku` crate and tdoku (µs of CPU per puzzle; ours whole-process)",
-            ["set", "mode", "puzzles", "sudoku crate", "tdoku", "satdoku dfs", "ours / sudoku crate",
-             "ours / tdoku"],
+            header,
             rows,
         )
 

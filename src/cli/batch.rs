@@ -226,6 +226,35 @@ where
     lock(&queue).seq
 }
 
+/// [`ordered_map`] without threads: each item is worked on where `produce` emits it, on the calling
+/// thread, and its result handed to `sink` at once (for one job over files: no thread traffic per
+/// item). `interrupted()` is looked at before and after each item; once it is true, the item in
+/// hand (its work may have been cut short) is handed over as its stub and the sink told
+/// [`Sink::interrupted`].
+pub fn in_place<T, S, R, P, W>(
+    produce: P,
+    stub: impl Fn(&T) -> S,
+    work: W,
+    sink: &mut dyn Sink<R, S>,
+    interrupted: &dyn Fn() -> bool,
+) where
+    P: FnOnce(&mut dyn FnMut(T)),
+    W: Fn(T) -> R,
+{
+    produce(&mut |item| {
+        if interrupted() {
+            sink.interrupted();
+        }
+        let stub = stub(&item);
+        let result = work(item);
+        if interrupted() {
+            sink.cut(stub);
+            sink.interrupted();
+        }
+        sink.done(result);
+    });
+}
+
 /// The next chunk for a worker and its sequence number: the oldest full chunk, else the items read
 /// so far; waits while there are none, and `None` once the reader has ended and everything was
 /// taken (or the run was closed).
@@ -319,6 +348,58 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn in_place_keeps_input_order() {
+        for n in [0, 1, CHUNK + 1] {
+            let mut out = Collect(Vec::new(), Arc::default(), Arc::default());
+            in_place(
+                |emit| (0..n).for_each(emit),
+                |&i| i,
+                |i: usize| i * 2,
+                &mut out,
+                &|| false,
+            );
+            assert_eq!(
+                out.0,
+                (0..n).map(|i| Ok(i * 2)).collect::<Vec<_>>(),
+                "n {n}"
+            );
+        }
+    }
+
+    #[test]
+    fn in_place_cuts_the_item_in_hand_when_interrupted_and_reads_no_further() {
+        // The interrupt comes while item 5 is worked on: 0-4 are handed over, 5 is cut, and the
+        // items after it are neither read nor worked on.
+        let (asked, read) = (AtomicBool::new(false), AtomicUsize::new(0));
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut out = Collect(Vec::new(), Arc::default(), Arc::default());
+            in_place(
+                |emit| {
+                    (0..10).for_each(|i| {
+                        read.fetch_add(1, Ordering::SeqCst);
+                        emit(i);
+                    })
+                },
+                |&i| i,
+                |i: usize| {
+                    if i == 5 {
+                        asked.store(true, Ordering::SeqCst);
+                    }
+                    i * 2
+                },
+                &mut out,
+                &|| asked.load(Ordering::SeqCst),
+            );
+        }));
+        let got = *result
+            .expect_err("an interrupted run ends in Sink::interrupted")
+            .downcast::<Vec<Result<usize, usize>>>()
+            .unwrap();
+        assert_eq!(got, vec![Ok(0), Ok(2), Ok(4), Ok(6), Ok(8), Err(5)]);
+        assert_eq!(read.load(Ordering::SeqCst), 6);
     }
 
     #[test]

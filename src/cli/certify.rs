@@ -109,7 +109,7 @@ impl Certify {
 impl Certified {
     /// `record` marked with what became of its certificate: counted under `certified`, or a
     /// diagnostic, and the exit status raised (1 uncertified, 4 refuted or unchecked).
-    pub fn mark(self, mut record: Record, place: String) -> Record {
+    pub fn mark(self, mut record: Record, place: impl FnOnce() -> String) -> Record {
         let (exit, message) = match self {
             Certified::NotAsked => return record,
             Certified::Yes => {
@@ -122,7 +122,7 @@ impl Certified {
         record.exit = record.exit.max(exit);
         if record.diagnostic.is_none() {
             record.diagnostic = Some(Diagnostic {
-                place,
+                place: place(),
                 message,
                 shown_in_record: false,
             });

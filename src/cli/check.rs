@@ -230,5 +230,5 @@ fn render(
             shown_in_record: true,
         });
     }
-    certified.mark(record, place)
+    certified.mark(record, || place)
 }

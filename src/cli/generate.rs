@@ -281,7 +281,7 @@ fn made(settings: &Settings, index: u64, item: Option<&Item>) -> Record {
                 None => Arc::new(settings.layout.clone()),
             };
             let record = render(settings, &g, &layout, item, time, &certified);
-            certified.mark(record, place)
+            certified.mark(record, || place)
         }
         Err(e) => failed(settings, index, item, &e, place),
     }

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -48,6 +48,13 @@ pub fn listen(quiet: bool) -> Listening {
     Listening(())
 }
 
+/// The flag the first signal sets, for solves to watch ([`satdoku::stop_when`]): a batch that
+/// solves on its reading thread stops the solve in hand with it.
+pub fn stop_flag() -> Arc<AtomicBool> {
+    static FLAG: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    Arc::clone(FLAG.get_or_init(Arc::default))
+}
+
 /// Whether a signal asked the listening batch to stop.
 pub fn requested() -> bool {
     STATE.load(Ordering::SeqCst) == REQUESTED
@@ -89,6 +96,7 @@ fn install() {
                     if first.is_err() {
                         exit_now();
                     }
+                    stop_flag().store(true, Ordering::SeqCst);
                     if SAY.load(Ordering::SeqCst) {
                         let _ = writeln!(
                             std::io::stderr(),

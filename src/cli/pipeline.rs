@@ -221,16 +221,68 @@ impl Run {
     {
         let bytes = self.progress.bytes_counter();
         let quiet = self.quiet;
-        self.run(
-            |emit| {
-                Items::new(files, options)
-                    .count_bytes(bytes)
-                    .quiet(quiet)
-                    .for_each(emit)
-            },
-            Item::place,
-            work,
-        )
+        let produce = |emit: &mut dyn FnMut(Item)| {
+            Items::new(files, options)
+                .count_bytes(bytes)
+                .quiet(quiet)
+                .for_each(emit)
+        };
+        // One job over files: read and solve on this thread. Standard input keeps its reader
+        // thread (a reader blocked on a pipe or a terminal must not keep Ctrl-C from being answered).
+        if self.jobs <= 1 && !super::input::reads_stdin(files) {
+            self.run_in_place(produce, Item::place, work)
+        } else {
+            self.run(produce, Item::place, work)
+        }
+    }
+
+    /// [`Run::run`] on this thread alone ([`batch::in_place`]): each item is worked on as it is
+    /// read and its record written at once. A first Ctrl-C stops the solve in hand (as a deadline
+    /// would: every solve runs under [`satdoku::stop_when`] the interrupt's flag) and marks its item
+    /// `interrupted`.
+    fn run_in_place<T, P, W>(self, produce: P, place: impl Fn(&T) -> Place, work: W) -> Exit
+    where
+        P: FnOnce(&mut dyn FnMut(T)),
+        W: Fn(T) -> Record,
+    {
+        let _listening = interrupt::listen(self.quiet);
+        let emitted = self.progress.emitted_counter();
+        let progress = self.progress.clone();
+        let mut sink = self.sink();
+        satdoku::stop_when(&interrupt::stop_flag(), || {
+            batch::in_place(
+                produce,
+                &place,
+                |item| {
+                    let position = emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let _working = progress.working(position, || place(&item));
+                    work(item)
+                },
+                &mut sink,
+                &interrupt::requested,
+            );
+        });
+        sink.finish();
+        sink.exit
+    }
+
+    /// Where this run's records go.
+    fn sink(self) -> Sink {
+        Sink {
+            out: Output::stdout(self.gaps)
+                .flush_each(self.typing)
+                .with_progress(&self.progress),
+            diagnostics: Diagnostics::new(),
+            exit: Exit::Success,
+            progress: self.progress,
+            summary: self.summary,
+            quiet: self.quiet,
+            noun: self.noun,
+            cut: self.interrupted,
+            records: 0,
+            cuts: 0,
+            last_cut: None,
+        }
     }
 
     /// Runs `work` on every item `produce` emits, writes each record in input order, and returns the
@@ -272,23 +324,10 @@ impl Run {
             let _working = progress.working(position, || place(&item));
             work(item)
         };
-        let mut sink = Sink {
-            out: Output::stdout(self.gaps)
-                .flush_each(self.typing)
-                .with_progress(&self.progress),
-            diagnostics: Diagnostics::new(),
-            exit: Exit::Success,
-            progress: self.progress,
-            summary: self.summary,
-            quiet: self.quiet,
-            noun: self.noun,
-            cut: self.interrupted,
-            records: 0,
-            cuts: 0,
-            last_cut: None,
-        };
+        let jobs = self.jobs;
+        let mut sink = self.sink();
         batch::ordered_map(
-            self.jobs,
+            jobs,
             chunk,
             |emit| {
                 produce(&mut |item| {

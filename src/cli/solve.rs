@@ -240,7 +240,7 @@ fn certified(
         _ => Certified::NotAsked,
     };
     let record = answered(item, report, answer, both, layout, settings, &certified);
-    let record = certified.mark(record, format!("{}:{}", item.source, item.line));
+    let record = certified.mark(record, || format!("{}:{}", item.source, item.line));
     with_expected(item, &report.outcome, record, settings.json())
 }
 
@@ -314,15 +314,17 @@ fn answered(
         }
         Record::new(json_line(&v), status.word(), exit)
     } else {
-        let status_line = format!(
-            "{}{}",
-            status_text(&report.outcome),
-            match certified {
-                Certified::NotAsked => "",
-                Certified::Yes => ", certified",
-                Certified::No(_) | Certified::Wrong(_) => ", not certified",
-            }
-        );
+        let status_line = || {
+            format!(
+                "{}{}",
+                status_text(&report.outcome),
+                match certified {
+                    Certified::NotAsked => "",
+                    Certified::Yes => ", certified",
+                    Certified::No(_) | Certified::Wrong(_) => ", not certified",
+                }
+            )
+        };
         match report.outcome.solution() {
             Some(grid) => {
                 let mut text = Vec::with_capacity(grid.values().len() + 1);
@@ -347,18 +349,18 @@ fn answered(
                 // grids alone (to pipe on).
                 if settings.says_status() {
                     if layout.is_multiline() || settings.output == OutputArg::Pretty {
-                        text.extend_from_slice(status_line.as_bytes());
+                        text.extend_from_slice(status_line().as_bytes());
                         text.push(b'\n');
                     } else if text.last() == Some(&b'\n') {
                         text.pop();
-                        text.extend_from_slice(format!("  {status_line}\n").as_bytes());
+                        text.extend_from_slice(format!("  {}\n", status_line()).as_bytes());
                     }
                 }
                 let mut r = Record::new(text, status.word(), exit);
                 r.multiline = layout.is_multiline() || settings.output == OutputArg::Pretty;
                 r
             }
-            None => Record::new(format!("{status_line}\n"), status.word(), exit),
+            None => Record::new(format!("{}\n", status_line()), status.word(), exit),
         }
     };
     record.exit = exit;

@@ -369,7 +369,7 @@ fn judge_pair(
             shown_in_record: true,
         });
     }
-    certified.mark(record, format!("pair {}", pair.index))
+    certified.mark(record, || format!("pair {}", pair.index))
 }
 
 fn judge(

@@ -146,6 +146,16 @@ pub(crate) enum Kind {
 
 /// Classifies a (right-trimmed) line.
 pub(crate) fn classify(text: &[u8]) -> Kind {
+    // The common line first: a grid of digits and dots. It is no header (a count has at most 3
+    // digits, a title a space), no comment and no rule line (every rule word has a letter, `~` or
+    // `:`), so it is data; the tests below would take a few hundred steps to say so.
+    // (A fold without early exit, which the compiler turns into vector code.)
+    let plain = text
+        .iter()
+        .fold(true, |ok, &b| ok & ((b == b'.') | b.is_ascii_digit()));
+    if text.len() > 3 && plain {
+        return Kind::Data;
+    }
     let t = trim_start(text);
     if t.is_empty() {
         return Kind::Blank;
@@ -364,6 +374,25 @@ pub(crate) fn rule_word(t: &[u8]) -> Option<(RuleWord, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_and_dots_are_data_beyond_three_characters() {
+        let grid =
+            b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        assert_eq!(classify(grid), Kind::Data);
+        assert_eq!(
+            classify(&grid.map(|b| if b == b'.' { b'0' } else { b })),
+            Kind::Data
+        );
+        assert_eq!(classify(b"1234"), Kind::Data);
+        assert_eq!(classify(b"...."), Kind::Data);
+        // Up to three digits: a count; the other kinds are left to the full test.
+        assert_eq!(classify(b"95"), Kind::HeaderInt(95));
+        assert_eq!(classify(b"# 4.....8.5"), Kind::Comment);
+        assert_eq!(classify(b"9x9:d:k:1234"), Kind::Rule);
+        assert_eq!(classify(b".~R1C1_5"), Kind::Rule);
+        assert_eq!(classify(b"   "), Kind::Blank);
+    }
 
     #[test]
     fn classes() {

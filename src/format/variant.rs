@@ -380,6 +380,13 @@ impl Trailers {
         while let Some(record) = emitted.pop_front() {
             let positions = ctx.positions.take();
             self.release(ctx, out);
+            // Not waiting for rule lines, no clash check deferred, no note (which may be a region
+            // map): `finish` would hand the puzzle on as it is, so it goes on at once.
+            let plain = |p: &Puzzle| p.note.is_none() && p.solvable.is_none();
+            if !self.hold && positions.is_none() && record.puzzle.as_ref().is_ok_and(plain) {
+                out.push_back(record);
+                continue;
+            }
             self.take_record(ctx, record, positions, out);
         }
     }

@@ -234,3 +234,61 @@ fn a_second_ctrl_c_ends_a_run_that_cannot_finish_at_once() {
     let status = wait(&mut child, Duration::from_secs(60));
     assert_eq!(status.code(), Some(130));
 }
+
+#[test]
+fn ctrl_c_with_one_job_over_files_stops_the_solve_in_hand() {
+    // With one job and only files, puzzles are solved on the reading thread: the first Ctrl-C
+    // must still stop the 64x64 in hand (which the native backend does not settle in minutes),
+    // keep the 400 answers before it and mark it `interrupted`.
+    let files = [
+        "17-clue-head200.txt",
+        "17-clue-head200.txt",
+        "64x64-rkkautsar-1.txt",
+    ];
+    let expected: Vec<_> = files.iter().flat_map(|f| puzzles_of(f)).collect();
+    let stuck = expected.len() - 1;
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
+        .args(["solve", "--backend", "dfs", "--output", "json", "--summary"])
+        .args(["--jobs", "1"])
+        .args(files.iter().map(|f| fixture(f)))
+        .env_remove("SATDOKU_TEST_FAULT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stdout = lines_of(child.stdout.take().unwrap());
+    let stderr = lines_of(child.stderr.take().unwrap());
+    // The answers before the 64x64 fill more than the output buffer: once some arrive, the
+    // process is solving (and listening for signals).
+    match stdout.recv_timeout(Duration::from_secs(120)) {
+        Ok(line) => assert!(line.contains("\"solved\""), "{line}"),
+        Err(e) => panic!("no output: {e}"),
+    }
+    // Give it time to reach the 64x64 (the 400 quick ones take milliseconds).
+    std::thread::sleep(Duration::from_millis(500));
+    signal(&child, "INT");
+    let status = wait(&mut child, Duration::from_secs(60));
+    let records: Vec<String> = stdout.iter().collect();
+    let stderr: Vec<String> = stderr.iter().collect();
+    assert_eq!(status.code(), Some(130), "{stderr:#?}");
+    // The first record was read above: every other one is here, the 64x64's last.
+    assert_eq!(records.len(), stuck, "{stderr:#?}");
+    let last: serde_json::Value = serde_json::from_str(&records[stuck - 1]).unwrap();
+    assert_eq!(last["status"], "interrupted", "{last}");
+    assert_eq!(last["index"], stuck as u64);
+    let solved = records[..stuck - 1]
+        .iter()
+        .filter(|l| l.contains("\"solved\""))
+        .count();
+    assert_eq!(solved, stuck - 1);
+    let summary = format!(
+        "solve (dfs): {} puzzles: {} solved, 1 interrupted; 0 errors",
+        stuck + 1,
+        stuck
+    );
+    assert!(
+        stderr.iter().any(|l| l.starts_with(&summary)),
+        "{summary}\n{stderr:#?}"
+    );
+}
