@@ -420,8 +420,8 @@ pub(crate) fn stop_flags() -> Vec<Arc<AtomicBool>> {
 /// auto backend's race).
 ///
 /// The native backend looks at `flag` wherever it looks at the clock (every 16 to 1,024 search
-/// nodes). The SAT solvers look at it only in a solve that has a deadline: give `limits` a
-/// timeout (a year, if none is wanted) for them to be stopped too.
+/// nodes), the SAT solvers while they search (varisat through its proof output, CaDiCaL through
+/// its terminator).
 ///
 /// ```
 /// use std::sync::Arc;
@@ -442,6 +442,12 @@ pub fn stop_when<R>(flag: &Arc<AtomicBool>, f: impl FnOnce() -> R) -> R {
     let mut flags = stop_flags();
     flags.push(Arc::clone(flag));
     stoppable(flags, WorkCounters::on_this_thread(), f)
+}
+
+/// Whether the solves on this thread have stop flags to watch ([`stop_when`]): the SAT solvers
+/// then look at them even without a deadline.
+pub(crate) fn stop_watched() -> bool {
+    WATCH.with(|w| !w.borrow().stop.is_empty())
 }
 
 /// Whether the solve running on this thread was asked to stop ([`stoppable`]).

@@ -148,10 +148,6 @@ fn parse_solver(name: Option<&str>, auto: bool) -> PyResult<SatSolver> {
     }
 }
 
-/// A timeout far enough to be none, given when the caller sets none: the SAT solvers look at the
-/// stop flag (Ctrl-C) only in a solve with a deadline.
-const FAR: Duration = Duration::from_secs(365 * 24 * 3600);
-
 /// One row's result.
 #[derive(Default)]
 struct RowOut {
@@ -625,17 +621,18 @@ pub fn run_batch<'py>(
     certify_dir: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let timeout = match timeout {
-        None => FAR,
+        None => None,
         Some(t) if t.is_nan() || t < 0.0 => {
             return Err(PyValueError::new_err(format!(
                 "timeout={t}: expected a positive number of seconds"
             )));
         }
-        Some(t) => Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX),
+        Some(t) => Some(Duration::try_from_secs_f64(t).unwrap_or(Duration::MAX)),
     };
+    // Without a timeout the solves still stop on Ctrl-C: they run under the stop flag.
     let limits = Limits::count_to(max_solutions)
         .with_budget(budget)
-        .with_timeout(Some(timeout));
+        .with_timeout(timeout);
     let dfs = || -> Checked { Verified::new(Box::new(DfsBackend::new())) };
     let sat_with = |solver| -> PyResult<SatBackend> {
         sat_backend(encoding, amo, simplify, cage_encoding, solver)

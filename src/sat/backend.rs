@@ -1472,6 +1472,40 @@ mod tests {
         }
     }
 
+    /// A stop flag set in the middle of a search stops either solver without any deadline (the
+    /// CLI's single-job run and the Python batches watch Ctrl-C that way): the empty 9x9 grid
+    /// counted to a million, stopped from another thread once it has begun, is unknown with the
+    /// count reached so far.
+    #[test]
+    fn a_stop_flag_stops_a_long_count_without_a_deadline() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let limits = Limits::count_to(1_000_000);
+        assert_eq!(limits.deadline(Instant::now()), None);
+        for solver in SatSolver::available() {
+            let b = SatBackend::default().with_solver(solver).unwrap();
+            let flag = Arc::new(AtomicBool::new(false));
+            let setter = {
+                let flag = Arc::clone(&flag);
+                std::thread::spawn(move || {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    flag.store(true, Ordering::Relaxed);
+                })
+            };
+            let r = crate::solve::stop_when(&flag, || b.solve(&units, &Grid::empty(s), &limits));
+            setter.join().unwrap();
+            let r = r.unwrap();
+            assert!(
+                matches!(r.outcome, Outcome::Unknown { count, .. } if count < 1_000_000),
+                "{solver}: {:?} {}",
+                r.outcome.status(),
+                r.outcome.count()
+            );
+        }
+    }
+
     /// A solve asked to stop before it starts (Ctrl-C in a batch of giant grids) neither
     /// simplifies nor starts a solver: its formula is left as `--simplify none` leaves it, and it
     /// answers unknown at once. Simplifying and loading a 225x225 grid took seconds without a look

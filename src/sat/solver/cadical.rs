@@ -54,12 +54,12 @@ impl Learner for LiveConflicts {
     fn learn(&mut self, _lit: i32) {}
 }
 
-/// Stops the solver once the deadline has passed (or it was asked to stop).
-struct Deadline(Instant);
+/// Stops the solver once the deadline, if any, has passed, or it was asked to stop.
+struct Deadline(Option<Instant>);
 
 impl Terminator for Deadline {
     fn terminated(&mut self) -> bool {
-        crate::solve::past(Some(self.0))
+        crate::solve::past(self.0)
     }
 }
 
@@ -175,8 +175,8 @@ impl Engine for Cadical {
         if let Some(r) = &recorder {
             solver.connect_proof_tracer1(Rc::clone(r), false, false);
         }
-        if let Some(d) = deadline {
-            solver.connect_terminator(Deadline(d));
+        if deadline.is_some() || crate::solve::stop_watched() {
+            solver.connect_terminator(Deadline(deadline));
         }
         let shown = crate::solve::WorkCounters::on_this_thread().map(|_| {
             let shown = Rc::new(Cell::new(0));

@@ -99,9 +99,10 @@ impl Engine for Varisat {
                 work_left: None,
             };
             solver.write_proof(target, ProofFormat::BinaryDrat);
-        } else if deadline.is_some() {
+        } else if deadline.is_some() || crate::solve::stop_watched() {
             // varisat's own format, which allows clauses added between solves (blocking
-            // clauses); the proof bookkeeping costs some speed, so only with a deadline.
+            // clauses); the proof bookkeeping costs some speed, so only with a deadline or a stop
+            // flag to watch.
             let target = ProofTarget {
                 deadline,
                 keep: None,
