@@ -937,27 +937,17 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             if n != 9 || ctx.base != 1 {
                 return Err(LowerError::Invalid("needs the digits 1-9"));
             }
-            let class = |v: i32| if *modular { (v - 1) % 3 } else { (v - 1) / 3 };
+            // One line per square: the classes seen so far, all three by its end.
+            let classes = Classes { modular: *modular };
             for r in 0..shape.rows().saturating_sub(1) {
                 for c in 0..shape.cols().saturating_sub(1) {
-                    let square = vec![
+                    let square = [
                         Cell::at(shape, r, c),
                         Cell::at(shape, r, c + 1),
                         Cell::at(shape, r + 1, c),
                         Cell::at(shape, r + 1, c + 1),
                     ];
-                    for k in 0..3 {
-                        let w: Vec<i32> = ctx
-                            .values()
-                            .iter()
-                            .map(|&v| i32::from(class(v) == k))
-                            .collect();
-                        out.sums.push(SumRule {
-                            cells: square.clone(),
-                            weights: vec![w; 4],
-                            totals: vec![1, 2, 3, 4],
-                        });
-                    }
+                    out.line(ctx, &square, &classes)?;
                 }
             }
         }
@@ -966,6 +956,14 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                 table,
                 base: ctx.base,
             };
+            // A table that never allows a digit beside itself makes the cells differ: said as a
+            // group too, which the native search reads as peers (its singles see them).
+            let differ = (0..n as usize).all(|d| table.get(d).is_none_or(|row| row >> d & 1 == 0));
+            if differ && *all {
+                out.groups.push(cells.clone());
+            } else if differ {
+                out.groups.extend(cells.windows(2).map(<[Cell]>::to_vec));
+            }
             if *all {
                 for (a, b) in all_pairs(cells) {
                     out.line(ctx, &[a, b], &rule)?;
@@ -993,6 +991,36 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// Global entropy and global mod 3 over one 2x2 square: the classes of the values seen (low,
+/// middle, high; or by their remainder modulo 3), all three at the end.
+struct Classes {
+    modular: bool,
+}
+
+impl Automaton for Classes {
+    /// The classes seen, as bits.
+    type State = u8;
+
+    fn start(&self) -> u8 {
+        0
+    }
+
+    fn step(&self, s: &u8, _: usize, _: usize, v: i32, out: &mut Vec<u8>) {
+        let class = if self.modular {
+            (v - 1).rem_euclid(3)
+        } else {
+            (v - 1).div_euclid(3)
+        };
+        if (0..3).contains(&class) {
+            out.push(s | 1 << class);
+        }
+    }
+
+    fn accepts(&self, s: &u8) -> bool {
+        *s == 7
+    }
 }
 
 /// A binary relation as a table, on each consecutive pair of a line: the last digit read.
