@@ -965,8 +965,14 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                 out.groups.extend(cells.windows(2).map(<[Cell]>::to_vec));
             }
             if *all {
-                for (a, b) in all_pairs(cells) {
-                    out.line(ctx, &[a, b], &rule)?;
+                // One line over all the cells, reading the set of digits so far (every pair at
+                // once, which the native search then keeps arc-consistent as a whole); pair by
+                // pair if that grows too large.
+                let clique = PairClique { pairs: &rule };
+                if let Err(LowerError::TooLarge) = out.line(ctx, cells, &clique) {
+                    for (a, b) in all_pairs(cells) {
+                        out.line(ctx, &[a, b], &rule)?;
+                    }
                 }
             } else if cells.len() >= 2 {
                 out.line(ctx, cells, &rule)?;
@@ -991,6 +997,49 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// A binary relation as a table on every pair of a line, the earlier cell first: the set of digit
+/// indices read so far (a digit read must go with each).
+struct PairClique<'a> {
+    pairs: &'a PairTable<'a>,
+}
+
+impl Automaton for PairClique<'_> {
+    /// The digit indices read, as bits.
+    type State = u64;
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn step(&self, s: &u64, _: usize, _: usize, v: i32, out: &mut Vec<u64>) {
+        let Ok(d) = u16::try_from(v - self.pairs.base) else {
+            return;
+        };
+        if d >= 64 {
+            return;
+        }
+        let fits = (0..64u16)
+            .filter(|p| s >> p & 1 == 1)
+            .all(|p| self.pairs.allows(p, d));
+        if fits {
+            out.push(s | 1 << d);
+        }
+    }
+
+    fn accepts(&self, _: &u64) -> bool {
+        true
+    }
+}
+
+impl PairTable<'_> {
+    /// Whether digit index `b` may follow digit index `a`.
+    fn allows(&self, a: u16, b: u16) -> bool {
+        self.table
+            .get(usize::from(a))
+            .is_some_and(|row| b < 64 && row >> b & 1 == 1)
+    }
 }
 
 /// Global entropy and global mod 3 over one 2x2 square: the classes of the values seen (low,
@@ -1045,10 +1094,7 @@ impl Automaton for PairTable<'_> {
         };
         let ok = match *s {
             None => true,
-            Some(p) => self
-                .table
-                .get(usize::from(p))
-                .is_some_and(|row| d < 64 && row >> d & 1 == 1),
+            Some(p) => self.allows(p, d),
         };
         if ok {
             out.push(Some(d));

@@ -23,6 +23,7 @@ mod readme;
 mod sat;
 mod sigh;
 mod sigh_fuzz;
+mod sigh_types;
 mod study_cli;
 mod trust;
 mod variants;
