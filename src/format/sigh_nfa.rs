@@ -578,7 +578,7 @@ mod tests {
                 })
                 .collect();
             assert_eq!(
-                nfa.accepts(&[word.clone()]),
+                nfa.accepts(std::slice::from_ref(&word)),
                 pred(&word),
                 "{pattern} {word:?}"
             );
@@ -626,14 +626,13 @@ mod tests {
     #[test]
     fn keys_round_trip_and_read_as_sigh_writes_them() {
         // "Consecutive" on 9 digits, as sigh's fnToBinaryKey writes it (bit (i − 1)·9 + j − 1).
-        let mut table = vec![0u64; 9];
-        for i in 0..9 {
-            for j in 0..9usize {
-                if i.abs_diff(j) == 1 {
-                    table[i] |= 1 << j;
-                }
-            }
-        }
+        let table: Vec<u64> = (0..9usize)
+            .map(|i| {
+                (0..9usize)
+                    .filter(|j| i.abs_diff(*j) == 1)
+                    .fold(0, |row, j| row | 1 << j)
+            })
+            .collect();
         let key = pair_key(&table, 9);
         assert_eq!(pair_table(&key, 9, false).unwrap(), table);
         // The legacy form swaps `-` and `_`.

@@ -195,9 +195,9 @@ fn new_sigh_types_count_as_enumeration_on_4x4() {
         ],
     );
     let cases = [
-        format!(".Shape~4x4.LookAndSay~2102~R1C1~R2C3~R3C2~R4C4"),
-        format!(".Shape~4x4.LookAndSay~13~R1C1~R2C3~R3C2"),
-        format!(".Shape~4x4.EqualityCage~R1C1~R2C3.EqualityCage~R3C2~R4C4~R4C1~R1C4"),
+        ".Shape~4x4.LookAndSay~2102~R1C1~R2C3~R3C2~R4C4".to_string(),
+        ".Shape~4x4.LookAndSay~13~R1C1~R2C3~R3C2".to_string(),
+        ".Shape~4x4.EqualityCage~R1C1~R2C3.EqualityCage~R3C2~R4C4~R4C1~R1C4".to_string(),
         format!(".Shape~4x4.Pair~{less}~_name~R1C1~R2C3~R3C4~~R4C1~R3C2"),
         format!(".Shape~4x4.PairX~{apart}~R1C1~R2C3~R3C2"),
         format!(".Shape~4x4.Binary~{}~~R1C1~R2C3~R3C4", legacy(&less)),
@@ -206,7 +206,7 @@ fn new_sigh_types_count_as_enumeration_on_4x4() {
         format!(".Shape~4x4.NFA~{alternate}~R1C1~R1C2~-~R2C1~R2C2"),
         // 0-based digits: `0` is the first.
         format!(".Shape~4x4~0-3.Regex~{}~R1C1~R2C3~R3C2", base64(b"0.*")),
-        format!(".Shape~4x4~0-3.LookAndSay~1012~R1C1~R2C3~R3C2~R4C4"),
+        ".Shape~4x4~0-3.LookAndSay~1012~R1C1~R2C3~R3C2~R4C4".to_string(),
     ];
     let mut seen = Vec::new();
     for text in &cases {
