@@ -13,6 +13,7 @@ use std::sync::Arc;
 use crate::automaton::{Automaton, TooLarge, unroll};
 use crate::constraint::{LineRule, Relation, RelationKind, SumRule, Variant};
 use crate::grid::{Cell, DigitSet, Shape};
+use crate::nfa::NfaLine;
 
 /// A rule on some cells, as setters state it (see the module docs for values). Cells are in the
 /// order that matters to the rule (a thermometer from its bulb, an arrow from its circle, an outside
@@ -250,6 +251,45 @@ pub enum Clue {
         /// The value cell, the control cell, then the indexed cells.
         cells: Vec<Cell>,
     },
+    /// Look and say: each listed value appears exactly its count of times among the cells (a count
+    /// of 0: not at all); other values are free.
+    LookAndSay {
+        /// (value, count) pairs, each value once.
+        counts: Vec<(i32, i32)>,
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// Equality cage: different values, as many even as odd and as many low as high (the lower and
+    /// upper halves of the values; the middle value of an odd count is not allowed).
+    EqualityCage {
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// Every 2x2 square of the grid holds a value of each of three classes: low, middle and high
+    /// (1-3, 4-6, 7-9: global entropy), or with `modular`, 1-4-7, 2-5-8 and 3-6-9 (global mod 3).
+    Global2x2 {
+        /// The classes modulo 3 rather than by thirds.
+        modular: bool,
+    },
+    /// A binary relation given as a table, on each consecutive pair of the cells (or, with `all`,
+    /// on every pair, the earlier cell first).
+    Pair {
+        /// Every pair rather than consecutive ones.
+        all: bool,
+        /// Per 0-based digit index of the first cell, the set of digit indices the second may hold
+        /// (bit j: digit j + 1).
+        table: Vec<u64>,
+        /// The cells.
+        cells: Vec<Cell>,
+    },
+    /// The values along each segment, read in order (segments joined by a break symbol), form a
+    /// word a finite automaton accepts (sigh's `NFA` and `Regex`).
+    Nfa {
+        /// The automaton.
+        nfa: std::sync::Arc<crate::nfa::Nfa>,
+        /// The segments, each at least one cell.
+        segments: Vec<Vec<Cell>>,
+    },
 }
 
 impl Clue {
@@ -291,6 +331,13 @@ impl Clue {
             Clue::SameValues { .. } => "same-values",
             Clue::Rellik { .. } => "rellik",
             Clue::ValueIndexing { .. } => "value-indexing",
+            Clue::LookAndSay { .. } => "look-and-say",
+            Clue::EqualityCage { .. } => "equality-cage",
+            Clue::Global2x2 { modular: false } => "global-entropy",
+            Clue::Global2x2 { modular: true } => "global-mod",
+            Clue::Pair { all: false, .. } => "pair",
+            Clue::Pair { all: true, .. } => "pair-all",
+            Clue::Nfa { .. } => "automaton",
         }
     }
 
@@ -321,6 +368,11 @@ impl Clue {
                 format!("{k} {}", if *rows { "row" } else { "column" })
             }
             Clue::SameValues { sets, .. } => format!("{k} {sets}"),
+            Clue::LookAndSay { counts, .. } => {
+                let v: Vec<String> = counts.iter().map(|(v, c)| format!("{c}x{v}")).collect();
+                format!("{k} {}", v.join(" "))
+            }
+            Clue::Nfa { nfa, .. } => format!("{k} {}", nfa.name()),
             _ => k.to_string(),
         }
     }
@@ -330,8 +382,8 @@ impl Clue {
     pub fn cells(&self) -> Vec<Cell> {
         match self {
             Clue::Candidates { cell, .. } => vec![*cell],
-            Clue::Diagonal { .. } => Vec::new(),
-            Clue::EqualSum { segments } => segments.concat(),
+            Clue::Diagonal { .. } | Clue::Global2x2 { .. } => Vec::new(),
+            Clue::EqualSum { segments } | Clue::Nfa { segments, .. } => segments.concat(),
             Clue::AllDifferent { cells }
             | Clue::Kropki { cells, .. }
             | Clue::Xv { cells, .. }
@@ -362,7 +414,10 @@ impl Clue {
             | Clue::CountingCircles { cells }
             | Clue::SameValues { cells, .. }
             | Clue::Rellik { cells, .. }
-            | Clue::ValueIndexing { cells } => cells.clone(),
+            | Clue::ValueIndexing { cells }
+            | Clue::LookAndSay { cells, .. }
+            | Clue::EqualityCage { cells }
+            | Clue::Pair { cells, .. } => cells.clone(),
         }
     }
 
@@ -837,8 +892,218 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             }
             out.line(ctx, cells, &PointsTo)?;
         }
+        Clue::LookAndSay { counts, cells } => {
+            for &(v, k) in counts {
+                if k == 0 {
+                    for &c in cells {
+                        out.candidates.push((c, ctx.digits_where(|x| x != v)));
+                    }
+                } else if (lo..=hi).contains(&v) && k > 0 {
+                    out.count(ctx, cells, v, vec![k]);
+                } else {
+                    return Err(LowerError::Invalid("needs counted values of the grid"));
+                }
+            }
+        }
+        Clue::EqualityCage { cells } => {
+            if cells.len() % 2 == 1 {
+                return Err(LowerError::Invalid("needs an even number of cells"));
+            }
+            out.groups.push(cells.clone());
+            let half = n / 2;
+            // Low: the first half of the values; high: the last half; an odd count's middle value
+            // is neither.
+            let low = |v: i32| v < lo + half;
+            let high = |v: i32| v > hi - half;
+            for &c in cells {
+                out.candidates
+                    .push((c, ctx.digits_where(|v| low(v) || high(v))));
+            }
+            let signed = |f: &dyn Fn(i32) -> i32| -> SumRule {
+                SumRule {
+                    cells: cells.clone(),
+                    weights: cells
+                        .iter()
+                        .map(|_| ctx.values().iter().map(|&v| f(v)).collect())
+                        .collect(),
+                    totals: vec![0],
+                }
+            };
+            out.sums.push(signed(&|v| if v % 2 == 0 { 1 } else { -1 }));
+            out.sums
+                .push(signed(&|v| i32::from(low(v)) - i32::from(high(v))));
+        }
+        Clue::Global2x2 { modular } => {
+            if n != 9 || ctx.base != 1 {
+                return Err(LowerError::Invalid("needs the digits 1-9"));
+            }
+            // One line per square: the classes seen so far, all three by its end.
+            let classes = Classes { modular: *modular };
+            for r in 0..shape.rows().saturating_sub(1) {
+                for c in 0..shape.cols().saturating_sub(1) {
+                    let square = [
+                        Cell::at(shape, r, c),
+                        Cell::at(shape, r, c + 1),
+                        Cell::at(shape, r + 1, c),
+                        Cell::at(shape, r + 1, c + 1),
+                    ];
+                    out.line(ctx, &square, &classes)?;
+                }
+            }
+        }
+        Clue::Pair { all, table, cells } => {
+            let rule = PairTable {
+                table,
+                base: ctx.base,
+            };
+            // A table that never allows a digit beside itself makes the cells differ: said as a
+            // group too, which the native search reads as peers (its singles see them).
+            let differ = (0..n as usize).all(|d| table.get(d).is_none_or(|row| row >> d & 1 == 0));
+            if differ && *all {
+                out.groups.push(cells.clone());
+            } else if differ {
+                out.groups.extend(cells.windows(2).map(<[Cell]>::to_vec));
+            }
+            if *all {
+                // One line over all the cells, reading the set of digits so far (every pair at
+                // once, which the native search then keeps arc-consistent as a whole); pair by
+                // pair if that grows too large.
+                let clique = PairClique { pairs: &rule };
+                if let Err(LowerError::TooLarge) = out.line(ctx, cells, &clique) {
+                    for (a, b) in all_pairs(cells) {
+                        out.line(ctx, &[a, b], &rule)?;
+                    }
+                }
+            } else if cells.len() >= 2 {
+                out.line(ctx, cells, &rule)?;
+            }
+        }
+        Clue::Nfa { nfa, segments } => {
+            if nfa.digits() != n as usize {
+                return Err(LowerError::Invalid(
+                    "needs an automaton over the grid's digits",
+                ));
+            }
+            let mut breaks = Vec::new();
+            for (k, seg) in segments.iter().enumerate() {
+                breaks.extend((0..seg.len()).map(|i| i + 1 == seg.len() && k + 1 < segments.len()));
+            }
+            let line = NfaLine {
+                nfa,
+                breaks,
+                base: ctx.base,
+            };
+            out.line(ctx, &segments.concat(), &line)?;
+        }
     }
     Ok(())
+}
+
+/// A binary relation as a table on every pair of a line, the earlier cell first: the set of digit
+/// indices read so far (a digit read must go with each).
+struct PairClique<'a> {
+    pairs: &'a PairTable<'a>,
+}
+
+impl Automaton for PairClique<'_> {
+    /// The digit indices read, as bits.
+    type State = u64;
+
+    fn start(&self) -> u64 {
+        0
+    }
+
+    fn step(&self, s: &u64, _: usize, _: usize, v: i32, out: &mut Vec<u64>) {
+        let Ok(d) = u16::try_from(v - self.pairs.base) else {
+            return;
+        };
+        if d >= 64 {
+            return;
+        }
+        let fits = (0..64u16)
+            .filter(|p| s >> p & 1 == 1)
+            .all(|p| self.pairs.allows(p, d));
+        if fits {
+            out.push(s | 1 << d);
+        }
+    }
+
+    fn accepts(&self, _: &u64) -> bool {
+        true
+    }
+}
+
+impl PairTable<'_> {
+    /// Whether digit index `b` may follow digit index `a`.
+    fn allows(&self, a: u16, b: u16) -> bool {
+        self.table
+            .get(usize::from(a))
+            .is_some_and(|row| b < 64 && row >> b & 1 == 1)
+    }
+}
+
+/// Global entropy and global mod 3 over one 2x2 square: the classes of the values seen (low,
+/// middle, high; or by their remainder modulo 3), all three at the end.
+struct Classes {
+    modular: bool,
+}
+
+impl Automaton for Classes {
+    /// The classes seen, as bits.
+    type State = u8;
+
+    fn start(&self) -> u8 {
+        0
+    }
+
+    fn step(&self, s: &u8, _: usize, _: usize, v: i32, out: &mut Vec<u8>) {
+        let class = if self.modular {
+            (v - 1).rem_euclid(3)
+        } else {
+            (v - 1).div_euclid(3)
+        };
+        if (0..3).contains(&class) {
+            out.push(s | 1 << class);
+        }
+    }
+
+    fn accepts(&self, s: &u8) -> bool {
+        *s == 7
+    }
+}
+
+/// A binary relation as a table, on each consecutive pair of a line: the last digit read.
+struct PairTable<'a> {
+    /// Per digit index of the first cell, the digit indices the second may hold.
+    table: &'a [u64],
+    /// The value of digit index 0.
+    base: i32,
+}
+
+impl Automaton for PairTable<'_> {
+    /// The last digit index read.
+    type State = Option<u16>;
+
+    fn start(&self) -> Self::State {
+        None
+    }
+
+    fn step(&self, s: &Self::State, _: usize, _: usize, v: i32, out: &mut Vec<Self::State>) {
+        let Ok(d) = u16::try_from(v - self.base) else {
+            return;
+        };
+        let ok = match *s {
+            None => true,
+            Some(p) => self.allows(p, d),
+        };
+        if ok {
+            out.push(Some(d));
+        }
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        s.is_some()
+    }
 }
 
 /// Lowers the data-free variants that are clues in all but name (strict kropki and XV, anti-taxicab,

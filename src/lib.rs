@@ -42,6 +42,7 @@ mod dfs;
 pub mod format;
 pub mod generate;
 mod grid;
+mod nfa;
 mod rules;
 pub mod sat;
 mod solve;
@@ -63,6 +64,7 @@ pub use constraint::{
 };
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};
+pub use nfa::{MAX_STATES, Nfa};
 pub use rules::{RulesBuilder, RulesError};
 pub use solve::{
     Backend, Certification, Evidence, Limits, Outcome, Report, Solutions, SolveError, Stats,

@@ -742,6 +742,104 @@ fn check_clue(units: &Units, clue: &Clue, vals: &[i32]) -> Result<(), Broken> {
                 );
             }
         }
+        Clue::LookAndSay { counts, cells } => {
+            for &(v, k) in counts {
+                let have = cells.iter().filter(|&&c| val(c) == v).count() as i32;
+                if have != k {
+                    return fail(first, format!("{v} is in its cells {have} times, not {k}"));
+                }
+            }
+        }
+        Clue::EqualityCage { cells } => {
+            if let Some((a, b)) = repeated(cells, vals) {
+                return fail(first, format!("{} and {} hold the same", show(a), show(b)));
+            }
+            let n = shape.n() as i32;
+            let (lo, hi) = (units.value(1), units.value(shape.n() as u16));
+            let even = cells.iter().filter(|&&c| val(c) % 2 == 0).count();
+            let low = cells.iter().filter(|&&c| val(c) < lo + n / 2).count();
+            let high = cells.iter().filter(|&&c| val(c) > hi - n / 2).count();
+            if 2 * even != cells.len() {
+                return fail(
+                    first,
+                    format!("{even} of its {} cells are even", cells.len()),
+                );
+            }
+            if 2 * low != cells.len() || 2 * high != cells.len() {
+                return fail(
+                    first,
+                    format!("{low} of its {} cells are low, {high} high", cells.len()),
+                );
+            }
+        }
+        Clue::Global2x2 { modular } => {
+            let class = |v: i32| if *modular { (v - 1) % 3 } else { (v - 1) / 3 };
+            for r in 0..shape.rows().saturating_sub(1) {
+                for c in 0..shape.cols().saturating_sub(1) {
+                    let square = [(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)]
+                        .map(|(r, c)| Cell::at(shape, r, c));
+                    for k in 0..3 {
+                        if !square.iter().any(|&x| class(val(x)) == k) {
+                            return fail(
+                                square[0],
+                                format!(
+                                    "the 2x2 square from {} holds no value of class {}",
+                                    square[0].name(shape),
+                                    if *modular {
+                                        ["1 4 7", "2 5 8", "3 6 9"][k as usize]
+                                    } else {
+                                        ["1-3", "4-6", "7-9"][k as usize]
+                                    }
+                                ),
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        Clue::Pair { all, table, cells } => {
+            let pairs: Vec<(Cell, Cell)> = if *all {
+                let mut v = Vec::new();
+                for (i, &a) in cells.iter().enumerate() {
+                    v.extend(cells[i + 1..].iter().map(|&b| (a, b)));
+                }
+                v
+            } else {
+                cells.windows(2).map(|w| (w[0], w[1])).collect()
+            };
+            let digit = |c: Cell| (vals[c.index()] - units.value(1)) as usize;
+            for (a, b) in pairs {
+                let allowed = digit(b) < 64
+                    && table
+                        .get(digit(a))
+                        .is_some_and(|row| row >> digit(b) & 1 == 1);
+                if !allowed {
+                    return fail(
+                        a,
+                        format!(
+                            "{} and {}: a pair the table does not allow",
+                            show(a),
+                            show(b)
+                        ),
+                    );
+                }
+            }
+        }
+        Clue::Nfa { nfa, segments } => {
+            let base = units.value(1);
+            let words: Vec<Vec<u16>> = segments
+                .iter()
+                .map(|seg| seg.iter().map(|&c| (val(c) - base) as u16).collect())
+                .collect();
+            if !nfa.accepts(&words) {
+                let line: Vec<String> = segments
+                    .concat()
+                    .iter()
+                    .map(|&c| val(c).to_string())
+                    .collect();
+                return fail(first, format!("the automaton rejects {}", line.join(" ")));
+            }
+        }
     }
     Ok(())
 }

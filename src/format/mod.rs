@@ -81,6 +81,7 @@ mod reader;
 mod record;
 mod rule_lines;
 mod sigh;
+mod sigh_nfa;
 mod symbols;
 mod variant;
 

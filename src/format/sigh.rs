@@ -16,9 +16,10 @@
 //! | `WhiteDot`, `BlackDot`, `X`, `V`, `GreaterThan` | pair relations |
 //! | `Thermo`, `Whisper`, `Renban`, `Palindrome`, `Modular`, `Entropic`, `Zipper`, `Between`, `Lockout`, `RegionSumLine`, `SumLine` | lines |
 //! | `Sandwich`, `Lunchbox`, `XSum`, `Skyscraper`, `HiddenSkyscraper`, `NumberedRoom` | outside clues and lunchboxes |
-//! | `Quad`, `AllDifferent`, `Indexing`, `CountingCircles`, `SameValues`, `RellikCage`, `ValueIndexing` | the rest |
+//! | `Quad`, `AllDifferent`, `Indexing`, `CountingCircles`, `SameValues`, `RellikCage`, `ValueIndexing`, `LookAndSay`, `EqualityCage`, `GlobalEntropy`, `GlobalMod` | the rest |
+//! | `NFA`, `Regex`, `Pair`, `PairX` (and the legacy `Binary`, `BinaryX`) | automata and relation tables (`sigh_nfa.rs`) |
 //!
-//! Any other type (`Or`, `NFA`, `FullRank`, `ChaosConstruction`, …) is an error naming it, at its
+//! Any other type (`Or`, `FullRank`, `ChaosConstruction`, …) is an error naming it, at its
 //! position; so are extra cells outside the grid (sigh's `Var` cells).
 
 use std::fmt::Write as _;
@@ -159,6 +160,16 @@ const KNOWN: &[&str] = &[
     "SameValues",
     "RellikCage",
     "ValueIndexing",
+    "NFA",
+    "Regex",
+    "Pair",
+    "PairX",
+    "Binary",
+    "BinaryX",
+    "LookAndSay",
+    "EqualityCage",
+    "GlobalEntropy",
+    "GlobalMod",
 ];
 
 /// sigh's other types: recognised as sigh's (so that a line of them is read as a constraint string),
@@ -169,12 +180,6 @@ const OTHERS: &[&str] = &[
     "End",
     "Replicate",
     "Container",
-    "NFA",
-    "Regex",
-    "Binary",
-    "BinaryX",
-    "Pair",
-    "PairX",
     "Var",
     "FullRank",
     "FullRankTies",
@@ -183,12 +188,8 @@ const OTHERS: &[&str] = &[
     "ChaosCount",
     "RegionSameValues",
     "Doppelganger",
-    "GlobalEntropy",
-    "GlobalMod",
-    "EqualityCage",
     "ContainAtLeast",
     "ContainExact",
-    "LookAndSay",
     "ConnectedValues",
     "CountDistinct",
     "SearchPriority",
@@ -768,6 +769,84 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
                 need(&cells, 1, at)?;
                 Clue::Indexing { rows, cells }
             }
+            "LookAndSay" => {
+                let (t, tat) = args.first().cloned().unwrap_or_default();
+                let b2 = t.as_bytes();
+                if b2.is_empty() || b2.len() % 2 == 1 || !b2.iter().all(u8::is_ascii_digit) {
+                    return Err((tat, bad("(count, value) digit pairs, 23 for two 3s", &t)));
+                }
+                let mut counts: Vec<(i32, i32)> = Vec::new();
+                for pair in b2.chunks(2) {
+                    let (k, v) = (i32::from(pair[0] - b'0'), i32::from(pair[1] - b'0'));
+                    if counts.iter().any(|&(w, _)| w == v) {
+                        return Err((tat, bad("each value counted once", &t)));
+                    }
+                    counts.push((v, k));
+                }
+                let cells = cells_of(&args[1.min(args.len())..])?;
+                need(&cells, 1, at)?;
+                Clue::LookAndSay { counts, cells }
+            }
+            "EqualityCage" => {
+                let cells = cells_of(args)?;
+                need(&cells, 2, at)?;
+                Clue::EqualityCage { cells }
+            }
+            "GlobalEntropy" => Clue::Global2x2 { modular: false },
+            "GlobalMod" => Clue::Global2x2 { modular: true },
+            "NFA" | "Regex" | "Pair" | "PairX" | "Binary" | "BinaryX" => {
+                let (key, kat) = args.first().cloned().unwrap_or_default();
+                let kind = item.kind.as_str();
+                let rest = &args[1.min(args.len())..];
+                let n = shape.n();
+                let malformed = |expected: &'static str, why: String| {
+                    (
+                        kat,
+                        ParseErrorKind::RuleSyntax {
+                            what: "sigh constraint string",
+                            expected,
+                            found: why.chars().take(60).collect(),
+                        },
+                    )
+                };
+                let groups = named_groups(shape, rest, kind == "NFA")?;
+                match kind {
+                    "NFA" | "Regex" => {
+                        let nfa = if kind == "NFA" {
+                            super::sigh_nfa::decode_nfa(&key, n).map_err(|e| {
+                                malformed("an automaton as sigh encodes it", e.to_string())
+                            })?
+                        } else {
+                            let pattern = super::sigh_nfa::regex_pattern(&key)
+                                .ok_or((kat, bad("a pattern in URL-safe base64", &key)))?;
+                            super::sigh_nfa::compile_regex(&pattern, n, base)
+                                .map_err(|e| malformed("a regular expression sigh reads", e))?
+                        };
+                        let nfa = std::sync::Arc::new(nfa.with_source(format!("{kind}~{key}")));
+                        for segments in groups {
+                            blame.clues.push(at);
+                            b = b.clue(Clue::Nfa {
+                                nfa: nfa.clone(),
+                                segments,
+                            });
+                        }
+                    }
+                    _ => {
+                        let legacy = kind.starts_with("Binary");
+                        let table = super::sigh_nfa::pair_table(&key, n, legacy)
+                            .ok_or((kat, bad("a relation key in URL-safe base64", &key)))?;
+                        for segments in groups {
+                            blame.clues.push(at);
+                            b = b.clue(Clue::Pair {
+                                all: kind.ends_with('X'),
+                                table: table.clone(),
+                                cells: segments.concat(),
+                            });
+                        }
+                    }
+                }
+                continue;
+            }
             other => {
                 return Err((
                     at,
@@ -784,6 +863,43 @@ pub(crate) fn read_sigh(text: &[u8]) -> Result<Read, Failure> {
         b = b.clue(clue);
     }
     finish(b, shape, values, &blame)
+}
+
+/// sigh's named cell groups (`NFA`, `Regex`, `Pair`…): an item `_name` starts a group (the name is
+/// dropped), an empty item ends one; with `segments`, an item `-` splits a group into segments.
+/// Each group is a list of segments of at least one cell.
+fn named_groups(
+    shape: Shape,
+    args: &[(String, usize)],
+    segments: bool,
+) -> Result<Vec<Vec<Vec<Cell>>>, Failure> {
+    let mut out: Vec<Vec<Vec<Cell>>> = Vec::new();
+    let mut group: Vec<Vec<Cell>> = vec![Vec::new()];
+    let mut flush = |group: &mut Vec<Vec<Cell>>, at: usize| -> Result<(), Failure> {
+        if group.len() == 1 && group[0].is_empty() {
+            return Ok(());
+        }
+        if group.iter().any(Vec::is_empty) {
+            return Err((at, bad("segments of at least one cell", "-")));
+        }
+        out.push(std::mem::replace(group, vec![Vec::new()]));
+        Ok(())
+    };
+    for (t, at) in args {
+        if t.is_empty() || t.starts_with('_') {
+            flush(&mut group, *at)?;
+        } else if segments && t == "-" {
+            group.push(Vec::new());
+        } else {
+            let c = cell_id(shape, t).ok_or((*at, bad("a cell of the grid, R1C1 to RxCy", t)))?;
+            if let Some(last) = group.last_mut() {
+                last.push(c);
+            }
+        }
+    }
+    let end = args.last().map_or(0, |(_, at)| *at);
+    flush(&mut group, end)?;
+    Ok(out)
 }
 
 /// Where each rule handed to the builder was written (byte offsets of its item), so that an error of
@@ -1389,6 +1505,36 @@ fn write(units: &Units, grid: &Grid) -> Result<String, String> {
             Clue::SameValues { sets, cells } => format!(".SameValues~{sets}~{}", ids(cells)),
             Clue::Rellik { sum, cells } => format!(".RellikCage~{sum}~{}", ids(cells)),
             Clue::ValueIndexing { cells } => format!(".ValueIndexing~{}", ids(cells)),
+            Clue::LookAndSay { counts, cells } => {
+                let mut key = String::new();
+                for &(v, k) in counts {
+                    if !(0..10).contains(&v) || !(0..10).contains(&k) {
+                        return Err("a look-and-say count or value above 9".into());
+                    }
+                    let _ = write!(key, "{k}{v}");
+                }
+                format!(".LookAndSay~{key}~{}", ids(cells))
+            }
+            Clue::EqualityCage { cells } => format!(".EqualityCage~{}", ids(cells)),
+            Clue::Global2x2 { modular } => if *modular {
+                ".GlobalMod"
+            } else {
+                ".GlobalEntropy"
+            }
+            .to_string(),
+            Clue::Pair { all, table, cells } => format!(
+                ".{}~{}~{}",
+                if *all { "PairX" } else { "Pair" },
+                super::sigh_nfa::pair_key(table, n),
+                ids(cells)
+            ),
+            Clue::Nfa { nfa, segments } => {
+                let Some(source) = nfa.source() else {
+                    return Err("an automaton not read from sigh's serialization".into());
+                };
+                let s: Vec<String> = segments.iter().map(|s| ids(s)).collect();
+                format!(".{source}~{}", s.join("~-~"))
+            }
         };
         out.push_str(&s);
     }

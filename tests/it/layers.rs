@@ -496,7 +496,7 @@ fn layer(file: &str) -> usize {
         .unwrap();
     match top {
         // The model.
-        "grid" | "automaton" => 0,
+        "grid" | "automaton" | "nfa" => 0,
         // The constraints, and clues as setters state them (lowered into constraints).
         "constraint" | "clue" => 1,
         "units" => 2,

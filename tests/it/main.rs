@@ -24,6 +24,7 @@ mod sat;
 mod sigh;
 mod sigh_fuzz;
 mod sigh_output;
+mod sigh_types;
 mod study_cli;
 mod trust;
 mod variants;

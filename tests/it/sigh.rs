@@ -14,7 +14,7 @@ use crate::certify::rate;
 use crate::common::fixture;
 
 /// The corpus, read as `--format sigh` reads it.
-fn corpus() -> Vec<Record> {
+pub(crate) fn corpus() -> Vec<Record> {
     let name = "variants-sigh/puzzles.txt";
     let text = std::fs::read_to_string(fixture(name)).unwrap();
     let options = ReadOptions {
@@ -40,9 +40,11 @@ fn names() -> Vec<String> {
 
 /// Puzzles (by corpus index) that took a backend more than a second, or that a backend did not settle
 /// in 10 s (2026-11-26, one at a time, the machine loaded): left to the ignored test.
+/// 87, 88 (global entropy), 90, 92 (pair tables on every pair), 122 and 123 (look and say) were
+/// added with those types (the native search took 2 to 30 s on each, the machine at load 9).
 const SLOW: &[usize] = &[
-    18, 28, 35, 72, 82, 96, 117, 119, 120, 124, 127, 128, 139, 143, 144, 148, 158, 159, 161, 162,
-    163, 164, 165, 166, 167, 170, 172, 226, 263, 271,
+    18, 28, 35, 72, 82, 87, 88, 90, 92, 96, 117, 119, 120, 122, 123, 124, 127, 128, 139, 143, 144,
+    148, 158, 159, 161, 162, 163, 164, 165, 166, 167, 170, 172, 226, 263, 271,
 ];
 
 /// How one supported puzzle with a published solution went on one backend.
@@ -109,7 +111,7 @@ fn the_sigh_corpus_on_both_backends() {
         }
     }
     assert!(failures.is_empty(), "{failures:#?}");
-    assert_eq!(unsupported, 79, "{solved} solved");
+    assert_eq!(unsupported, 48, "{solved} solved");
     assert!(
         solved >= SOLVED_FAST,
         "{solved} solved, {unsupported} unsupported"
@@ -148,7 +150,7 @@ fn the_disputed_puzzle_has_two_solutions_on_both_backends() {
 }
 
 /// The fast supported puzzles with a published solution (of the 250 with one): all of them.
-const SOLVED_FAST: usize = 140;
+const SOLVED_FAST: usize = 165;
 
 /// The slow ones (`cargo test --release -- --ignored sigh_slow`; about 10 minutes): each backend
 /// given 60 s; a backend that answers gives the published solution, and how many settle is printed.
@@ -161,7 +163,14 @@ fn sigh_slow_puzzles_agree_with_the_published_solutions() {
     for &i in SLOW {
         match settle(i, &records[i], 60) {
             Ok([Settled::Published, Settled::Published]) => both += 1,
-            Ok([Settled::Published, _] | [_, Settled::Published]) => one += 1,
+            Ok([Settled::Published, _]) => {
+                one += 1;
+                eprintln!("{}: only dfs settled it in 60 s", names[i]);
+            }
+            Ok([_, Settled::Published]) => {
+                one += 1;
+                eprintln!("{}: only sat settled it in 60 s", names[i]);
+            }
             Ok(_) => eprintln!("{}: neither backend settled it in 60 s", names[i]),
             Err(e) => failures.push(format!("{}: {e}", names[i])),
         }
@@ -171,7 +180,7 @@ fn sigh_slow_puzzles_agree_with_the_published_solutions() {
 }
 
 /// Reads one constraint string as `--format sigh` does.
-fn read_one(text: &str) -> Record {
+pub(crate) fn read_one(text: &str) -> Record {
     let options = ReadOptions {
         format: Some(Format::Sigh),
         ..ReadOptions::default()
@@ -236,7 +245,10 @@ const ROUND_TRIP_FAILS: &[&str] = &[];
 const CERTIFIED: &[usize] = &[
     3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 19, 21, 22, 23, 24, 25, 26, 29, 31, 32, 33, 34,
     36, 37, 38, 40, 42, 43, 44, 48, 52, 61, 78, 86, 105, 131, 141, 181, 182, 183, 184, 185, 186,
-    187, 195, 204, 210, 212, 213,
+    187, 195, 204, 210, 212,
+    213, // look and say, equality cage, global entropy and mod 3, pair
+    // tables (consecutive and every pair), a regular expression and an automaton.
+    14, 20, 27, 45, 46, 55, 91, 135,
 ];
 
 /// Certificates for variant puzzles: the claim is the published solution (from outside), unique;

@@ -1,0 +1,337 @@
+//! The sigh types read since the corpus's first 171 (look-and-say, equality cages, global entropy
+//! and mod 3, pair tables, automata and regular expressions): for each, a planted error the
+//! checker names, and solution counts on small grids by enumeration (the test's own, filtered by
+//! the independent checker) against both backends.
+
+use satdoku::format::Record;
+use satdoku::sat::SatBackend;
+use satdoku::{Backend, Cell, DfsBackend, Grid, Limits, Units, verify};
+
+use crate::sigh::read_one;
+
+/// The corpus puzzle `index` (its record).
+fn corpus(index: usize) -> Record {
+    crate::sigh::corpus().remove(index)
+}
+
+/// URL-safe base64 without padding (RFC 4648 §5), as sigh writes its arguments.
+fn base64(bytes: &[u8]) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let v = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for k in 0..=chunk.len() {
+            out.push(A[(v >> (18 - 6 * k) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+/// sigh's key of a binary relation over `n` digits (its `fnToBinaryKey`): bit (i − 1)·n + j − 1
+/// says whether digit i may stand first and j second, six bits a character, least significant first.
+fn pair_key(n: usize, allows: impl Fn(usize, usize) -> bool) -> String {
+    const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut six = Vec::new();
+    for k in 0..n * n {
+        if k % 6 == 0 {
+            six.push(0u8);
+        }
+        if allows(k / n + 1, k % n + 1) {
+            *six.last_mut().unwrap() |= 1 << (k % 6);
+        }
+    }
+    while six.last() == Some(&0) {
+        six.pop();
+    }
+    six.iter().map(|&s| A[s as usize] as char).collect()
+}
+
+/// A key in the legacy form (`Binary`, `BinaryX`): `-` and `_` swapped.
+fn legacy(key: &str) -> String {
+    key.chars()
+        .map(|c| match c {
+            '-' => '_',
+            '_' => '-',
+            c => c,
+        })
+        .collect()
+}
+
+/// sigh's serialized automaton in its plain format (its `NFASerializer`): `states` states, state 0
+/// the start, `accepts` accepting (listed after the start, as sigh orders them: the start, then the
+/// accepting states, then the others), and (from, digit index, to) moves.
+fn nfa(
+    symbols: usize,
+    states: usize,
+    start_accepts: bool,
+    accepts: usize,
+    moves: &[(usize, usize, usize)],
+) -> String {
+    let mut bits: Vec<bool> = Vec::new();
+    fn put(v: usize, n: usize, bits: &mut Vec<bool>) {
+        for i in (0..n).rev() {
+            bits.push(v >> i & 1 == 1);
+        }
+    }
+    let width = |v: usize| (usize::BITS - v.leading_zeros()) as usize;
+    let state_bits = width(states - 1).max(1);
+    let most = (0..states)
+        .map(|s| moves.iter().filter(|m| m.0 == s).count())
+        .max()
+        .unwrap_or(0);
+    let count_bits = width(most);
+    put(0, 2, &mut bits);
+    put(state_bits - 1, 4, &mut bits);
+    put(symbols - 1, 4, &mut bits);
+    put(1, state_bits, &mut bits);
+    put(accepts, state_bits, &mut bits);
+    put(usize::from(start_accepts), 1, &mut bits);
+    put(count_bits, 4, &mut bits);
+    for s in 0..states {
+        let mine: Vec<_> = moves.iter().filter(|m| m.0 == s).collect();
+        put(mine.len(), count_bits, &mut bits);
+        for m in mine {
+            put(m.1, width(symbols - 1), &mut bits);
+            put(m.2, state_bits, &mut bits);
+        }
+    }
+    let bytes: Vec<u8> = bits
+        .chunks(8)
+        .map(|c| {
+            c.iter()
+                .enumerate()
+                .fold(0u8, |acc, (i, &b)| acc | u8::from(b) << (7 - i))
+        })
+        .collect();
+    base64(&bytes)
+}
+
+/// Every completion of `puzzle` that keeps rows, columns and boxes (the test's own search), kept
+/// when the independent checker accepts it under `units`: how many.
+fn enumerate(units: &Units, puzzle: &Grid) -> u64 {
+    let shape = puzzle.shape();
+    let plain = Units::standard(shape);
+    let n = shape.n() as u16;
+    let mut values = puzzle.values().to_vec();
+    let blanks: Vec<usize> = (0..values.len()).filter(|&i| values[i] == 0).collect();
+    fn go(
+        k: usize,
+        blanks: &[usize],
+        values: &mut Vec<u16>,
+        plain: &Units,
+        units: &Units,
+        puzzle: &Grid,
+        n: u16,
+    ) -> u64 {
+        let Some(&cell) = blanks.get(k) else {
+            let g = Grid::from_values(puzzle.shape(), values.clone()).unwrap();
+            return u64::from(verify(units, puzzle, &g).is_ok());
+        };
+        let mut total = 0;
+        for d in 1..=n {
+            if plain
+                .peers(Cell::new(cell))
+                .iter()
+                .all(|p| values[p.index()] != d)
+            {
+                values[cell] = d;
+                total += go(k + 1, blanks, values, plain, units, puzzle, n);
+                values[cell] = 0;
+            }
+        }
+        total
+    }
+    go(0, &blanks, &mut values, &plain, units, puzzle, n)
+}
+
+/// Counts of `text`'s puzzle by enumeration and by both backends (each counting to `cap`): equal;
+/// the count is returned.
+fn counts_agree(text: &str, cap: u64) -> u64 {
+    let r = read_one(text);
+    let p = r.puzzle.as_ref().unwrap_or_else(|e| panic!("{text}: {e}"));
+    let expect = enumerate(&p.units, &p.grid);
+    assert!(expect < cap, "{text}: raise the cap above {expect}");
+    let backends: [(&str, Box<dyn Backend>); 2] = [
+        ("dfs", Box::new(DfsBackend::new())),
+        ("sat", Box::new(SatBackend::default())),
+    ];
+    for (name, b) in backends {
+        let r = b.solve(&p.units, &p.grid, &Limits::count_to(cap)).unwrap();
+        assert_eq!(r.outcome.count(), expect, "{name}: {text}");
+        for g in r.outcome.grids() {
+            verify(&p.units, &p.grid, g).unwrap_or_else(|v| panic!("{name}: {text}: {v}"));
+        }
+    }
+    expect
+}
+
+#[test]
+fn new_sigh_types_count_as_enumeration_on_4x4() {
+    // 288 4x4 grids without clues.
+    assert_eq!(counts_agree(".Shape~4x4", 300), 288);
+    let less = pair_key(4, |a, b| a < b);
+    let apart = pair_key(4, |a, b| a + b != 5);
+    // Values 1-4 along a line, then 1 or 4 at the end: `(1234)?[14]`-like words by a regex.
+    let regex = base64(b"[12].*[34]|3.?.?1");
+    // Odd, then even, alternately (two states, both accepting), from an odd digit.
+    // (Symbol 4 is the break between segments: back to the start.)
+    let alternate = nfa(
+        5,
+        2,
+        true,
+        1,
+        &[
+            (0, 0, 1),
+            (0, 2, 1),
+            (1, 1, 0),
+            (1, 3, 0),
+            (0, 4, 0),
+            (1, 4, 0),
+        ],
+    );
+    let cases = [
+        ".Shape~4x4.LookAndSay~2102~R1C1~R2C3~R3C2~R4C4".to_string(),
+        ".Shape~4x4.LookAndSay~13~R1C1~R2C3~R3C2".to_string(),
+        ".Shape~4x4.EqualityCage~R1C1~R2C3.EqualityCage~R3C2~R4C4~R4C1~R1C4".to_string(),
+        format!(".Shape~4x4.Pair~{less}~_name~R1C1~R2C3~R3C4~~R4C1~R3C2"),
+        format!(".Shape~4x4.PairX~{apart}~R1C1~R2C3~R3C2"),
+        format!(".Shape~4x4.Binary~{}~~R1C1~R2C3~R3C4", legacy(&less)),
+        format!(".Shape~4x4.Regex~{regex}~R1C1~R2C2~R3C3~R4C4~~R4C1~R3C2"),
+        format!(".Shape~4x4.NFA~{alternate}~_alt~R1C1~R1C2~R2C1~R2C2"),
+        format!(".Shape~4x4.NFA~{alternate}~R1C1~R1C2~-~R2C1~R2C2"),
+        // 0-based digits: `0` is the first.
+        format!(".Shape~4x4~0-3.Regex~{}~R1C1~R2C3~R3C2", base64(b"0.*")),
+        ".Shape~4x4~0-3.LookAndSay~1012~R1C1~R2C3~R3C2~R4C4".to_string(),
+    ];
+    let mut seen = Vec::new();
+    for text in &cases {
+        let k = counts_agree(text, 300);
+        seen.push(k);
+        // Each clue cuts the grids down, but not to nothing.
+        assert!(k > 0 && k < 288, "{text}: {k}");
+    }
+    eprintln!("4x4 counts: {seen:?}");
+}
+
+#[test]
+fn global_entropy_and_mod_count_as_enumeration_on_9x9() {
+    // The published solutions of the corpus's global entropy and mod 3 puzzles, with the top three
+    // rows blanked: their completions under the rule, counted.
+    let mut cut = false;
+    for index in [45, 46] {
+        let r = corpus(index);
+        let p = r.puzzle.as_ref().unwrap();
+        let solution = p.expected.clone().unwrap();
+        let mut values = solution.values().to_vec();
+        values[..27].fill(0);
+        let puzzle = Grid::from_values(solution.shape(), values).unwrap();
+        let with = enumerate(&p.units, &puzzle);
+        let without = enumerate(&Units::standard(solution.shape()), &puzzle);
+        eprintln!("{index}: {with} of {without} completions keep the rule");
+        assert!(with >= 1 && with <= without, "{index}: {with} of {without}");
+        cut |= with < without;
+        for b in [
+            Box::new(DfsBackend::new()) as Box<dyn Backend>,
+            Box::new(SatBackend::default()),
+        ] {
+            let r = b
+                .solve(&p.units, &puzzle, &Limits::count_to(100_000))
+                .unwrap();
+            assert_eq!(r.outcome.count(), with, "{index}");
+        }
+    }
+    assert!(cut, "the rules cut no completion: blank other cells");
+}
+
+/// The published solution of a corpus puzzle, two of its digits swapped (each pair in turn; rows,
+/// columns and boxes still hold), under the puzzle's clues of one kind alone: some swap breaks
+/// them, and the checker says which clue, at which cell.
+#[test]
+fn a_planted_error_in_each_new_type_is_named() {
+    let cases = [
+        (27, "look-and-say"),
+        (20, "equality-cage"),
+        (45, "global-entropy"),
+        (46, "global-mod"),
+        (53, "pair"),
+        (54, "pair-all"),
+        (89, "pair"),
+        (90, "pair-all"),
+        (135, "automaton"),
+        (55, "automaton"),
+    ];
+    for (index, keyword) in cases {
+        let r = corpus(index);
+        let p = r.puzzle.as_ref().unwrap();
+        let solution = p.expected.clone().unwrap();
+        let shape = solution.shape();
+        let mut b = Units::rules(shape);
+        if p.units.base() == 0 {
+            b = b.zero_based();
+        }
+        for c in p.units.clues().iter().filter(|c| c.keyword() == keyword) {
+            b = b.clue(c.clone());
+        }
+        let units = b.build().unwrap();
+        let empty = Grid::empty(shape);
+        verify(&units, &empty, &solution).unwrap();
+        let n = shape.n() as u16;
+        let mut named = None;
+        let swaps = (1..=n).flat_map(|a| (a + 1..=n).map(move |b| (a, b)));
+        for (a, b) in swaps {
+            let moved: Vec<u16> = solution
+                .values()
+                .iter()
+                .map(|&d| match d {
+                    d if d == a => b,
+                    d if d == b => a,
+                    d => d,
+                })
+                .collect();
+            let g = Grid::from_values(shape, moved).unwrap();
+            if let Err(v) = verify(&units, &empty, &g) {
+                named = Some(v.to_string());
+                break;
+            }
+        }
+        let message = named.unwrap_or_else(|| panic!("{index}: no swap breaks {keyword}"));
+        assert!(message.starts_with(keyword), "{index}: {message}");
+        let at = message.split(" at ").nth(1).unwrap_or("");
+        assert!(
+            at.starts_with('r') && at.contains('c'),
+            "{index}: {message}"
+        );
+    }
+}
+
+#[test]
+fn malformed_new_types_are_errors_at_their_column() {
+    for (text, column) in [
+        (".LookAndSay~2~R1C1", 13),
+        (".LookAndSay~2323~R1C1~R1C2", 13),
+        (".Regex~KA~R1C1", 8),
+        (".Regex~!!~R1C1", 8),
+        (".NFA~!!~R1C1", 6),
+        (".Pair~!!~R1C1~R1C2", 7),
+        (".PairX~EAEB~R1C1~R1C2~RXC2", 23),
+        (
+            ".NFA~TgRAEv-IiIiIiAyMDmaA9ERQ-qqrD9mZmc_u7u7w_4iIiIn_zMzMzIg~R1C1~-~~R1C2",
+            2,
+        ),
+        (".EqualityCage~R1C1~R1C2~R1C3", 2),
+        (".Shape~6x6.GlobalEntropy", 12),
+    ] {
+        let r = read_one(text);
+        let e = r.puzzle.err().unwrap_or_else(|| panic!("{text}: read"));
+        let shown = e.to_string();
+        assert!(
+            shown.starts_with(&format!("written:1:{column}:")),
+            "{text}: {shown}"
+        );
+    }
+}
