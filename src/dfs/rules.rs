@@ -373,29 +373,29 @@ impl SumTable {
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let k = self.cells.len();
-        // Sums range over −mN..=(k − m)N, m terms subtracted: bit t + off stands for t.
-        let off = (self.negative.count_ones() as usize * n) as i32;
+        // A subtracted term −x is (N + 1 − x) − (N + 1): its digits mirrored, and the total raised
+        // by N + 1, so that every term adds and sums range over 0..=kN (bit t for sum t).
+        let mirror = |m: u64| m.reverse_bits() >> (64 - n);
         let digits = |cand: &[M], i: usize| -> u64 {
             let c = self.cells[i] as usize;
-            match vals[c] {
+            let m = match vals[c] {
                 0 => cand[c].low_bits(),
                 v => 1 << (v - 1),
-            }
+            };
+            if self.negative >> i & 1 == 1 { mirror(m) } else { m }
         };
-        let shift = |set: u128, by: i32| -> u128 { if by >= 0 { set << by } else { set >> -by } };
-        let sign = |i: usize| if self.negative >> i & 1 == 1 { -1 } else { 1 };
         // forward[i]: sums of the first i terms.
         let mut forward = [0u128; MAX_SUM_CELLS + 1];
-        forward[0] = 1 << off;
+        forward[0] = 1;
         for i in 0..k {
-            let mut m = digits(cand, i);
+            let (from, mut m, mut to) = (forward[i], digits(cand, i), 0u128);
             while m != 0 {
-                let d = m.trailing_zeros() as i32 + 1;
+                to |= from << (m.trailing_zeros() + 1);
                 m &= m - 1;
-                forward[i + 1] |= shift(forward[i], sign(i) * d);
             }
+            forward[i + 1] = to;
         }
-        let goal = self.total + off;
+        let goal = self.total + (self.negative.count_ones() as usize * (n + 1)) as i32;
         if !(0..128).contains(&goal) || forward[k] >> goal & 1 == 0 {
             return Err(Contradiction);
         }
@@ -403,18 +403,20 @@ impl SumTable {
         let mut backward: u128 = 1 << goal;
         let mut changed = false;
         for i in (0..k).rev() {
-            let (c, s) = (self.cells[i] as usize, sign(i));
-            let mut keep = 0u64;
-            let mut before = 0u128;
+            let c = self.cells[i] as usize;
+            let (mut keep, mut before) = (0u64, 0u128);
             let mut m = digits(cand, i);
             while m != 0 {
-                let d = m.trailing_zeros() as i32 + 1;
+                let d = m.trailing_zeros();
                 m &= m - 1;
-                let prev = shift(backward, -s * d);
+                let prev = backward >> (d + 1);
                 if prev & forward[i] != 0 {
-                    keep |= 1 << (d - 1);
+                    keep |= 1 << d;
                     before |= prev;
                 }
+            }
+            if self.negative >> i & 1 == 1 {
+                keep = mirror(keep);
             }
             if vals[c] == 0 {
                 changed |= narrow(cand, out, c, keep)?;
@@ -524,7 +526,8 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             .collect();
         let mut add = |mut plus: Vec<u32>, minus: Vec<u32>, t: i32| {
             let k = plus.len() + minus.len();
-            if k == 0 || k > MAX_SUM_CELLS || k * n >= 128 {
+            // Subtracted terms are mirrored in 64-bit masks (`SumTable::prune`).
+            if k == 0 || k > MAX_SUM_CELLS || k * n >= 128 || !minus.is_empty() && n >= 64 {
                 return;
             }
             let negative = ((1u64 << minus.len()) - 1) << plus.len();
