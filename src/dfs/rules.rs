@@ -625,22 +625,25 @@ fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
     out
 }
 
-/// Whether the open cells of `cells` (candidates `cand`) can take the digits `missing` one each:
-/// a perfect matching by augmenting paths (Kuhn's algorithm) over bit masks.
-///
-/// When every open cell can take at least as many of the digits as there are open cells, a
-/// matching exists (it can be built greedily) and none is searched for.
-fn matches(opens: &[u64], missing: u64) -> bool {
+/// Whether the open cells, whose candidates are `opens`, can take the digits `missing` (as many as
+/// there are cells) one each: a perfect matching, by augmenting paths (Kuhn's algorithm) over bit
+/// masks. If so, adds to `support[i]` the digits cell i takes in some such matching: its own in the
+/// matching found, and a digit d held by cell j there when j can pass its digit on along a chain of
+/// cells back to i (an alternating cycle: Régin's filtering of all-different, 1994, on a few cells
+/// as bit sets of reachable cells).
+fn supports(opens: &[u64], missing: u64, support: &mut [u64]) -> bool {
     let k = opens.len();
     let mut easy = true;
     for &m in opens {
-        let m = (m & missing).count_ones() as usize;
+        let m = m & missing;
         if m == 0 {
             return false;
         }
-        easy &= m >= k;
+        easy &= m == missing;
     }
     if easy {
+        // Every cell can take every digit.
+        support.iter_mut().for_each(|s| *s |= missing);
         return true;
     }
     // owner[d]: the open cell (index into `opens`) that digit d is matched to (when `used` has d).
@@ -675,10 +678,56 @@ fn matches(opens: &[u64], missing: u64) -> bool {
         }
         false
     }
-    (0..k).all(|i| {
+    let matched = (0..k).all(|i| {
         let mut seen = 0u64;
         augment(i, opens, missing, &mut owner, &mut used, &mut seen)
-    })
+    });
+    if !matched {
+        return false;
+    }
+    // reach[i]: the cells whose digit cell i can take, then (closed) the cells i reaches so.
+    let mut buf = [0u64; 16];
+    let mut heap = Vec::new();
+    let reach: &mut [u64] = if k <= buf.len() {
+        &mut buf[..k]
+    } else {
+        heap.resize(k, 0);
+        &mut heap[..]
+    };
+    for (i, r) in reach.iter_mut().enumerate() {
+        let mut m = opens[i] & missing;
+        while m != 0 {
+            let j = owner[m.trailing_zeros() as usize];
+            m &= m - 1;
+            if j as usize != i {
+                *r |= 1 << j;
+            }
+        }
+    }
+    // Warshall's closure, without branches.
+    for via in 0..k {
+        let row = reach[via];
+        for r in reach.iter_mut() {
+            *r |= row & 0u64.wrapping_sub(*r >> via & 1);
+        }
+    }
+    // The digit of each cell in the matching.
+    let mut mate = [0u64; 64];
+    let mut m = missing;
+    while m != 0 {
+        let d = m.trailing_zeros();
+        m &= m - 1;
+        mate[owner[d as usize] as usize] = 1 << d;
+    }
+    for i in 0..k {
+        // The digits of the cells that reach i, and i's own.
+        let mut back = mate[i];
+        for (j, &r) in reach.iter().enumerate() {
+            back |= mate[j] & 0u64.wrapping_sub(r >> i & 1);
+        }
+        support[i] |= opens[i] & back;
+    }
+    true
 }
 
 /// The sum of the `k` smallest digits in the digit set `m` (bit d is digit d + 1), or of all of them
@@ -768,14 +817,18 @@ impl CageTable {
             required |= !elsewhere;
         }
         required &= all_digits(n);
-        // The open cells' candidates, once for all the combinations.
-        let mut buf = [0u64; 16];
-        let mut heap = Vec::new();
-        let opens: &mut [u64] = if self.cells.len() <= buf.len() {
-            &mut buf[..]
+        // The open cells' candidates, once for all the combinations, and the digits each can take
+        // in some fitting combination.
+        let mut buf = [[0u64; 16]; 2];
+        let mut heap = [Vec::new(), Vec::new()];
+        let [opens, support]: [&mut [u64]; 2] = if self.cells.len() <= 16 {
+            let [a, b] = &mut buf;
+            [&mut a[..], &mut b[..]]
         } else {
-            heap.resize(self.cells.len(), 0);
-            &mut heap[..]
+            let [a, b] = &mut heap;
+            a.resize(self.cells.len(), 0);
+            b.resize(self.cells.len(), 0);
+            [&mut a[..], &mut b[..]]
         };
         let mut k = 0;
         for &c in self.cells.iter() {
@@ -784,31 +837,34 @@ impl CageTable {
                 k += 1;
             }
         }
-        let opens = &opens[..k];
-        let (mut allowed, mut needed) = (0u64, u64::MAX);
+        let (opens, support) = (&opens[..k], &mut support[..k]);
+        let mut needed = u64::MAX;
         for &combo in combos {
             if combo & required != required {
                 continue;
             }
             let missing = combo & !placed;
-            if missing & !union != 0 || allowed | missing == allowed && needed & missing == needed
+            if missing & !union != 0
+                || needed & missing == needed
+                    && opens.iter().zip(&*support).all(|(o, s)| o & missing & !s == 0)
             {
                 // Digits out of reach, or a combination that would add nothing to what is known.
                 continue;
             }
             // The open cells must be able to take the missing digits one each.
-            if matches(opens, missing) {
-                allowed |= missing;
+            if supports(opens, missing, support) {
                 needed &= missing;
             }
         }
-        if allowed == 0 {
+        if needed == u64::MAX {
             return Err(Contradiction);
         }
         let mut changed = false;
+        let mut i = 0;
         for &c in self.cells.iter() {
             if vals[c as usize] == 0 {
-                changed |= narrow(cand, out, c as usize, allowed)?;
+                changed |= narrow(cand, out, c as usize, support[i])?;
+                i += 1;
             }
         }
         // A needed digit with one place left goes there; one whose places all lie in a unit leaves
@@ -1100,6 +1156,7 @@ mod tests {
 
     #[test]
     fn a_combination_needs_a_matching() {
+        let matches = |opens: &[u64], missing| supports(opens, missing, &mut vec![0; opens.len()]);
         // Three open cells whose candidates are {1, 2}, {1, 2}, {1, 2}: {1, 2, 3} does not fit,
         // although every cell can take a digit of it.
         assert!(!matches(&[0b011, 0b011, 0b011], 0b111));
@@ -1109,9 +1166,34 @@ mod tests {
         // A cell without any of the digits: no; digits beyond `missing` do not count.
         assert!(!matches(&[0b011, 0b100, 0b1000], 0b111));
         assert!(!matches(&[0b1011, 0b1011, 0b1011], 0b111));
-        // Many digits each (the greedy case) and a chain that needs an augmenting path.
+        // Every digit everywhere, and a chain that needs an augmenting path.
         assert!(matches(&[0b111, 0b111, 0b111], 0b111));
         assert!(matches(&[0b011, 0b001, 0b110], 0b111));
+    }
+
+    #[test]
+    fn a_combination_supports_only_the_digits_of_its_matchings() {
+        // {1, 2}, {1, 2}, {1, 2, 3} taking {1, 2, 3}: the first two hold 1 and 2 between them (a
+        // naked pair inside the cage), so the third can only be 3.
+        let mut support = vec![0; 3];
+        assert!(supports(&[0b011, 0b011, 0b111], 0b111, &mut support));
+        assert_eq!(support, [0b011, 0b011, 0b100]);
+        // Supports add up over combinations; digits beyond `missing` are never supported.
+        assert!(supports(&[0b1011, 0b1011, 0b1111], 0b1011, &mut support));
+        assert_eq!(support, [0b1011, 0b1011, 0b1100]);
+        // {1, 2}, {2, 3}, {1, 3}, {1, 2, 3, 4} taking 1-4: the fourth is 4, and the first three
+        // form a cycle, each keeping both its digits.
+        let mut support = vec![0; 4];
+        assert!(supports(&[0b0011, 0b0110, 0b0101, 0b1111], 0b1111, &mut support));
+        assert_eq!(support, [0b0011, 0b0110, 0b0101, 0b1000]);
+        // A chain without a cycle: {1}, {1, 2}, {2, 3}: only 1, 2, 3 in that order.
+        let mut support = vec![0; 3];
+        assert!(supports(&[0b001, 0b011, 0b110], 0b111, &mut support));
+        assert_eq!(support, [0b001, 0b010, 0b100]);
+        // No matching: nothing is added.
+        let mut support = vec![0; 3];
+        assert!(!supports(&[0b011, 0b011, 0b011], 0b111, &mut support));
+        assert_eq!(support, [0, 0, 0]);
     }
 
     #[test]
