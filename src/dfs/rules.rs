@@ -382,7 +382,11 @@ impl SumTable {
                 0 => cand[c].low_bits(),
                 v => 1 << (v - 1),
             };
-            if self.negative >> i & 1 == 1 { mirror(m) } else { m }
+            if self.negative >> i & 1 == 1 {
+                mirror(m)
+            } else {
+                m
+            }
         };
         // forward[i]: sums of the first i terms.
         let mut forward = [0u128; MAX_SUM_CELLS + 1];
@@ -846,7 +850,10 @@ impl CageTable {
             let missing = combo & !placed;
             if missing & !union != 0
                 || needed & missing == needed
-                    && opens.iter().zip(&*support).all(|(o, s)| o & missing & !s == 0)
+                    && opens
+                        .iter()
+                        .zip(&*support)
+                        .all(|(o, s)| o & missing & !s == 0)
             {
                 // Digits out of reach, or a combination that would add nothing to what is known.
                 continue;
@@ -1184,7 +1191,11 @@ mod tests {
         // {1, 2}, {2, 3}, {1, 3}, {1, 2, 3, 4} taking 1-4: the fourth is 4, and the first three
         // form a cycle, each keeping both its digits.
         let mut support = vec![0; 4];
-        assert!(supports(&[0b0011, 0b0110, 0b0101, 0b1111], 0b1111, &mut support));
+        assert!(supports(
+            &[0b0011, 0b0110, 0b0101, 0b1111],
+            0b1111,
+            &mut support
+        ));
         assert_eq!(support, [0b0011, 0b0110, 0b0101, 0b1000]);
         // A chain without a cycle: {1}, {1, 2}, {2, 3}: only 1, 2, 3 in that order.
         let mut support = vec![0; 3];
