@@ -13,8 +13,9 @@ pub(crate) struct Narrowed<'a, M> {
     pub removed: &'a mut Vec<(u32, M)>,
     /// On a contradiction: the cells of the cage or sum that failed (for the branching weights).
     pub blame: &'a mut Vec<u32>,
-    /// Per cage, then per sum, then per clue sum and line: the signature of its inputs when its
-    /// pruning last changed nothing (0: none); empty: no skipping.
+    /// What lets a constraint whose inputs did not change be skipped (laid out by `Rules::seen_len`):
+    /// per cage and sum a flag, per clue sum and line the signature of its inputs when its pruning
+    /// last changed nothing (0: none), then the rules' copy of the cells; empty: no skipping.
     pub seen: &'a mut [u64],
     /// Room for a clue sum's bit sets.
     pub scratch: &'a mut Vec<u64>,

@@ -31,7 +31,7 @@
 use super::consecutive::{NonConsecutive, all_digits};
 use super::lines::ClueRules;
 use super::mask::Mask;
-pub(crate) use super::narrow::{Narrowed, narrow, prune_unless_seen};
+pub(crate) use super::narrow::{Narrowed, narrow};
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
 use crate::units::Units;
@@ -50,6 +50,12 @@ pub(crate) struct Rules {
     /// The primitives of clues: relation tables, weighted sums, lines, candidate sets
     /// (`lines.rs`).
     pub(crate) clue: ClueRules,
+    /// Per cage, then per sum: the cells its pruning reads, as a bit set of `words` words.
+    inputs: Box<[u64]>,
+    /// Words per bit set of cells.
+    words: usize,
+    /// Cells in the grid.
+    cells: usize,
 }
 
 /// The most adjacent rows (or columns) a region of derived linear equations spans.
@@ -146,7 +152,7 @@ impl Rules {
                 cages.push(CageTable::new(units, cells, sum));
             }
         }
-        let sums = derived_sums(units)
+        let sums: Box<[SumTable]> = derived_sums(units)
             .into_iter()
             .map(|(cells, negative, total)| SumTable {
                 cells: cells.into(),
@@ -154,11 +160,34 @@ impl Rules {
                 total,
             })
             .collect();
+        let cells = units.shape().cells();
+        let words = cells.div_ceil(64);
+        let mut inputs = Vec::new();
+        let mut add = |read: &mut dyn Iterator<Item = u32>| {
+            let from = inputs.len();
+            inputs.resize(from + words, 0u64);
+            for c in read {
+                inputs[from + c as usize / 64] |= 1 << (c % 64);
+            }
+        };
+        for cage in &cages {
+            add(&mut cage
+                .cells
+                .iter()
+                .chain(cage.seen_by.iter().flat_map(|(_, o)| o.iter()))
+                .copied());
+        }
+        for sum in &sums {
+            add(&mut sum.cells.iter().copied());
+        }
         Some(Rules {
             pairs,
             cages: cages.into(),
             sums,
             clue: ClueRules::build(units),
+            inputs: inputs.into(),
+            words,
+            cells,
         })
     }
 
@@ -168,10 +197,11 @@ impl Rules {
         !self.pairs.is_empty()
     }
 
-    /// The number of cages, sums and clues' sums and lines, each with a signature in
-    /// [`Narrowed::seen`].
-    pub(crate) fn constraints(&self) -> usize {
-        self.cages.len() + self.sums.len() + self.clue.constraints()
+    /// The length of [`Narrowed::seen`] these rules keep their change detection in: a flag per
+    /// cage and sum, a signature per clue sum and line, then a copy of the grid's cells and two bit
+    /// sets of cells (see [`Rules::prune`]).
+    pub(crate) fn seen_len(&self) -> usize {
+        self.cages.len() + self.sums.len() + self.clue.constraints() + self.cells + 2 * self.words
     }
 
     /// Whether these rules treat every digit alike: no non-consecutive pairs, no cages (and so no sums
@@ -232,34 +262,102 @@ impl Rules {
         if !self.pairs.is_empty() {
             changed |= self.pairs.prune(n, cand, vals, out)?;
         }
-        // A constraint that changed nothing on the same inputs (same signature) is skipped; not
-        // when its cells are all filled, so that a full grid is always checked whole.
-        let cached = out.seen.len() == self.cages.len() + self.sums.len();
-        let slot = |k: usize| cached.then_some(k);
-        for (k, cage) in self.cages.iter().enumerate() {
-            let inputs = cage
-                .cells
-                .iter()
-                .chain(cage.seen_by.iter().flat_map(|(_, o)| o.iter()));
-            changed |= prune_unless_seen(slot(k), inputs, &cage.cells, cand, vals, out, |c, o| {
-                cage.prune(n, c, vals, o)
-            })?;
-        }
-        let base = self.cages.len();
-        for (k, sum) in self.sums.iter().enumerate() {
-            let cells = &sum.cells;
-            changed |= prune_unless_seen(
-                slot(base + k),
-                cells.iter(),
-                cells,
-                cand,
-                vals,
-                out,
-                |c, o| sum.prune(n, c, vals, o),
-            )?;
-        }
+        let seen = std::mem::take(&mut out.seen);
+        let result = self.prune_sums(n, cand, vals, out, &mut *seen);
+        out.seen = seen;
+        changed |= result?;
         let base = self.cages.len() + self.sums.len();
         changed |= self.clue.prune(n, cand, vals, out, base)?;
+        Ok(changed)
+    }
+
+    /// One cage (`k` below the number of cages) or derived sum; on a contradiction its cells are
+    /// blamed.
+    fn prune_one<M: Mask>(
+        &self,
+        k: usize,
+        n: usize,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let (result, cells) = match self.cages.get(k) {
+            Some(cage) => (cage.prune(n, cand, vals, out), &cage.cells),
+            None => {
+                let sum = &self.sums[k - self.cages.len()];
+                (sum.prune(n, cand, vals, out), &sum.cells)
+            }
+        };
+        if result.is_err() {
+            out.blame.extend_from_slice(cells);
+        }
+        result
+    }
+
+    /// The cages and derived sums, each skipped when it changed nothing last time on the same
+    /// inputs (exactly: no hash).
+    ///
+    /// `seen` holds a copy of the cells as they were at the start of the last pass (an open cell's
+    /// candidates, or the complement of a placed digit); a pass first marks the cells that differ
+    /// from it (`dirty`) and takes the new copy. A constraint's flag says that it changed nothing on
+    /// inputs equal to that copy: it is cleared when a dirty cell is an input, and set after an
+    /// evaluation that changed nothing, unless an input was narrowed earlier in the same pass
+    /// (`touched`: then it saw inputs other than the copy). Skipped: flag set, no input dirty or
+    /// touched. Without room in `seen` (tests) or on grids above 63 digits, nothing is skipped.
+    fn prune_sums<M: Mask>(
+        &self,
+        n: usize,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        seen: &mut [u64],
+    ) -> Step<bool> {
+        let count = self.cages.len() + self.sums.len();
+        let mut changed = false;
+        if seen.len() < self.seen_len() || n >= 64 || M::BITS > 64 || cand.len() != self.cells {
+            for k in 0..count {
+                changed |= self.prune_one(k, n, cand, vals, out)?;
+            }
+            return Ok(changed);
+        }
+        let words = self.words;
+        let (flags, rest) = seen.split_at_mut(count);
+        let rest = &mut rest[self.clue.constraints()..];
+        let (snap, rest) = rest.split_at_mut(self.cells);
+        let (dirty, touched) = rest.split_at_mut(words);
+        dirty.fill(0);
+        touched.fill(0);
+        for (c, (s, (&m, &v))) in snap.iter_mut().zip(cand.iter().zip(vals)).enumerate() {
+            let key = match v {
+                0 => m.low_bits(),
+                v => !u64::from(v),
+            };
+            if *s != key {
+                *s = key;
+                dirty[c / 64] |= 1 << (c % 64);
+            }
+        }
+        let meets = |a: &[u64], b: &[u64]| a.iter().zip(b).any(|(x, y)| x & y != 0);
+        // All flags first: a pass that stops at a contradiction has taken the new copy all the same.
+        for (k, flag) in flags.iter_mut().enumerate() {
+            if *flag != 0 && meets(&self.inputs[k * words..(k + 1) * words], dirty) {
+                *flag = 0;
+            }
+        }
+        for (k, flag) in flags.iter_mut().enumerate() {
+            let ins = &self.inputs[k * words..(k + 1) * words];
+            let stale = meets(ins, touched);
+            if *flag != 0 && !stale {
+                continue;
+            }
+            let from = out.removed.len();
+            let c = self.prune_one(k, n, cand, vals, out)?;
+            for &(cell, _) in &out.removed[from..] {
+                touched[cell as usize / 64] |= 1 << (cell % 64);
+            }
+            *flag = u64::from(!c && !stale);
+            changed |= c;
+        }
         Ok(changed)
     }
 }
@@ -275,29 +373,33 @@ impl SumTable {
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let k = self.cells.len();
-        // Sums range over −mN..=(k − m)N, m terms subtracted: bit t + off stands for t.
-        let off = (self.negative.count_ones() as usize * n) as i32;
+        // A subtracted term −x is (N + 1 − x) − (N + 1): its digits mirrored, and the total raised
+        // by N + 1, so that every term adds and sums range over 0..=kN (bit t for sum t).
+        let mirror = |m: u64| m.reverse_bits() >> (64 - n);
         let digits = |cand: &[M], i: usize| -> u64 {
             let c = self.cells[i] as usize;
-            match vals[c] {
+            let m = match vals[c] {
                 0 => cand[c].low_bits(),
                 v => 1 << (v - 1),
+            };
+            if self.negative >> i & 1 == 1 {
+                mirror(m)
+            } else {
+                m
             }
         };
-        let shift = |set: u128, by: i32| -> u128 { if by >= 0 { set << by } else { set >> -by } };
-        let sign = |i: usize| if self.negative >> i & 1 == 1 { -1 } else { 1 };
         // forward[i]: sums of the first i terms.
         let mut forward = [0u128; MAX_SUM_CELLS + 1];
-        forward[0] = 1 << off;
+        forward[0] = 1;
         for i in 0..k {
-            let mut m = digits(cand, i);
+            let (from, mut m, mut to) = (forward[i], digits(cand, i), 0u128);
             while m != 0 {
-                let d = m.trailing_zeros() as i32 + 1;
+                to |= from << (m.trailing_zeros() + 1);
                 m &= m - 1;
-                forward[i + 1] |= shift(forward[i], sign(i) * d);
             }
+            forward[i + 1] = to;
         }
-        let goal = self.total + off;
+        let goal = self.total + (self.negative.count_ones() as usize * (n + 1)) as i32;
         if !(0..128).contains(&goal) || forward[k] >> goal & 1 == 0 {
             return Err(Contradiction);
         }
@@ -305,18 +407,20 @@ impl SumTable {
         let mut backward: u128 = 1 << goal;
         let mut changed = false;
         for i in (0..k).rev() {
-            let (c, s) = (self.cells[i] as usize, sign(i));
-            let mut keep = 0u64;
-            let mut before = 0u128;
+            let c = self.cells[i] as usize;
+            let (mut keep, mut before) = (0u64, 0u128);
             let mut m = digits(cand, i);
             while m != 0 {
-                let d = m.trailing_zeros() as i32 + 1;
+                let d = m.trailing_zeros();
                 m &= m - 1;
-                let prev = shift(backward, -s * d);
+                let prev = backward >> (d + 1);
                 if prev & forward[i] != 0 {
-                    keep |= 1 << (d - 1);
+                    keep |= 1 << d;
                     before |= prev;
                 }
+            }
+            if self.negative >> i & 1 == 1 {
+                keep = mirror(keep);
             }
             if vals[c] == 0 {
                 changed |= narrow(cand, out, c, keep)?;
@@ -426,7 +530,8 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             .collect();
         let mut add = |mut plus: Vec<u32>, minus: Vec<u32>, t: i32| {
             let k = plus.len() + minus.len();
-            if k == 0 || k > MAX_SUM_CELLS || k * n >= 128 {
+            // Subtracted terms are mirrored in 64-bit masks (`SumTable::prune`).
+            if k == 0 || k > MAX_SUM_CELLS || k * n >= 128 || !minus.is_empty() && n >= 64 {
                 return;
             }
             let negative = ((1u64 << minus.len()) - 1) << plus.len();
@@ -524,50 +629,109 @@ fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
     out
 }
 
-/// Whether the open cells of `cells` (candidates `cand`) can take the digits `missing` one each:
-/// a perfect matching by augmenting paths (Kuhn's algorithm) over bit masks.
-///
-/// When every open cell can take at least as many of the digits as there are open cells, a
-/// matching exists (it can be built greedily) and none is searched for.
-fn matches<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16], missing: u64) -> bool {
-    let mut buf = [0u64; 64];
-    let mut heap = Vec::new();
-    let open: &mut [u64] = if cells.len() <= 64 {
-        &mut buf[..]
-    } else {
-        heap.resize(cells.len(), 0);
-        &mut heap[..]
-    };
-    let mut k = 0;
-    for &c in cells {
-        if vals[c as usize] == 0 {
-            open[k] = cand[c as usize].low_bits() & missing;
-            k += 1;
+/// Whether the open cells, whose candidates are `opens`, can take the digits `missing` (as many as
+/// there are cells) one each: a perfect matching, by augmenting paths (Kuhn's algorithm) over bit
+/// masks. If so, adds to `support[i]` the digits cell i takes in some such matching: its own in the
+/// matching found, and a digit d held by cell j there when j can pass its digit on along a chain of
+/// cells back to i (an alternating cycle: Régin's filtering of all-different, 1994, on a few cells
+/// as bit sets of reachable cells).
+fn supports(opens: &[u64], missing: u64, support: &mut [u64]) -> bool {
+    let k = opens.len();
+    let mut easy = true;
+    for &m in opens {
+        let m = m & missing;
+        if m == 0 {
+            return false;
         }
+        easy &= m == missing;
     }
-    let open = &open[..k];
-    if open.iter().all(|m| m.count_ones() as usize >= k) {
+    if easy {
+        // Every cell can take every digit.
+        support.iter_mut().for_each(|s| *s |= missing);
         return true;
     }
-    // owner[d]: the open cell (index into `open`) that digit d is matched to, or usize::MAX.
-    let mut owner = [usize::MAX; 64];
-    fn augment(i: usize, open: &[u64], owner: &mut [usize; 64], seen: &mut u64) -> bool {
-        let mut m = open[i] & !*seen;
+    // owner[d]: the open cell (index into `opens`) that digit d is matched to (when `used` has d).
+    // Each cell takes a free digit if it has one, else a path of reassignments is searched.
+    let mut owner = [0u8; 64];
+    let mut used = 0u64;
+    fn augment(
+        i: usize,
+        opens: &[u64],
+        missing: u64,
+        owner: &mut [u8; 64],
+        used: &mut u64,
+        seen: &mut u64,
+    ) -> bool {
+        let m = opens[i] & missing & !*seen;
+        let free = m & !*used;
+        if free != 0 {
+            let d = free.trailing_zeros() as usize;
+            *used |= 1 << d;
+            owner[d] = i as u8;
+            return true;
+        }
+        let mut m = m;
+        *seen |= m;
         while m != 0 {
             let d = m.trailing_zeros() as usize;
             m &= m - 1;
-            *seen |= 1 << d;
-            if owner[d] == usize::MAX || augment(owner[d], open, owner, seen) {
-                owner[d] = i;
+            if augment(owner[d] as usize, opens, missing, owner, used, seen) {
+                owner[d] = i as u8;
                 return true;
             }
         }
         false
     }
-    (0..open.len()).all(|i| {
+    let matched = (0..k).all(|i| {
         let mut seen = 0u64;
-        augment(i, open, &mut owner, &mut seen)
-    })
+        augment(i, opens, missing, &mut owner, &mut used, &mut seen)
+    });
+    if !matched {
+        return false;
+    }
+    // reach[i]: the cells whose digit cell i can take, then (closed) the cells i reaches so.
+    let mut buf = [0u64; 16];
+    let mut heap = Vec::new();
+    let reach: &mut [u64] = if k <= buf.len() {
+        &mut buf[..k]
+    } else {
+        heap.resize(k, 0);
+        &mut heap[..]
+    };
+    for (i, r) in reach.iter_mut().enumerate() {
+        let mut m = opens[i] & missing;
+        while m != 0 {
+            let j = owner[m.trailing_zeros() as usize];
+            m &= m - 1;
+            if j as usize != i {
+                *r |= 1 << j;
+            }
+        }
+    }
+    // Warshall's closure, without branches.
+    for via in 0..k {
+        let row = reach[via];
+        for r in reach.iter_mut() {
+            *r |= row & 0u64.wrapping_sub(*r >> via & 1);
+        }
+    }
+    // The digit of each cell in the matching.
+    let mut mate = [0u64; 64];
+    let mut m = missing;
+    while m != 0 {
+        let d = m.trailing_zeros();
+        m &= m - 1;
+        mate[owner[d as usize] as usize] = 1 << d;
+    }
+    for i in 0..k {
+        // The digits of the cells that reach i, and i's own.
+        let mut back = mate[i];
+        for (j, &r) in reach.iter().enumerate() {
+            back |= mate[j] & 0u64.wrapping_sub(r >> i & 1);
+        }
+        support[i] |= opens[i] & back;
+    }
+    true
 }
 
 /// The sum of the `k` smallest digits in the digit set `m` (bit d is digit d + 1), or of all of them
@@ -657,33 +821,57 @@ impl CageTable {
             required |= !elsewhere;
         }
         required &= all_digits(n);
-        let (mut allowed, mut needed) = (0u64, u64::MAX);
+        // The open cells' candidates, once for all the combinations, and the digits each can take
+        // in some fitting combination.
+        let mut buf = [[0u64; 16]; 2];
+        let mut heap = [Vec::new(), Vec::new()];
+        let [opens, support]: [&mut [u64]; 2] = if self.cells.len() <= 16 {
+            let [a, b] = &mut buf;
+            [&mut a[..], &mut b[..]]
+        } else {
+            let [a, b] = &mut heap;
+            a.resize(self.cells.len(), 0);
+            b.resize(self.cells.len(), 0);
+            [&mut a[..], &mut b[..]]
+        };
+        let mut k = 0;
+        for &c in self.cells.iter() {
+            if vals[c as usize] == 0 {
+                opens[k] = cand[c as usize].low_bits();
+                k += 1;
+            }
+        }
+        let (opens, support) = (&opens[..k], &mut support[..k]);
+        let mut needed = u64::MAX;
         for &combo in combos {
             if combo & required != required {
                 continue;
             }
             let missing = combo & !placed;
-            if missing & !union != 0 {
+            if missing & !union != 0
+                || needed & missing == needed
+                    && opens
+                        .iter()
+                        .zip(&*support)
+                        .all(|(o, s)| o & missing & !s == 0)
+            {
+                // Digits out of reach, or a combination that would add nothing to what is known.
                 continue;
             }
             // The open cells must be able to take the missing digits one each.
-            let fits = self
-                .cells
-                .iter()
-                .all(|&c| vals[c as usize] != 0 || cand[c as usize].low_bits() & missing != 0)
-                && matches(&self.cells, cand, vals, missing);
-            if fits {
-                allowed |= missing;
+            if supports(opens, missing, support) {
                 needed &= missing;
             }
         }
-        if allowed == 0 {
+        if needed == u64::MAX {
             return Err(Contradiction);
         }
         let mut changed = false;
+        let mut i = 0;
         for &c in self.cells.iter() {
             if vals[c as usize] == 0 {
-                changed |= narrow(cand, out, c as usize, allowed)?;
+                changed |= narrow(cand, out, c as usize, support[i])?;
+                i += 1;
             }
         }
         // A needed digit with one place left goes there; one whose places all lie in a unit leaves
@@ -902,7 +1090,7 @@ mod tests {
         // that breaks the sum still fails.
         let (_, rules) = one_cage_4x4(3, [(0, 0), (1, 1)]);
         let mut cand = vec![0b1111u16; 16];
-        let mut bufs = Bufs::with_seen(vec![0u64; rules.constraints()]);
+        let mut bufs = Bufs::with_seen(vec![0u64; rules.seen_len()]);
         let mut out = bufs.narrowed();
         let vals = vec![0u16; 16];
         assert_eq!(rules.prune(4, &mut cand, &vals, &mut out), Ok(true));
@@ -975,15 +1163,48 @@ mod tests {
 
     #[test]
     fn a_combination_needs_a_matching() {
+        let matches = |opens: &[u64], missing| supports(opens, missing, &mut vec![0; opens.len()]);
         // Three open cells whose candidates are {1, 2}, {1, 2}, {1, 2}: {1, 2, 3} does not fit,
         // although every cell can take a digit of it.
-        let cand = [0b011u16, 0b011, 0b011];
-        assert!(!matches(&[0, 1, 2], &cand, &[0, 0, 0], 0b111));
-        let cand = [0b011u16, 0b011, 0b100];
-        assert!(matches(&[0, 1, 2], &cand, &[0, 0, 0], 0b111));
+        assert!(!matches(&[0b011, 0b011, 0b011], 0b111));
+        assert!(matches(&[0b011, 0b011, 0b100], 0b111));
         // Two cells that can only take 1, one that takes 2 or 3: no.
-        let cand = [0b001u16, 0b001, 0b110];
-        assert!(!matches(&[0, 1, 2], &cand, &[0, 0, 0], 0b111));
+        assert!(!matches(&[0b001, 0b001, 0b110], 0b111));
+        // A cell without any of the digits: no; digits beyond `missing` do not count.
+        assert!(!matches(&[0b011, 0b100, 0b1000], 0b111));
+        assert!(!matches(&[0b1011, 0b1011, 0b1011], 0b111));
+        // Every digit everywhere, and a chain that needs an augmenting path.
+        assert!(matches(&[0b111, 0b111, 0b111], 0b111));
+        assert!(matches(&[0b011, 0b001, 0b110], 0b111));
+    }
+
+    #[test]
+    fn a_combination_supports_only_the_digits_of_its_matchings() {
+        // {1, 2}, {1, 2}, {1, 2, 3} taking {1, 2, 3}: the first two hold 1 and 2 between them (a
+        // naked pair inside the cage), so the third can only be 3.
+        let mut support = vec![0; 3];
+        assert!(supports(&[0b011, 0b011, 0b111], 0b111, &mut support));
+        assert_eq!(support, [0b011, 0b011, 0b100]);
+        // Supports add up over combinations; digits beyond `missing` are never supported.
+        assert!(supports(&[0b1011, 0b1011, 0b1111], 0b1011, &mut support));
+        assert_eq!(support, [0b1011, 0b1011, 0b1111]);
+        // {1, 2}, {2, 3}, {1, 3}, {1, 2, 3, 4} taking 1-4: the fourth is 4, and the first three
+        // form a cycle, each keeping both its digits.
+        let mut support = vec![0; 4];
+        assert!(supports(
+            &[0b0011, 0b0110, 0b0101, 0b1111],
+            0b1111,
+            &mut support
+        ));
+        assert_eq!(support, [0b0011, 0b0110, 0b0101, 0b1000]);
+        // A chain without a cycle: {1}, {1, 2}, {2, 3}: only 1, 2, 3 in that order.
+        let mut support = vec![0; 3];
+        assert!(supports(&[0b001, 0b011, 0b110], 0b111, &mut support));
+        assert_eq!(support, [0b001, 0b010, 0b100]);
+        // No matching: nothing is added.
+        let mut support = vec![0; 3];
+        assert!(!supports(&[0b011, 0b011, 0b011], 0b111, &mut support));
+        assert_eq!(support, [0, 0, 0]);
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub(crate) struct Work<M> {
     removed: Vec<(u32, M)>,
     /// The cells of the cage or sum whose pruning failed last.
     blame: Vec<u32>,
-    /// The signatures of the cages and sums (see [`Narrowed::seen`]).
+    /// The change detection of the cages, sums and clues (see [`Narrowed::seen`]).
     seen: Vec<u64>,
     /// Room for the clues' sums and lines (see [`Narrowed::scratch`]).
     scratch: Vec<u64>,
@@ -59,7 +59,7 @@ impl<M: Mask> Work<M> {
         self.weights.clear();
         self.seen.clear();
         if let Some(rules) = &t.rules {
-            self.seen.resize(rules.constraints(), 0);
+            self.seen.resize(rules.seen_len(), 0);
         }
         if t.weighted {
             self.weights.resize(t.cells, 1);
