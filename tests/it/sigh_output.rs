@@ -27,6 +27,29 @@ fn values(s: &str) -> Vec<usize> {
     s.chars().map(|c| 1 + alphabet.find(c).unwrap()).collect()
 }
 
+/// `solve --unique --output json` of `path`: its records, each asserted `unique`.
+fn solve_unique(path: &str) -> Vec<serde_json::Value> {
+    let out = satdoku()
+        .args(["solve", "-q", "--unique", "--output", "json", path])
+        .output()
+        .unwrap();
+    let records = json_lines(&out.stdout);
+    assert!(
+        records.iter().all(|r| r["status"] == "unique"),
+        "{path}: {records:?}"
+    );
+    records
+}
+
+/// The same solutions, record for record, whatever their alphabets.
+fn assert_same_solutions(a: &[serde_json::Value], b: &[serde_json::Value], file: &str) {
+    assert_eq!(a.len(), b.len(), "{file}");
+    for (a, b) in a.iter().zip(b) {
+        let (a, b) = (a["solution"].as_str(), b["solution"].as_str());
+        assert_eq!(values(a.unwrap()), values(b.unwrap()), "{file}");
+    }
+}
+
 /// Classic grids in blocks, 6x6, 16x16 CSV, killers in satdoku's cage lines, a jigsaw with its region
 /// map, and sigh's own strings (thermometers, arrows, kropki, ...): each solution written by
 /// `--output sigh` is valid for the original puzzle by `verify`, reads back as a unique puzzle with
@@ -88,17 +111,7 @@ fn solve_output_sigh_round_trips_every_input_format() {
         assert_eq!(report.matches(": valid").count(), answers.len(), "{report}");
 
         // Read back: unique, the same solution (as the JSON of the original gives it).
-        let back = satdoku()
-            .args(["solve", "-q", "--unique", "--output", "json", &written])
-            .output()
-            .unwrap();
-        let back = json_lines(&back.stdout);
-        assert_eq!(back.len(), answers.len());
-        for (a, b) in answers.iter().zip(&back) {
-            assert_eq!(b["status"], "unique", "{file}: {b}");
-            let (a, b) = (a["solution"].as_str(), b["solution"].as_str());
-            assert_eq!(values(a.unwrap()), values(b.unwrap()), "{file}");
-        }
+        assert_same_solutions(&answers, &solve_unique(&written), file);
 
         // `--symbols` names the digits of what is read back: the hex CSV's own alphabet.
         if file.ends_with("16x16-hex.csv") {
@@ -147,17 +160,7 @@ fn solve_output_sigh_round_trips_every_input_format() {
             })
             .collect();
         let posed = temp_file(&dir, &format!("posed{k}.txt"), posed.as_bytes());
-        let again = satdoku()
-            .args(["solve", "-q", "--unique", "--output", "json", &posed])
-            .output()
-            .unwrap();
-        let again = json_lines(&again.stdout);
-        assert_eq!(again.len(), answers.len());
-        for (a, b) in answers.iter().zip(&again) {
-            assert_eq!(b["status"], "unique", "{file}: {b}");
-            let (a, b) = (a["solution"].as_str(), b["solution"].as_str());
-            assert_eq!(values(a.unwrap()), values(b.unwrap()), "{file}");
-        }
+        assert_same_solutions(&answers, &solve_unique(&posed), file);
     }
 }
 
@@ -227,13 +230,8 @@ fn generate_output_sigh_reads_back_unique() {
         assert_eq!(text.lines().count(), count, "{args:?}: {text}");
         assert!(text.lines().all(|l| l.starts_with('.')), "{text}");
         let written = temp_file(&dir, "made.txt", text.as_bytes());
-        let back = satdoku()
-            .args(["solve", "-q", "--unique", "--output", "json", &written])
-            .output()
-            .unwrap();
-        let back = json_lines(&back.stdout);
+        let back = solve_unique(&written);
         assert_eq!(back.len(), count);
-        assert!(back.iter().all(|b| b["status"] == "unique"), "{back:?}");
         let solutions: String = back
             .iter()
             .map(|b| format!("{}\n", b["solution"].as_str().unwrap()))
