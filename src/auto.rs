@@ -56,6 +56,20 @@ impl AutoBackend {
         20_000 + 40 * cells as u64
     }
 
+    /// The native phase's node budget for `puzzle`: [`AutoBackend::node_budget`], except on a grid
+    /// above 32x32 that is not sparse (more than a fifth of its cells given), where it is
+    /// 1,000. On such grids the native search settles a puzzle at its root or not
+    /// at all (the rkkautsar grids 36x36 to 225x225: 1 node each, or unknown after 20,000-98,000
+    /// nodes), so a longer first phase only delays the SAT phase that settles them.
+    pub fn first_phase_budget(puzzle: &Grid) -> u64 {
+        let cells = puzzle.shape().cells();
+        if cells > RACE_DELAY_MIN_CELLS && !sparse(puzzle) {
+            LARGE_GRID_NODES
+        } else {
+            AutoBackend::node_budget(cells)
+        }
+    }
+
     /// The native phase's share of the timeout for `puzzle`: at most a tenth of it, and at most
     /// 0.2 s (a node of a large grid costs far more than one of a small grid, so the node budget
     /// alone would let a 400x400 search run for minutes). A sparse grid (at most a fifth of its
@@ -66,18 +80,32 @@ impl AutoBackend {
     pub fn first_phase_time(timeout: Option<Duration>, puzzle: &Grid) -> Duration {
         let cap = Duration::from_millis(200);
         let cells = puzzle.shape().cells();
-        let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
-        let sparse = Duration::from_micros(200 * cells as u64);
-        if givens * 5 <= cells && sparse > cap {
-            return timeout.map_or(sparse, |t| t.min(sparse));
+        let fill = Duration::from_micros(200 * cells as u64);
+        if sparse(puzzle) && fill > cap {
+            return timeout.map_or(fill, |t| t.min(fill));
         }
         timeout.map_or(cap, |t| (t / 10).min(cap))
     }
 }
 
-/// Grids above this many cells (32x32) start the race's native search only after as long as the
-/// first phase took, which it would spend redoing that phase's nodes (81x81-rkkautsar-1, which the
-/// SAT phase settles: 0.65-0.8 s of CPU in all with both racing from the start).
+/// Whether at most a fifth of `puzzle`'s cells are given.
+fn sparse(puzzle: &Grid) -> bool {
+    let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
+    givens * 5 <= puzzle.shape().cells()
+}
+
+/// The native phase's node budget on a grid above 32x32 with more than a fifth of it given
+/// ([`AutoBackend::first_phase_budget`]).
+const LARGE_GRID_NODES: u64 = 1_000;
+
+/// How long the race's SAT phase runs alone on a grid above 32x32 (at most a quarter of the
+/// timeout) before the native search joins it.
+const LARGE_GRID_SAT_ALONE: Duration = Duration::from_millis(500);
+
+/// Grids above this many cells (32x32) give their native phase few nodes unless sparse
+/// ([`AutoBackend::first_phase_budget`]), and start the race's native search only once the SAT
+/// phase has had [`LARGE_GRID_SAT_ALONE`] alone: the SAT phase settles most of them (81x81-rkkautsar-1: 0.65-0.8 s of CPU in all with both racing from the
+/// start, 0.25-0.7 s after a native phase of 0.2 s, 0.25-0.3 s now).
 const RACE_DELAY_MIN_CELLS: usize = 1024;
 
 /// A deadline far enough to be none, for a solve that must be stoppable (the SAT solvers look at the
@@ -113,7 +141,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         limits: &Limits,
     ) -> Result<(Report, &'static str), SolveError> {
         let start = Instant::now();
-        let own = AutoBackend::node_budget(puzzle.shape().cells());
+        let own = AutoBackend::first_phase_budget(puzzle);
         let budget = limits.budget().map_or(own, |b| b.min(own));
         let quick = AutoBackend::first_phase_time(limits.timeout(), puzzle);
         let first = match self.dfs.solve(
@@ -136,10 +164,14 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         let race = limits.with_timeout(Some(left.unwrap_or(FAR)));
         // The native search goes on unless the user's budget stopped it (it would stop again).
         let again = limits.budget().is_none_or(|b| b > budget);
-        // A large grid's native search in the race would spend its first moments redoing the
-        // first phase's nodes (the same search from the same root): the SAT phase has them alone.
+        // On a large grid the SAT phase has the first phase's time alone: it settles most of
+        // them, and the native search would spend its first moments redoing the first phase's
+        // nodes (the same search from the same root).
         let delay = if puzzle.shape().cells() > RACE_DELAY_MIN_CELLS {
-            start.elapsed()
+            let alone = limits
+                .timeout()
+                .map_or(LARGE_GRID_SAT_ALONE, |t| LARGE_GRID_SAT_ALONE.min(t / 4));
+            alone.max(start.elapsed())
         } else {
             Duration::ZERO
         };
@@ -334,6 +366,34 @@ mod tests {
     }
 
     #[test]
+    fn large_grids_that_are_not_sparse_get_a_short_native_phase() {
+        let s = Shape::new(6, 6).unwrap();
+        // 36x36, half given: 1,000 nodes; empty (a fill): the full budget.
+        let values = (0..s.cells())
+            .map(|c| {
+                let (r, col) = (c / 36, c % 36);
+                if (r + col) % 2 == 0 {
+                    ((r * 6 + r / 6 + col) % 36 + 1) as u16
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let half = Grid::from_values(s, values).unwrap();
+        assert_eq!(AutoBackend::first_phase_budget(&half), 1_000);
+        assert_eq!(
+            AutoBackend::first_phase_budget(&Grid::empty(s)),
+            AutoBackend::node_budget(1296)
+        );
+        // 25x25 (625 cells) keeps its budget, given or not.
+        let t = Shape::new(5, 5).unwrap();
+        assert_eq!(
+            AutoBackend::first_phase_budget(&Grid::empty(t)),
+            AutoBackend::node_budget(625)
+        );
+    }
+
+    #[test]
     fn a_native_search_that_gives_up_hands_over_to_sat() {
         // forum-hardest-1905-11plus.txt, first line: needs more than 5 nodes.
         let s = Shape::new(3, 3).unwrap();
@@ -460,9 +520,9 @@ mod race_tests {
     }
 
     #[test]
-    fn a_large_grids_race_gives_sat_the_first_phases_time_alone() {
-        // 36x36 (above the delay's threshold): the first phase took 0.3 s, so the race's native
-        // search waits up to that long; the SAT phase settles the puzzle first, and the native
+    fn a_large_grids_race_gives_sat_time_alone() {
+        // 36x36 (above the delay's threshold): the race's native search waits at least 0.5 s
+        // (here the first phase's 0.3 s); the SAT phase settles the puzzle first, and the native
         // search is never called again (counted, not timed).
         let s = Shape::new(6, 6).unwrap();
         let auto = AutoBackend::from_phases(SlowFirst::default(), NoneAtOnce);
