@@ -242,6 +242,7 @@ fn pair<M: Mask>(
 }
 
 /// `dst |= src << by` over bit sets of equal length.
+#[inline]
 fn or_shifted(dst: &mut [u64], src: &[u64], by: usize) {
     let (w, b) = (by / 64, by % 64);
     for i in (w..dst.len()).rev() {
@@ -256,6 +257,7 @@ fn or_shifted(dst: &mut [u64], src: &[u64], by: usize) {
 
 /// Whether `a` and `b << by` share a bit.
 #[allow(clippy::needless_range_loop)] // two arrays indexed at an offset
+#[inline]
 fn meets_shifted(a: &[u64], b: &[u64], by: usize) -> bool {
     let (w, s) = (by / 64, by % 64);
     for i in w..a.len() {
@@ -399,6 +401,17 @@ impl SumProp {
             let weights = &self.weights[g];
             let mut keep = 0u64;
             let mut m = union;
+            if open == 1 {
+                // A digit stays if its weight is a sum the group may take.
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    if has_bit(need, fixed + weights[d] as usize) {
+                        keep |= 1 << d;
+                    }
+                }
+                m = 0;
+            }
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -439,6 +452,41 @@ fn subset_sums(
 ) {
     let w = dst.len();
     dst.iter_mut().for_each(|x| *x = 0);
+    if k <= 1 {
+        // No digit, or one: the shift, or each digit's weight past it (no table to build).
+        if k == 0 {
+            set_bit(dst, shift);
+        }
+        let mut m = if k == 0 { 0 } else { digits };
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            set_bit(dst, shift + weights.get(d).copied().unwrap_or(0) as usize);
+        }
+        return;
+    }
+    if w == 1 && k < 16 {
+        // One word: the table on the stack, shifts of whole words.
+        let mut b = [0u64; 16];
+        b[0] = 1;
+        let (mut m, mut seen) = (digits, 0usize);
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            seen += 1;
+            let by = weights.get(d).copied().unwrap_or(0);
+            if by >= 64 {
+                continue;
+            }
+            for j in (1..=k.min(seen)).rev() {
+                b[j] |= b[j - 1] << by;
+            }
+        }
+        if shift < 64 {
+            dst[0] = b[k] << shift;
+        }
+        return;
+    }
     if work.len() < (k + 1) * w {
         // No room (never: the caller sizes it for its largest group): every sum, no pruning.
         dst.iter_mut().for_each(|x| *x = u64::MAX);
@@ -462,8 +510,33 @@ fn subset_sums(
     or_shifted(dst, &b[k * w..(k + 1) * w], shift);
 }
 
+/// Sets bit `i` of `set` (a bit beyond it is a sum out of range: left out).
+#[inline]
+fn set_bit(set: &mut [u64], i: usize) {
+    if let Some(word) = set.get_mut(i / 64) {
+        *word |= 1 << (i % 64);
+    }
+}
+
+/// Whether bit `i` of `set` is set.
+#[inline]
+fn has_bit(set: &[u64], i: usize) -> bool {
+    set.get(i / 64)
+        .is_some_and(|word| word >> (i % 64) & 1 != 0)
+}
+
 /// `dst = a ⊕ b`: every sum of an element of `a` and one of `b` (dst cleared first).
 fn sumset(a: &[u64], b: &[u64], dst: &mut [u64]) {
+    if let ([a], [b], [dst]) = (a, b, &mut *dst) {
+        // One word (sums below 64: most clues on 9x9).
+        let (mut acc, mut m) = (0u64, *b);
+        while m != 0 {
+            acc |= a << m.trailing_zeros();
+            m &= m - 1;
+        }
+        *dst = acc;
+        return;
+    }
     dst.iter_mut().for_each(|x| *x = 0);
     let mut r = 0usize;
     while let Some(bit) = next_bit(b, r) {
@@ -473,6 +546,7 @@ fn sumset(a: &[u64], b: &[u64], dst: &mut [u64]) {
 }
 
 /// The first set bit of `set` at or after `from`.
+#[inline]
 fn next_bit(set: &[u64], from: usize) -> Option<usize> {
     let mut i = from / 64;
     if i >= set.len() {
@@ -490,6 +564,7 @@ fn next_bit(set: &[u64], from: usize) -> Option<usize> {
 
 /// `dst |= src >> by` over bit sets of equal length.
 #[allow(clippy::needless_range_loop)] // two arrays indexed at an offset
+#[inline]
 fn or_shifted_right(dst: &mut [u64], src: &[u64], by: usize) {
     let (wd, b) = (by / 64, by % 64);
     for j in 0..dst.len() {
@@ -575,6 +650,63 @@ mod tests {
     use super::*;
     use crate::clue::Clue;
     use crate::grid::{Cell, Shape};
+
+    /// The sums of `k` different digits of `digits` plus `shift`, by enumerating the subsets.
+    fn sums_by_enumeration(digits: u64, k: usize, weights: &[u32], shift: usize) -> u128 {
+        let list: Vec<usize> = (0..64).filter(|d| digits >> d & 1 != 0).collect();
+        let mut out = 0u128;
+        for subset in 0u32..1 << list.len() {
+            if subset.count_ones() as usize == k {
+                let sum: usize = (0..list.len())
+                    .filter(|i| subset >> i & 1 != 0)
+                    .map(|i| weights[list[i]] as usize)
+                    .sum();
+                if shift + sum < 128 {
+                    out |= 1 << (shift + sum);
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn subset_sums_and_sumsets_in_one_word_agree_with_two_words_and_enumeration() {
+        // A small generator (xorshift) for digit sets, weights and shifts of 9x9 clues.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut work = vec![0u64; 64];
+        for _ in 0..2_000 {
+            let digits = next() & 0x1ff;
+            let weights: Vec<u32> = (0..9).map(|_| (next() % 6) as u32).collect();
+            let k = (next() % 6) as usize;
+            let shift = (next() % 20) as usize;
+            let (mut one, mut two) = ([0u64; 1], [0u64; 2]);
+            subset_sums(digits, k, &weights, shift, &mut one, &mut work);
+            subset_sums(digits, k, &weights, shift, &mut two, &mut work);
+            let want = sums_by_enumeration(digits, k, &weights, shift);
+            assert_eq!(
+                u128::from(one[0]),
+                want & u128::from(u64::MAX),
+                "{digits:b} {k}"
+            );
+            assert_eq!(u128::from(two[0]) | u128::from(two[1]) << 64, want);
+            let (a, b) = (next() & 0xffff_ffff, next() & 0xffff_ffff);
+            let mut one = [0u64; 1];
+            sumset(&[a], &[b], &mut one);
+            let mut two = [0u64; 2];
+            sumset(&[a, 0], &[b, 0], &mut two);
+            assert_eq!(one[0], two[0]);
+            let slow = (0..32)
+                .filter(|i| b >> i & 1 != 0)
+                .fold(0u64, |acc, i| acc | a << i);
+            assert_eq!(one[0], slow);
+        }
+    }
 
     #[derive(Default)]
     struct Bufs {

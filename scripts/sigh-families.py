@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""satdoku and sigh's engine side by side on sigh's variant corpus, per constraint family.
+
+Usage:
+    node ../shared/peers/sigh/corpus.mjs --mode count CORPUS > SIGH.jsonl
+    scripts/sigh-families.py [--satdoku BIN] [--timeout S] [--backend B] [--out OUT.jsonl] CORPUS SIGH.jsonl
+
+CORPUS is sigh's corpus (`../shared/datasets/variants-sigh/puzzles.jsonl`: one JSON object a line,
+`input` the constraint string, `types` its constraint types, `solution` the published one if any);
+SIGH.jsonl what `corpus.mjs` printed for it (`index`, `count`, `solution`, `cpu_ms`). The puzzles
+are grouped by constraint type (a puzzle counts in every type it uses; `classic` for none), and
+each family's file is solved by one `satdoku solve --unique --output json --format sigh --jobs 1`
+process (counting to two, like sigh's count mode), its CPU time (user + system, from the process's
+rusage: the process's start and reading included) recorded. Prints, per family, the puzzles both
+read, whether the answers agree (the count and, for unique ones, the solution), and the CPU time
+of each (sigh's in-process `cpu_ms` summed, module loading not counted).
+"""
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+
+
+def run_file(binary, path, timeout, backend):
+    """One satdoku process over a file of puzzles: (records in order, CPU seconds)."""
+    cmd = [binary, "solve", "--unique", "--output", "json", "--format", "sigh", "-q",
+           "--jobs", "1", "--timeout", str(timeout), path]
+    if backend:
+        cmd += ["--backend", backend]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    recs = [json.loads(l) for l in out.decode().splitlines() if l.startswith("{")]
+    return recs, cpu
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpus")
+    ap.add_argument("sigh")
+    ap.add_argument("--satdoku", default="target/release/satdoku")
+    ap.add_argument("--timeout", type=float, default=60)
+    ap.add_argument("--backend", default=None)
+    ap.add_argument("--out", default=None, help="write satdoku's records (with cpu_s) here")
+    ap.add_argument("--only", default=None, help="comma-separated corpus indices")
+    args = ap.parse_args()
+
+    corpus = [json.loads(l) for l in open(args.corpus) if l.strip()]
+    sigh = {}
+    for l in open(args.sigh):
+        if l.strip():
+            r = json.loads(l)
+            sigh[r["index"]] = r
+    only = set(int(x) for x in args.only.split(",")) if args.only else None
+    # The puzzles both read (sigh printed no error, satdoku reads the types), by family.
+    families = {}
+    for i, p in enumerate(corpus):
+        if (only is not None and i not in only) or i not in sigh or sigh[i].get("error"):
+            continue
+        for t in p["types"] or ["classic"]:
+            families.setdefault(t, []).append(i)
+    work = tempfile.mkdtemp(prefix="sigh-families-")
+    out = open(args.out, "w") if args.out else None
+    ours, cpu = {}, {}
+    for t, idx in sorted(families.items()):
+        path = os.path.join(work, "family.txt")
+        with open(path, "w") as f:
+            for i in idx:
+                f.write(corpus[i]["input"] + "\n")
+        recs, c = run_file(args.satdoku, path, args.timeout, args.backend)
+        kept = []
+        for rec in recs:
+            i = idx[rec["index"]]
+            if rec.get("status") == "error":
+                continue
+            rec["corpus_index"] = i
+            ours.setdefault(i, rec)
+            kept.append(i)
+            if out:
+                out.write(json.dumps({"family": t, **rec}) + "\n")
+                out.flush()
+        families[t] = kept
+        cpu[t] = c
+        print(f"{t}: {len(kept)} of {len(idx)} read, {c:.2f} s CPU", file=sys.stderr)
+
+    def count_of(rec):
+        return {"unique": 1, "none": 0, "multiple": 2}.get(rec.get("status"))
+
+    rows = []
+    total = {"n": 0, "agree": 0, "sigh": 0.0, "ours": 0.0}
+    seen = set()
+    for t, idx in sorted(families.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        n = agree = 0
+        cs = 0.0
+        worst = (0.0, None)
+        for i in idx:
+            rec, s = ours[i], sigh[i]
+            n += 1
+            c = count_of(rec)
+            same = c is not None and c == s["count"] and (c != 1 or rec.get("solution") == s["solution"])
+            agree += same
+            cs += s["cpu_ms"] / 1000
+            worst = max(worst, (rec.get("micros", 0) / 1e6, i))
+            if i not in seen:
+                seen.add(i)
+                total["n"] += 1
+                total["agree"] += same
+                total["sigh"] += s["cpu_ms"] / 1000
+        co = cpu[t] if n else 0.0
+        if n:
+            rows.append((t, n, agree, cs, co, worst))
+    print("| family | puzzles | answers agree | sigh CPU s | satdoku CPU s | satdoku / sigh | slowest (satdoku wall s, #) |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    for t, n, agree, cs, co, worst in rows:
+        ratio = co / cs if cs > 0 else float("inf")
+        print(f"| {t} | {n} | {agree} | {cs:.2f} | {co:.2f} | {ratio:.2f}x | {worst[0]:.2f} (#{worst[1]}) |")
+    print(f"| all (each puzzle once) | {total['n']} | {total['agree']} | {total['sigh']:.2f} | | | |")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
