@@ -71,7 +71,8 @@ def main():
         path = os.path.join(work, "family.txt")
         with open(path, "w") as f:
             for i in idx:
-                f.write(corpus[i]["input"] + "\n")
+                # One line a puzzle: some inputs are spread over lines (sigh reads them whole).
+                f.write("".join(corpus[i]["input"].split()) + "\n")
         recs, c = run_file(args.satdoku, path, args.timeout, args.backend)
         kept = []
         for rec in recs:
