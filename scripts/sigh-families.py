@@ -39,6 +39,13 @@ def run_file(binary, path, timeout, backend):
     return recs, cpu
 
 
+def joined(solution):
+    """Our solution as sigh prints it: the cells' numbers joined (letters A, B, ... for 1, 2, ...)."""
+    if solution is None:
+        return None
+    return "".join(str(ord(ch) - ord("A") + 1) if ch.isalpha() else ch for ch in solution)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpus")
@@ -103,7 +110,7 @@ def main():
             rec, s = ours[i], sigh[i]
             n += 1
             c = count_of(rec)
-            same = c is not None and c == s["count"] and (c != 1 or rec.get("solution") == s["solution"])
+            same = c is not None and c == s["count"] and (c != 1 or joined(rec.get("solution")) == s["solution"])
             agree += same
             cs += s["cpu_ms"] / 1000
             worst = max(worst, (rec.get("micros", 0) / 1e6, i))
