@@ -40,7 +40,7 @@ use crate::units::Units;
 const MAX_COMBOS: u64 = 4096;
 
 /// Entries of the memo of cage results (see [`Memo`]), a power of two: 4 words each.
-const MEMO_ENTRIES: usize = 1 << 14;
+const MEMO_ENTRIES: usize = 1 << 12;
 
 /// The rules beside the units, flattened for the search.
 #[derive(Debug, PartialEq, Eq)]
@@ -969,8 +969,9 @@ impl CageTable {
     }
 
     /// After the open cells were narrowed to their support: a digit every fitting combination
-    /// needs goes to its one place left in the cage, and leaves the rest of a unit that holds all
-    /// its places in the cage.
+    /// needs leaves the rest of a unit that holds all its places in the cage. (One with a single
+    /// place left is already there: the support follows every perfect matching, so that cell
+    /// supports only that digit.)
     fn place_needed<M: Mask>(
         &self,
         needed: u64,
@@ -979,29 +980,20 @@ impl CageTable {
         out: &mut Narrowed<'_, M>,
         mut changed: bool,
     ) -> Step<bool> {
-        // A needed digit with one place left goes there; one whose places all lie in a unit leaves
-        // the rest of that unit.
-        let mut need = needed;
-        while need != 0 {
-            let bit = need & need.wrapping_neg();
-            need &= need - 1;
-            let places = self.cells.iter().enumerate().fold(0u64, |m, (i, &c)| {
-                let open = vals[c as usize] == 0 && cand[c as usize].low_bits() & bit != 0;
-                m | u64::from(open) << i
+        if needed == 0 {
+            return Ok(changed);
+        }
+        for (mask, outside) in self.seen_by.iter() {
+            // The needed digits no open cage cell outside the unit can take.
+            let elsewhere = self.cells.iter().enumerate().fold(0u64, |m, (i, &c)| {
+                let beyond = vals[c as usize] == 0 && mask >> i & 1 == 0;
+                m | cand[c as usize].low_bits() & 0u64.wrapping_sub(u64::from(beyond))
             });
-            if places == 0 {
-                return Err(Contradiction);
-            }
-            if places.count_ones() == 1 {
-                let c = self.cells[places.trailing_zeros() as usize];
-                changed |= narrow(cand, out, c as usize, bit)?;
-            }
-            for (mask, outside) in self.seen_by.iter() {
-                if places & !mask == 0 {
-                    for &c in outside.iter() {
-                        if vals[c as usize] == 0 {
-                            changed |= narrow(cand, out, c as usize, !bit)?;
-                        }
+            let confined = needed & !elsewhere;
+            if confined != 0 {
+                for &c in outside.iter() {
+                    if vals[c as usize] == 0 {
+                        changed |= narrow(cand, out, c as usize, !confined)?;
                     }
                 }
             }
