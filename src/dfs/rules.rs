@@ -1207,6 +1207,70 @@ mod tests {
     }
 
     #[test]
+    fn the_memo_gives_what_the_pruning_gives() {
+        // 9x9 with the cages of a hard killer's first rows and a derived sum or two: every cage
+        // and sum pruned on seeded random states with the memo and without it narrows the same
+        // cells to the same digits and fails alike; each state is pruned twice with the memo, so
+        // that the second answer comes from it.
+        let shape = crate::grid::Shape::new(3, 3).unwrap();
+        let units = Units::rules(shape)
+            .cage(27, [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)])
+            .cage(22, [(0, 4), (0, 5), (0, 6), (0, 7), (1, 5)])
+            .cage(30, [(0, 8), (1, 7), (1, 8), (2, 8), (3, 8)])
+            .cage(22, [(1, 1), (1, 2), (1, 3), (1, 4), (2, 3)])
+            .cage(19, [(1, 6), (2, 6), (3, 5), (3, 6), (4, 5)])
+            .cage(27, [(2, 0), (2, 1), (2, 2), (3, 0), (4, 0)])
+            .cage(5, [(4, 4)])
+            .build()
+            .unwrap();
+        let rules = Rules::build(&units).unwrap();
+        assert!(!rules.sums.is_empty() && rules.memo_len() > 0);
+        let mut slots = vec![0u64; rules.memo_len()];
+        let mut seed = 7u64;
+        let (mut fails, mut total) = (0, 0);
+        for _ in 0..3000 {
+            let mut cand = vec![0u16; 81];
+            let mut vals = vec![0u16; 81];
+            for c in 0..81 {
+                let r = crate::dfs::search::splitmix(&mut seed);
+                if r % 7 == 0 {
+                    vals[c] = (r >> 8) as u16 % 9 + 1;
+                } else {
+                    cand[c] = ((r >> 16) as u16 & 0x1FF) | 1 << (r >> 32) % 9;
+                }
+            }
+            for k in 0..rules.cages.len() + rules.sums.len() {
+                let run = |cand: &mut Vec<u16>, slots: &mut [u64]| {
+                    let mut bufs = Bufs::default();
+                    let mut out = bufs.narrowed();
+                    let memo = Memo { slots, id: k };
+                    let step = match rules.cages.get(k) {
+                        Some(cage) => cage.prune(9, cand, &vals, &mut out, memo),
+                        None => {
+                            rules.sums[k - rules.cages.len()].prune(9, cand, &vals, &mut out, memo)
+                        }
+                    };
+                    (step, bufs.removed)
+                };
+                let mut plain = cand.clone();
+                let expected = run(&mut plain, &mut []);
+                for round in 0..2 {
+                    let mut memoized = cand.clone();
+                    assert_eq!(run(&mut memoized, &mut slots), expected, "{k} {round}");
+                    if expected.0.is_ok() {
+                        assert_eq!(memoized, plain, "{k} {round}");
+                    }
+                }
+                fails += usize::from(expected.0.is_err());
+                total += 1;
+            }
+        }
+        // Both outcomes were seen, and the memo was filled.
+        assert!(fails > 0 && fails < total, "{fails} of {total}");
+        assert!(slots.iter().any(|&w| w != 0));
+    }
+
+    #[test]
     fn combinations_of_known_cages() {
         // The classic killer table: 2 cells summing to 3 is {1,2}; 3 cells to 6 is {1,2,3}; 2 cells
         // to 10 are {1,9} {2,8} {3,7} {4,6}; 9 cells to 45 is every digit.
