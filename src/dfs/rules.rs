@@ -1233,10 +1233,10 @@ mod tests {
             let mut vals = vec![0u16; 81];
             for c in 0..81 {
                 let r = crate::dfs::search::splitmix(&mut seed);
-                if r % 7 == 0 {
+                if r.is_multiple_of(7) {
                     vals[c] = (r >> 8) as u16 % 9 + 1;
                 } else {
-                    cand[c] = ((r >> 16) as u16 & 0x1FF) | 1 << (r >> 32) % 9;
+                    cand[c] = ((r >> 16) as u16 & 0x1FF) | 1 << ((r >> 32) % 9);
                 }
             }
             for k in 0..rules.cages.len() + rules.sums.len() {
