@@ -14,7 +14,9 @@
 //! A combination fits only if it holds every digit that some unit meeting the cage can put nowhere
 //! else, and its missing digits can go to the open cells one each (a matching, found by augmenting
 //! paths over bit masks). A cage or sum whose inputs have not changed since it last changed nothing
-//! is skipped (a hash of them), except on a full grid.
+//! is skipped (exactly, by a copy of the cells), except on a full grid; otherwise its result is
+//! looked up by the inputs it depends on in a memo kept for the search (`Memo`), and computed
+//! only when missing there.
 //!
 //! The search also derives constraints of its own from the units, as killer solvers do by "the rule
 //! of 45" (every unit's digits add up to N(N+1)/2): in a unit, the cells outside the cages lying
