@@ -14,7 +14,9 @@
 //! A combination fits only if it holds every digit that some unit meeting the cage can put nowhere
 //! else, and its missing digits can go to the open cells one each (a matching, found by augmenting
 //! paths over bit masks). A cage or sum whose inputs have not changed since it last changed nothing
-//! is skipped (a hash of them), except on a full grid.
+//! is skipped (exactly, by a copy of the cells), except on a full grid; otherwise its result is
+//! looked up by the inputs it depends on in a memo kept for the search (`Memo`), and computed
+//! only when missing there.
 //!
 //! The search also derives constraints of its own from the units, as killer solvers do by "the rule
 //! of 45" (every unit's digits add up to N(N+1)/2): in a unit, the cells outside the cages lying
@@ -39,6 +41,9 @@ use crate::units::Units;
 /// The most combinations listed for one cage; beyond, it is pruned by bounds.
 const MAX_COMBOS: u64 = 4096;
 
+/// Entries of the memo of cage results (see [`Memo`]), a power of two: 4 words each.
+const MEMO_ENTRIES: usize = 1 << 12;
+
 /// The rules beside the units, flattened for the search.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) struct Rules {
@@ -56,6 +61,8 @@ pub(crate) struct Rules {
     words: usize,
     /// Cells in the grid.
     cells: usize,
+    /// Digits in the grid.
+    n: usize,
 }
 
 /// The most adjacent rows (or columns) a region of derived linear equations spans.
@@ -188,6 +195,7 @@ impl Rules {
             inputs: inputs.into(),
             words,
             cells,
+            n: units.shape().n(),
         })
     }
 
@@ -201,7 +209,23 @@ impl Rules {
     /// cage and sum, a signature per clue sum and line, then a copy of the grid's cells and two bit
     /// sets of cells (see [`Rules::prune`]).
     pub(crate) fn seen_len(&self) -> usize {
-        self.cages.len() + self.sums.len() + self.clue.constraints() + self.cells + 2 * self.words
+        self.cages.len()
+            + self.sums.len()
+            + self.clue.constraints()
+            + self.cells
+            + 2 * self.words
+            + self.memo_len()
+    }
+
+    /// The words of the memo of cage results in [`Narrowed::seen`] (none when no cage can use it).
+    fn memo_len(&self) -> usize {
+        let cached = |c: &CageTable| c.combos.is_some() && Memo::fits(self.n, c.cells.len() + 2);
+        let sums = |s: &SumTable| Memo::fits(self.n, s.cells.len());
+        if self.cages.iter().any(cached) || self.sums.iter().any(sums) {
+            4 * MEMO_ENTRIES
+        } else {
+            0
+        }
     }
 
     /// Whether these rules treat every digit alike: no non-consecutive pairs, no cages (and so no sums
@@ -280,12 +304,17 @@ impl Rules {
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        memo: &mut [u64],
     ) -> Step<bool> {
         let (result, cells) = match self.cages.get(k) {
-            Some(cage) => (cage.prune(n, cand, vals, out), &cage.cells),
+            Some(cage) => {
+                let memo = Memo { slots: memo, id: k };
+                (cage.prune(n, cand, vals, out, memo), &cage.cells)
+            }
             None => {
                 let sum = &self.sums[k - self.cages.len()];
-                (sum.prune(n, cand, vals, out), &sum.cells)
+                let memo = Memo { slots: memo, id: k };
+                (sum.prune(n, cand, vals, out, memo), &sum.cells)
             }
         };
         if result.is_err() {
@@ -316,7 +345,7 @@ impl Rules {
         let mut changed = false;
         if seen.len() < self.seen_len() || n >= 64 || M::BITS > 64 || cand.len() != self.cells {
             for k in 0..count {
-                changed |= self.prune_one(k, n, cand, vals, out)?;
+                changed |= self.prune_one(k, n, cand, vals, out, &mut [])?;
             }
             return Ok(changed);
         }
@@ -324,7 +353,8 @@ impl Rules {
         let (flags, rest) = seen.split_at_mut(count);
         let rest = &mut rest[self.clue.constraints()..];
         let (snap, rest) = rest.split_at_mut(self.cells);
-        let (dirty, touched) = rest.split_at_mut(words);
+        let (dirty, rest) = rest.split_at_mut(words);
+        let (touched, memo) = rest.split_at_mut(words);
         dirty.fill(0);
         touched.fill(0);
         for (c, (s, (&m, &v))) in snap.iter_mut().zip(cand.iter().zip(vals)).enumerate() {
@@ -351,7 +381,7 @@ impl Rules {
                 continue;
             }
             let from = out.removed.len();
-            let c = self.prune_one(k, n, cand, vals, out)?;
+            let c = self.prune_one(k, n, cand, vals, out, memo)?;
             for &(cell, _) in &out.removed[from..] {
                 touched[cell as usize / 64] |= 1 << (cell % 64);
             }
@@ -371,28 +401,64 @@ impl SumTable {
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        mut memo: Memo<'_>,
     ) -> Step<bool> {
+        let k = self.cells.len();
+        let digits = |i: usize| -> u64 {
+            let c = self.cells[i] as usize;
+            match vals[c] {
+                0 => cand[c].low_bits(),
+                v => 1 << (v - 1),
+            }
+        };
+        let key = memo.key(n, k, (0..k).map(digits));
+        let keep = match key.and_then(|key| memo.get(key)) {
+            Some(value) => value,
+            None => {
+                let keep = self.keep(n, (0..k).map(digits));
+                if let Some(key) = key {
+                    memo.put(key, keep);
+                }
+                keep
+            }
+        };
+        // Bit 0: the total is out of reach; then each cell's digits, n bits each.
+        if keep & 1 == 1 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        for i in (0..k).rev() {
+            let c = self.cells[i] as usize;
+            let keep = (keep >> (1 + i * n)) as u64 & all_digits(n);
+            if vals[c] == 0 {
+                changed |= narrow(cand, out, c, keep)?;
+            } else if keep == 0 {
+                return Err(Contradiction);
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The digits each cell (candidates `masks`, in order) keeps, n bits each above bit 0, or 1
+    /// when the total is out of reach.
+    fn keep(&self, n: usize, masks: impl Iterator<Item = u64>) -> u128 {
         let k = self.cells.len();
         // A subtracted term −x is (N + 1 − x) − (N + 1): its digits mirrored, and the total raised
         // by N + 1, so that every term adds and sums range over 0..=kN (bit t for sum t).
         let mirror = |m: u64| m.reverse_bits() >> (64 - n);
-        let digits = |cand: &[M], i: usize| -> u64 {
-            let c = self.cells[i] as usize;
-            let m = match vals[c] {
-                0 => cand[c].low_bits(),
-                v => 1 << (v - 1),
-            };
-            if self.negative >> i & 1 == 1 {
+        let mut terms = [0u64; MAX_SUM_CELLS];
+        for (i, m) in masks.enumerate() {
+            terms[i] = if self.negative >> i & 1 == 1 {
                 mirror(m)
             } else {
                 m
-            }
-        };
+            };
+        }
         // forward[i]: sums of the first i terms.
         let mut forward = [0u128; MAX_SUM_CELLS + 1];
         forward[0] = 1;
         for i in 0..k {
-            let (from, mut m, mut to) = (forward[i], digits(cand, i), 0u128);
+            let (from, mut m, mut to) = (forward[i], terms[i], 0u128);
             while m != 0 {
                 to |= from << (m.trailing_zeros() + 1);
                 m &= m - 1;
@@ -401,15 +467,14 @@ impl SumTable {
         }
         let goal = self.total + (self.negative.count_ones() as usize * (n + 1)) as i32;
         if !(0..128).contains(&goal) || forward[k] >> goal & 1 == 0 {
-            return Err(Contradiction);
+            return 1;
         }
         // backward: sums the first i terms may have for the rest to reach the total.
         let mut backward: u128 = 1 << goal;
-        let mut changed = false;
+        let mut keeps = 0u128;
         for i in (0..k).rev() {
-            let c = self.cells[i] as usize;
             let (mut keep, mut before) = (0u64, 0u128);
-            let mut m = digits(cand, i);
+            let mut m = terms[i];
             while m != 0 {
                 let d = m.trailing_zeros();
                 m &= m - 1;
@@ -422,14 +487,10 @@ impl SumTable {
             if self.negative >> i & 1 == 1 {
                 keep = mirror(keep);
             }
-            if vals[c] == 0 {
-                changed |= narrow(cand, out, c, keep)?;
-            } else if keep == 0 {
-                return Err(Contradiction);
-            }
+            keeps |= u128::from(keep) << (1 + i * n);
             backward = before;
         }
-        Ok(changed)
+        keeps
     }
 }
 
@@ -769,6 +830,7 @@ impl CageTable {
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        memo: Memo<'_>,
     ) -> Step<bool> {
         let (mut placed, mut placed_sum, mut open, mut union) = (0u64, 0u32, 0usize, 0u64);
         for &c in self.cells.iter() {
@@ -792,7 +854,7 @@ impl CageTable {
         }
         let rest = self.sum.checked_sub(placed_sum).ok_or(Contradiction)?;
         match &self.combos {
-            Some(combos) => self.by_combos(n, combos, placed, union, cand, vals, out),
+            Some(combos) => self.by_combos(n, combos, placed, union, cand, vals, out, memo),
             None => self.by_bounds(n, rest, open, union, cand, vals, out),
         }
     }
@@ -809,6 +871,7 @@ impl CageTable {
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        mut memo: Memo<'_>,
     ) -> Step<bool> {
         // Digits the cage must hold: those placed in it, and those that a unit meeting it can hold
         // nowhere else.
@@ -842,6 +905,47 @@ impl CageTable {
             }
         }
         let (opens, support) = (&opens[..k], &mut support[..k]);
+        let masks = self.cells.iter().map(|&c| match vals[c as usize] {
+            0 => cand[c as usize].low_bits(),
+            _ => 0,
+        });
+        let fields = [placed, required].into_iter().chain(masks);
+        let key = memo.key(n, self.cells.len() + 2, fields);
+        let needed = match key.and_then(|key| memo.get(key)) {
+            Some(value) => Memo::unpack(n, value, support),
+            None => {
+                let needed = Self::fit(combos, placed, required, union, opens, support);
+                if let Some(key) = key {
+                    memo.put(key, Memo::pack(n, needed, support));
+                }
+                needed
+            }
+        };
+        if needed == u64::MAX {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        let mut i = 0;
+        for &c in self.cells.iter() {
+            if vals[c as usize] == 0 {
+                changed |= narrow(cand, out, c as usize, support[i])?;
+                i += 1;
+            }
+        }
+        self.place_needed(needed, cand, vals, out, changed)
+    }
+
+    /// The digits each open cell (candidates `opens`) takes in some combination that holds
+    /// `required` and whose digits beside `placed` the open cells can take one each, added to
+    /// `support`; returns the digits every such combination holds (`u64::MAX`: none fits).
+    fn fit(
+        combos: &[u64],
+        placed: u64,
+        required: u64,
+        union: u64,
+        opens: &[u64],
+        support: &mut [u64],
+    ) -> u64 {
         let mut needed = u64::MAX;
         for &combo in combos {
             if combo & required != required {
@@ -863,40 +967,35 @@ impl CageTable {
                 needed &= missing;
             }
         }
-        if needed == u64::MAX {
-            return Err(Contradiction);
+        needed
+    }
+
+    /// After the open cells were narrowed to their support: a digit every fitting combination
+    /// needs leaves the rest of a unit that holds all its places in the cage. (One with a single
+    /// place left is already there: the support follows every perfect matching, so that cell
+    /// supports only that digit.)
+    fn place_needed<M: Mask>(
+        &self,
+        needed: u64,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        mut changed: bool,
+    ) -> Step<bool> {
+        if needed == 0 {
+            return Ok(changed);
         }
-        let mut changed = false;
-        let mut i = 0;
-        for &c in self.cells.iter() {
-            if vals[c as usize] == 0 {
-                changed |= narrow(cand, out, c as usize, support[i])?;
-                i += 1;
-            }
-        }
-        // A needed digit with one place left goes there; one whose places all lie in a unit leaves
-        // the rest of that unit.
-        let mut need = needed;
-        while need != 0 {
-            let bit = need & need.wrapping_neg();
-            need &= need - 1;
-            let places = self.cells.iter().enumerate().fold(0u64, |m, (i, &c)| {
-                let open = vals[c as usize] == 0 && cand[c as usize].low_bits() & bit != 0;
-                m | u64::from(open) << i
+        for (mask, outside) in self.seen_by.iter() {
+            // The needed digits no open cage cell outside the unit can take.
+            let elsewhere = self.cells.iter().enumerate().fold(0u64, |m, (i, &c)| {
+                let beyond = vals[c as usize] == 0 && mask >> i & 1 == 0;
+                m | cand[c as usize].low_bits() & 0u64.wrapping_sub(u64::from(beyond))
             });
-            if places == 0 {
-                return Err(Contradiction);
-            }
-            if places.count_ones() == 1 {
-                let c = self.cells[places.trailing_zeros() as usize];
-                changed |= narrow(cand, out, c as usize, bit)?;
-            }
-            for (mask, outside) in self.seen_by.iter() {
-                if places & !mask == 0 {
-                    for &c in outside.iter() {
-                        if vals[c as usize] == 0 {
-                            changed |= narrow(cand, out, c as usize, !bit)?;
-                        }
+            let confined = needed & !elsewhere;
+            if confined != 0 {
+                for &c in outside.iter() {
+                    if vals[c as usize] == 0 {
+                        changed |= narrow(cand, out, c as usize, !confined)?;
                     }
                 }
             }
@@ -942,6 +1041,82 @@ impl CageTable {
             changed |= narrow(cand, out, c as usize, keep)?;
         }
         Ok(changed)
+    }
+}
+
+/// A memo of cage results, kept in [`Narrowed::seen`] for the whole search: what
+/// [`CageTable::fit`] gave for a cage (`id`), its placed digits, the digits it must hold and its
+/// cells' candidates (0 for a placed cell) — all that result depends on — in a table of
+/// [`MEMO_ENTRIES`] entries, one place per key (a newer result replaces an older one). Each entry
+/// is four words: the key (with the cage's index plus one on top, so never 0: an empty entry),
+/// then the result (bit 0 set: no combination fits; else the digits needed, then each open cell's
+/// support, `n` bits each, above bit 0). Empty `slots` (no room): nothing is kept.
+struct Memo<'a> {
+    slots: &'a mut [u64],
+    id: usize,
+}
+
+impl Memo<'_> {
+    /// Whether a key of `fields` masks of `n` digits fits 128 bits beside the constraint's index
+    /// (16 bits).
+    fn fits(n: usize, fields: usize) -> bool {
+        16 + fields * n <= 128
+    }
+
+    /// The key of a constraint's `fields` masks (of `n` digits), when it fits and there is room.
+    fn key(&self, n: usize, fields: usize, masks: impl Iterator<Item = u64>) -> Option<u128> {
+        if self.slots.len() < 4 * MEMO_ENTRIES || !Memo::fits(n, fields) || self.id >= 0xFFFF {
+            return None;
+        }
+        Some(masks.fold(self.id as u128 + 1, |key, m| key << n | u128::from(m)))
+    }
+
+    /// The entry a key goes to (word index).
+    fn slot(key: u128) -> usize {
+        let h = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        4 * (h >> (64 - MEMO_ENTRIES.trailing_zeros())) as usize
+    }
+
+    fn get(&self, key: u128) -> Option<u128> {
+        let e = &self.slots[Memo::slot(key)..][..4];
+        (u128::from(e[0]) | u128::from(e[1]) << 64 == key)
+            .then(|| u128::from(e[2]) | u128::from(e[3]) << 64)
+    }
+
+    fn put(&mut self, key: u128, value: u128) {
+        let e = &mut self.slots[Memo::slot(key)..][..4];
+        e.copy_from_slice(&[
+            key as u64,
+            (key >> 64) as u64,
+            value as u64,
+            (value >> 64) as u64,
+        ]);
+    }
+
+    /// A result of [`CageTable::fit`] as an entry's value.
+    fn pack(n: usize, needed: u64, support: &[u64]) -> u128 {
+        if needed == u64::MAX {
+            return 1;
+        }
+        let v = support
+            .iter()
+            .rev()
+            .fold(u128::from(needed), |v, &s| v << n | u128::from(s));
+        v << 1
+    }
+
+    /// An entry's value back as the digits needed (returned) and the supports.
+    fn unpack(n: usize, value: u128, support: &mut [u64]) -> u64 {
+        if value & 1 == 1 {
+            return u64::MAX;
+        }
+        let mask = (1u128 << n) - 1;
+        let mut v = value >> 1;
+        for s in support.iter_mut() {
+            *s = (v & mask) as u64;
+            v >>= n;
+        }
+        v as u64
     }
 }
 
@@ -1031,6 +1206,70 @@ mod tests {
                 marks: &mut self.marks,
             }
         }
+    }
+
+    #[test]
+    fn the_memo_gives_what_the_pruning_gives() {
+        // 9x9 with the cages of a hard killer's first rows and a derived sum or two: every cage
+        // and sum pruned on seeded random states with the memo and without it narrows the same
+        // cells to the same digits and fails alike; each state is pruned twice with the memo, so
+        // that the second answer comes from it.
+        let shape = crate::grid::Shape::new(3, 3).unwrap();
+        let units = Units::rules(shape)
+            .cage(27, [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)])
+            .cage(22, [(0, 4), (0, 5), (0, 6), (0, 7), (1, 5)])
+            .cage(30, [(0, 8), (1, 7), (1, 8), (2, 8), (3, 8)])
+            .cage(22, [(1, 1), (1, 2), (1, 3), (1, 4), (2, 3)])
+            .cage(19, [(1, 6), (2, 6), (3, 5), (3, 6), (4, 5)])
+            .cage(27, [(2, 0), (2, 1), (2, 2), (3, 0), (4, 0)])
+            .cage(5, [(4, 4)])
+            .build()
+            .unwrap();
+        let rules = Rules::build(&units).unwrap();
+        assert!(!rules.sums.is_empty() && rules.memo_len() > 0);
+        let mut slots = vec![0u64; rules.memo_len()];
+        let mut seed = 7u64;
+        let (mut fails, mut total) = (0, 0);
+        for _ in 0..3000 {
+            let mut cand = vec![0u16; 81];
+            let mut vals = vec![0u16; 81];
+            for c in 0..81 {
+                let r = crate::dfs::search::splitmix(&mut seed);
+                if r.is_multiple_of(7) {
+                    vals[c] = (r >> 8) as u16 % 9 + 1;
+                } else {
+                    cand[c] = ((r >> 16) as u16 & 0x1FF) | 1 << ((r >> 32) % 9);
+                }
+            }
+            for k in 0..rules.cages.len() + rules.sums.len() {
+                let run = |cand: &mut Vec<u16>, slots: &mut [u64]| {
+                    let mut bufs = Bufs::default();
+                    let mut out = bufs.narrowed();
+                    let memo = Memo { slots, id: k };
+                    let step = match rules.cages.get(k) {
+                        Some(cage) => cage.prune(9, cand, &vals, &mut out, memo),
+                        None => {
+                            rules.sums[k - rules.cages.len()].prune(9, cand, &vals, &mut out, memo)
+                        }
+                    };
+                    (step, bufs.removed)
+                };
+                let mut plain = cand.clone();
+                let expected = run(&mut plain, &mut []);
+                for round in 0..2 {
+                    let mut memoized = cand.clone();
+                    assert_eq!(run(&mut memoized, &mut slots), expected, "{k} {round}");
+                    if expected.0.is_ok() {
+                        assert_eq!(memoized, plain, "{k} {round}");
+                    }
+                }
+                fails += usize::from(expected.0.is_err());
+                total += 1;
+            }
+        }
+        // Both outcomes were seen, and the memo was filled.
+        assert!(fails > 0 && fails < total, "{fails} of {total}");
+        assert!(slots.iter().any(|&w| w != 0));
     }
 
     #[test]
@@ -1241,7 +1480,14 @@ mod tests {
         let mut cand = vec![0b1_1111_1111u16; 3];
         let mut bufs = Bufs::default();
         let mut queue = bufs.narrowed();
-        assert_eq!(table.prune(9, &mut cand, &[0, 0, 0], &mut queue), Ok(true));
+        let memo = Memo {
+            slots: &mut [],
+            id: 0,
+        };
+        assert_eq!(
+            table.prune(9, &mut cand, &[0, 0, 0], &mut queue, memo),
+            Ok(true)
+        );
         assert!(cand.iter().all(|&m| m == 0b111));
     }
 }

@@ -244,6 +244,37 @@ fn the_native_backend_settles_hard_killers_within_a_node_budget() {
     assert_eq!(checked, NATIVE_KILLERS.len());
 }
 
+/// Killers with the exact node counts of the native backend's `--unique` search as main's binary
+/// at `8e61b08` reported them (`satdoku solve --backend dfs --unique --output json`), before the
+/// memo of cage and sum results: a memo that changed any pruning would change the search. Fails
+/// if a speed-up of the cage pass changes what it removes.
+const EXACT_KILLERS: [(&str, u64); 4] = [
+    ("iss:example_puzzles.js:DISPLAYED_EXAMPLES#18", 5_145),
+    ("iss:collections.js:EXAMPLES#107", 11_557),
+    ("iss:collections.js:EXAMPLES#108", 22_781),
+    ("iss:collections.js:EXAMPLES#110", 6_067),
+];
+
+#[test]
+fn the_native_backend_searches_killers_in_exactly_as_many_nodes_as_before_its_memo() {
+    let name = "variants/killer.txt";
+    let mut checked = 0;
+    for (r, id) in read(name).iter().zip(ids(name)) {
+        let Some(&(_, nodes)) = EXACT_KILLERS.iter().find(|(k, _)| *k == id) else {
+            continue;
+        };
+        let p = r.puzzle.as_ref().unwrap();
+        let report = DfsBackend::new()
+            .solve(&p.units, &p.grid, &Limits::unique())
+            .unwrap();
+        let published = p.expected.as_ref().unwrap();
+        assert_eq!(report.outcome, Outcome::Unique(published.clone()), "{id}");
+        assert_eq!(report.stats.nodes, nodes, "{id}");
+        checked += 1;
+    }
+    assert_eq!(checked, EXACT_KILLERS.len());
+}
+
 /// The hard non-consecutive puzzle (four givens): the native backend needed 126,855 nodes for it
 /// with arc consistency over the pairs alone; with the unit rule (a cell next to every place of d
 /// in a unit loses d ± 1) and the weighted branching, about 25,500. Fails if either is lost.
