@@ -332,14 +332,9 @@ mod tests {
         assert_eq!(unsupported(0), u64::MAX);
     }
 
-    #[test]
-    fn a_cell_next_to_every_place_of_a_digit_loses_its_neighbours() {
-        // A row of four cells, 0-1-2-3, each next to the following; one unit, the row. Digit 2
-        // can only go in cells 1 and 3 (candidates): both are next to cell 2, which therefore
-        // cannot be 1 or 3 (either would leave 2 no place). Cell 0 is next to cell 1 only: it
-        // keeps everything.
-        let table = NonConsecutive::new(4, 4, vec![(0, 1), (1, 2), (2, 3)], vec![0, 1, 2, 3]);
-        let mut cand: Vec<u16> = vec![0b1101, 0b1111, 0b1101, 0b1111];
+    /// One pass of the unit rule of `table` over `cand` (`n` digits), which must not fail: what it
+    /// removed (cells and digits).
+    fn by_units(table: &NonConsecutive, n: usize, cand: &mut [u16]) -> Vec<(u32, u16)> {
         let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let (mut scratch, mut marks) = (Vec::new(), Vec::new());
         let mut out = Narrowed {
@@ -350,13 +345,26 @@ mod tests {
             scratch: &mut scratch,
             marks: &mut marks,
         };
-        assert_eq!(table.by_units(4, &mut cand, &mut out), Ok(true));
+        let changed = table.by_units(n, cand, &mut out).unwrap();
+        assert_eq!(changed, !removed.is_empty());
+        removed
+    }
+
+    #[test]
+    fn a_cell_next_to_every_place_of_a_digit_loses_its_neighbours() {
+        // A row of four cells, 0-1-2-3, each next to the following; one unit, the row. Digit 2
+        // can only go in cells 1 and 3 (candidates): both are next to cell 2, which therefore
+        // cannot be 1 or 3 (either would leave 2 no place). Cell 0 is next to cell 1 only: it
+        // keeps everything.
+        let table = NonConsecutive::new(4, 4, vec![(0, 1), (1, 2), (2, 3)], vec![0, 1, 2, 3]);
+        let mut cand: Vec<u16> = vec![0b1101, 0b1111, 0b1101, 0b1111];
+        let removed = by_units(&table, 4, &mut cand);
         assert_eq!(digits(u64::from(cand[2])), [4]);
         assert_eq!(digits(u64::from(cand[0])), [1, 3, 4]);
         // Cell 3 holds 2's other place; cell 1 is its only neighbour in the row and does not
         // cover both: it keeps its 1 and 3.
         assert_eq!(digits(u64::from(cand[1])), [1, 2, 3, 4]);
-        assert_eq!(out.removed.len(), 1);
+        assert_eq!(removed.len(), 1);
     }
 
     /// Cells 0..9 of a 3x3 box (one unit), row by row, each next to the cells beside and below.
@@ -387,19 +395,9 @@ mod tests {
         for c in [2, 6, 8] {
             cand[c] &= !(1 << 7);
         }
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut scratch, mut marks) = (Vec::new(), Vec::new());
-        let mut out = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut [],
-            scratch: &mut scratch,
-            marks: &mut marks,
-        };
-        assert_eq!(table.by_units(9, &mut cand, &mut out), Ok(true));
+        let removed = by_units(&table, 9, &mut cand);
         assert_eq!(digits(u64::from(cand[4])), [1, 2, 3, 5, 7, 8, 9]);
-        assert_eq!(*out.removed, [(4, 0b10_1000)]);
+        assert_eq!(removed, [(4, 0b10_1000)]);
     }
 
     #[test]
