@@ -30,6 +30,8 @@ pub(crate) struct NonConsecutive {
     /// A cell X and the positions in the unit it covers: X itself if in the unit, and its
     /// neighbours there (bit i: the unit's i-th cell); only cells that cover two or more.
     watch: Box<[(u32, u64)]>,
+    /// Per unit, the most positions one watched cell covers.
+    most: Box<[u32]>,
 }
 
 impl NonConsecutive {
@@ -61,6 +63,7 @@ impl NonConsecutive {
             units: Box::new([]),
             watch_start: Box::new([]),
             watch: Box::new([]),
+            most: Box::new([]),
         };
         if n > 64 || table.pairs.is_empty() {
             return table;
@@ -70,6 +73,7 @@ impl NonConsecutive {
         let mut watch = Vec::new();
         let mut cover = vec![0u64; cells];
         let mut touched = Vec::new();
+        let mut most = Vec::new();
         for unit in units.chunks_exact(n) {
             for (i, &c) in unit.iter().enumerate() {
                 for &x in std::iter::once(&c).chain(table.adjacent(c as usize)) {
@@ -87,11 +91,20 @@ impl NonConsecutive {
                 }
             }
             touched.clear();
+            let from = *watch_start.last().expect("starts at 0") as usize;
+            most.push(
+                watch[from..]
+                    .iter()
+                    .map(|(_, m)| m.count_ones())
+                    .max()
+                    .unwrap_or(0),
+            );
             watch_start.push(watch.len() as u32);
         }
         table.units = units.into();
         table.watch_start = watch_start.into();
         table.watch = watch.into();
+        table.most = most.into();
         table
     }
 
@@ -103,6 +116,47 @@ impl NonConsecutive {
     /// The neighbours of cell `c`.
     fn adjacent(&self, c: usize) -> &[u32] {
         &self.adjacent[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+
+    /// The digit of `choices` (the candidates of `cell`, open) a branch on `cell` tries first: the
+    /// least constraining one (Haralick and Elliott, "Increasing tree search efficiency for
+    /// constraint satisfaction problems", 1980), the one that takes the fewest candidates from
+    /// the other cells: digit d from the peers `peers` (the cells sharing a unit with `cell`)
+    /// and d − 1 and d + 1 from its neighbours. The smallest such digit on a tie. `cand` gives
+    /// a cell's candidates (empty when filled).
+    pub(crate) fn least_constraining<M: Mask>(
+        &self,
+        cell: usize,
+        choices: M,
+        peers: &[u32],
+        cand: impl Fn(usize) -> M,
+    ) -> u32 {
+        let near = self
+            .adjacent(cell)
+            .iter()
+            .fold(0u64, |m, &c| m | cand(c as usize).low_bits());
+        let mut best = (u32::MAX, choices.lowest());
+        let mut left = choices;
+        while left != M::ZERO {
+            let d = left.lowest();
+            left = left.without_lowest();
+            let bit = M::bit(d);
+            let mut cost = peers
+                .iter()
+                .filter(|&&p| cand(p as usize) & bit != M::ZERO)
+                .count() as u32;
+            if neighbours(1 << d) & near != 0 {
+                cost += self
+                    .adjacent(cell)
+                    .iter()
+                    .map(|&c| (neighbours(1 << d) & cand(c as usize).low_bits()).count_ones())
+                    .sum::<u32>();
+            }
+            if cost < best.0 {
+                best = (cost, d);
+            }
+        }
+        best.1
     }
 
     /// One pass of both rules (see the module docs); whether a candidate was removed.
@@ -118,7 +172,7 @@ impl NonConsecutive {
     ) -> Step<bool> {
         let mut changed = false;
         for &(a, b) in self.pairs.iter() {
-            match pair(n, a as usize, b as usize, cand, vals, out) {
+            match pair(a as usize, b as usize, cand, vals, out) {
                 Ok(c) => changed |= c,
                 Err(e) => {
                     out.blame.extend_from_slice(&[a, b]);
@@ -134,38 +188,57 @@ impl NonConsecutive {
     }
 
     /// The unit rule: a cell next to every place of digit d in a unit (or one of them, next to the
-    /// others) loses d − 1 and d + 1. Per unit, the places of each digit as a mask of positions;
-    /// per watched cell, the digits whose places it covers.
+    /// others) loses d − 1 and d + 1. Per watched cell X of a unit, the digits left in the unit
+    /// (some cell's candidate) that no cell of the unit outside X's cover can hold: their places
+    /// are all covered. Only ORs of candidate sets, no digit-by-digit pass.
     fn by_units<M: Mask>(&self, n: usize, cand: &mut [M], out: &mut Narrowed<'_, M>) -> Step<bool> {
-        let all = all_digits(n);
+        let positions = all_digits(n);
         let mut changed = false;
-        let mut places = [0u64; 64];
+        let mut local = [0u64; 64];
         for (u, unit) in self.units.chunks_exact(n).enumerate() {
-            places[..n].fill(0);
-            for (i, &c) in unit.iter().enumerate() {
-                let mut m = cand[c as usize].low_bits();
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    places[d] |= 1 << i;
-                }
+            // The unit's candidates as they are before any of its watched cells is narrowed, and
+            // how many places each digit has (bit-sliced: ones, twos, fours; `many` from 8).
+            let (mut ones, mut twos, mut fours, mut many) = (0u64, 0u64, 0u64, 0u64);
+            for (l, &c) in local.iter_mut().zip(unit) {
+                let m = cand[c as usize].low_bits();
+                *l = m;
+                let one = ones & m;
+                ones ^= m;
+                let two = twos & one;
+                twos ^= one;
+                many |= fours & two;
+                fours ^= two;
+            }
+            // The digits with a place, but few enough for one watched cell to cover them all.
+            let most = self.most[u];
+            let k = |bit: u32| if most >> bit & 1 == 1 { u64::MAX } else { 0 };
+            let above = if most >= 8 {
+                0
+            } else {
+                many | (fours & !k(2))
+                    | (!(fours ^ k(2)) & ((twos & !k(1)) | (!(twos ^ k(1)) & ones & !k(0))))
+            };
+            let few = (ones | twos | fours | many) & !above;
+            if few == 0 {
+                continue;
             }
             let watch = &self.watch[self.watch_start[u] as usize..self.watch_start[u + 1] as usize];
             for &(x, cover) in watch {
                 let x = x as usize;
                 // The digits next to X's candidates: those whose places X might cover.
-                let mut m = neighbours(cand[x].low_bits()) & all;
-                let mut gone = 0u64;
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    // A digit placed in the unit has no places (and takes none from X).
-                    if places[d] != 0 && places[d] & !cover == 0 {
-                        gone |= neighbours(1 << d);
-                    }
+                let near = neighbours(cand[x].low_bits()) & few;
+                if near == 0 {
+                    continue;
                 }
-                if gone != 0 {
-                    changed |= narrow(cand, out, x, !gone)?;
+                let mut outside = 0u64;
+                let mut rest = positions & !cover;
+                while rest != 0 && near & !outside != 0 {
+                    outside |= local[rest.trailing_zeros() as usize];
+                    rest &= rest - 1;
+                }
+                let covered = near & !outside;
+                if covered != 0 {
+                    changed |= narrow(cand, out, x, !neighbours(covered))?;
                 }
             }
         }
@@ -183,28 +256,30 @@ pub(crate) fn all_digits(n: usize) -> u64 {
     if n >= 64 { u64::MAX } else { (1 << n) - 1 }
 }
 
-/// The digits of `other` (open: its candidates) allow in a cell non-consecutive with it: those with a
-/// partner neither equal nor next to them.
-fn supported(n: usize, other: u64) -> u64 {
-    let all = all_digits(n);
-    if other.count_ones() >= 4 {
-        // Any digit rules out at most three values of the other cell.
-        return all;
+/// The digits a cell non-consecutive with a cell of candidates `other` (open) cannot hold: those
+/// next to or equal to every candidate of `other` (none once `other` spans more than three
+/// digits; every digit when `other` is empty). Branch-free but for the span test, and without a
+/// population count (not an instruction of the baseline x86-64 target).
+fn unsupported(other: u64) -> u64 {
+    if other == 0 {
+        return u64::MAX;
     }
-    let mut ok = 0u64;
-    let mut m = other;
-    while m != 0 {
-        let e = m.trailing_zeros();
-        m &= m - 1;
-        // Digit e allows every digit but e - 1, e and e + 1 here.
-        ok |= all & !((0b111u64 << e) >> 1);
+    let (lo, hi) = (other.trailing_zeros(), 63 - other.leading_zeros());
+    if hi - lo > 2 {
+        return 0;
     }
-    ok
+    // Digit e rules out e - 1, e and e + 1; the digits ruled out by the lowest and the highest
+    // candidate are ruled out by those between.
+    let window = |e: u32| {
+        let bit = 1u64 << e;
+        bit | bit << 1 | bit >> 1
+    };
+    window(lo) & window(hi)
 }
 
 /// One non-consecutive pair.
+#[inline(always)]
 fn pair<M: Mask>(
-    n: usize,
     a: usize,
     b: usize,
     cand: &mut [M],
@@ -214,9 +289,12 @@ fn pair<M: Mask>(
     let (va, vb) = (vals[a], vals[b]);
     match (va, vb) {
         (0, 0) => {
-            let ka = supported(n, cand[b].low_bits());
-            let kb = supported(n, cand[a].low_bits());
-            Ok(narrow(cand, out, a, ka)? | narrow(cand, out, b, kb)?)
+            let (ca, cb) = (cand[a].low_bits(), cand[b].low_bits());
+            let (gone_a, gone_b) = (unsupported(cb) & ca, unsupported(ca) & cb);
+            if gone_a | gone_b == 0 {
+                return Ok(false);
+            }
+            Ok(narrow(cand, out, a, !gone_a)? | narrow(cand, out, b, !gone_b)?)
         }
         (0, v) | (v, 0) => {
             let open = if va == 0 { a } else { b };
@@ -237,25 +315,26 @@ mod tests {
     }
 
     #[test]
-    fn supported_digits_of_a_non_consecutive_pair() {
+    fn unsupported_digits_of_a_non_consecutive_pair() {
         // The other cell can only be 5: this one cannot be 4, 5 or 6.
-        assert_eq!(digits(supported(9, 1 << 4)), [1, 2, 3, 7, 8, 9]);
+        assert_eq!(digits(unsupported(1 << 4)), [4, 5, 6]);
         // 4 or 6: 5 is next to both; 4 beside 6 (or 6 beside 4) is fine.
-        assert_eq!(
-            digits(supported(9, 1 << 3 | 1 << 5)),
-            [1, 2, 3, 4, 6, 7, 8, 9]
-        );
-        assert_eq!(supported(9, 0b1111), all_digits(9));
+        assert_eq!(digits(unsupported(1 << 3 | 1 << 5)), [5]);
+        // 4 or 5: neither 4 nor 5 has a partner; 4, 5, 6: only 5 is next to all three.
+        assert_eq!(digits(unsupported(1 << 3 | 1 << 4)), [4, 5]);
+        assert_eq!(digits(unsupported(0b111 << 3)), [5]);
+        // 1 or 9 rule out only two digits; the 64th digit of a 64x64 grid is its own neighbour.
+        assert_eq!(digits(unsupported(1)), [1, 2]);
+        assert_eq!(digits(unsupported(1 << 63)), [63, 64]);
+        // Spread over more than three digits (4 and 7): no digit is next to both.
+        assert_eq!(unsupported(1 << 3 | 1 << 6), 0);
+        assert_eq!(unsupported(0b1111), 0);
+        assert_eq!(unsupported(0), u64::MAX);
     }
 
-    #[test]
-    fn a_cell_next_to_every_place_of_a_digit_loses_its_neighbours() {
-        // A row of four cells, 0-1-2-3, each next to the following; one unit, the row. Digit 2
-        // can only go in cells 1 and 3 (candidates): both are next to cell 2, which therefore
-        // cannot be 1 or 3 (either would leave 2 no place). Cell 0 is next to cell 1 only: it
-        // keeps everything.
-        let table = NonConsecutive::new(4, 4, vec![(0, 1), (1, 2), (2, 3)], vec![0, 1, 2, 3]);
-        let mut cand: Vec<u16> = vec![0b1101, 0b1111, 0b1101, 0b1111];
+    /// One pass of the unit rule of `table` over `cand` (`n` digits), which must not fail: what it
+    /// removed (cells and digits).
+    fn by_units(table: &NonConsecutive, n: usize, cand: &mut [u16]) -> Vec<(u32, u16)> {
         let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let (mut scratch, mut marks) = (Vec::new(), Vec::new());
         let mut out = Narrowed {
@@ -266,12 +345,83 @@ mod tests {
             scratch: &mut scratch,
             marks: &mut marks,
         };
-        assert_eq!(table.by_units(4, &mut cand, &mut out), Ok(true));
+        let changed = table.by_units(n, cand, &mut out).unwrap();
+        assert_eq!(changed, !removed.is_empty());
+        removed
+    }
+
+    #[test]
+    fn a_cell_next_to_every_place_of_a_digit_loses_its_neighbours() {
+        // A row of four cells, 0-1-2-3, each next to the following; one unit, the row. Digit 2
+        // can only go in cells 1 and 3 (candidates): both are next to cell 2, which therefore
+        // cannot be 1 or 3 (either would leave 2 no place). Cell 0 is next to cell 1 only: it
+        // keeps everything.
+        let table = NonConsecutive::new(4, 4, vec![(0, 1), (1, 2), (2, 3)], vec![0, 1, 2, 3]);
+        let mut cand: Vec<u16> = vec![0b1101, 0b1111, 0b1101, 0b1111];
+        let removed = by_units(&table, 4, &mut cand);
         assert_eq!(digits(u64::from(cand[2])), [4]);
         assert_eq!(digits(u64::from(cand[0])), [1, 3, 4]);
         // Cell 3 holds 2's other place; cell 1 is its only neighbour in the row and does not
         // cover both: it keeps its 1 and 3.
         assert_eq!(digits(u64::from(cand[1])), [1, 2, 3, 4]);
-        assert_eq!(out.removed.len(), 1);
+        assert_eq!(removed.len(), 1);
+    }
+
+    /// Cells 0..9 of a 3x3 box (one unit), row by row, each next to the cells beside and below.
+    fn box_table() -> NonConsecutive {
+        let mut pairs = Vec::new();
+        for c in 0..9u32 {
+            if c % 3 < 2 {
+                pairs.push((c, c + 1));
+            }
+            if c < 6 {
+                pairs.push((c, c + 3));
+            }
+        }
+        NonConsecutive::new(9, 9, pairs, (0..9).collect())
+    }
+
+    #[test]
+    fn the_centre_of_a_box_covers_five_places() {
+        // The centre (4) and its four neighbours (1, 3, 5, 7) are the only places of 5: the
+        // centre cannot be 4 or 6. The places of 8 are those five and cell 0: not covered, so the
+        // centre keeps 7 and 9; no other cell covers all places of either.
+        let table = box_table();
+        let all = 0b1_1111_1111u16;
+        let mut cand = vec![all; 9];
+        for c in [0, 2, 6, 8] {
+            cand[c] &= !(1 << 4);
+        }
+        for c in [2, 6, 8] {
+            cand[c] &= !(1 << 7);
+        }
+        let removed = by_units(&table, 9, &mut cand);
+        assert_eq!(digits(u64::from(cand[4])), [1, 2, 3, 5, 7, 8, 9]);
+        assert_eq!(removed, [(4, 0b10_1000)]);
+    }
+
+    #[test]
+    fn a_branch_tries_the_least_constraining_digit_first() {
+        // The centre of the box can be 2 or 5 (bits 1 and 4). Its neighbours: cell 1 can be 1 or
+        // 3, cell 3 7 or 8, cells 5 and 7 9; the corners 5 (peers of the centre in the box).
+        // 2 takes 1 and 3 from cell 1; 5 takes 5 from four peers: 2 first. Without the corners'
+        // 5s, 5 takes nothing and goes first, although it is the larger digit.
+        let table = box_table();
+        let mut cand = vec![0u16; 9];
+        cand[4] = 1 << 1 | 1 << 4;
+        cand[1] = 1 << 0 | 1 << 2;
+        cand[3] = 1 << 6 | 1 << 7;
+        cand[5] = 1 << 8;
+        cand[7] = 1 << 8;
+        for c in [0, 2, 6, 8] {
+            cand[c] = 1 << 4;
+        }
+        let peers: Vec<u32> = (0..9).filter(|&c| c != 4).collect();
+        let order = |cand: &[u16]| table.least_constraining(4, cand[4], &peers, |c| cand[c]);
+        assert_eq!(order(&cand), 1);
+        for c in [0, 2, 6, 8] {
+            cand[c] = 1 << 5;
+        }
+        assert_eq!(order(&cand), 4);
     }
 }

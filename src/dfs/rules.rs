@@ -205,6 +205,11 @@ impl Rules {
         !self.pairs.is_empty()
     }
 
+    /// The non-consecutive pairs (for the value order of branches, `consecutive.rs`).
+    pub(crate) fn non_consecutive(&self) -> &NonConsecutive {
+        &self.pairs
+    }
+
     /// The length of [`Narrowed::seen`] these rules keep their change detection in: a flag per
     /// cage and sum, a signature per clue sum and line, then a copy of the grid's cells and two bit
     /// sets of cells (see [`Rules::prune`]).

@@ -307,14 +307,24 @@ impl<M: Mask> Search<'_, M> {
     }
 
     /// What to branch on: by weights under cages, else by the fewest candidates; the cell's
-    /// smallest digit, or a random one of its digits in a randomized search.
+    /// smallest digit, under non-consecutive pairs its least constraining one
+    /// ([`NonConsecutive::least_constraining`](super::consecutive::NonConsecutive)), or a random
+    /// one of its digits in a randomized search.
     #[inline(always)]
     fn pick(&mut self, state: &State<M>) -> Branch {
+        let t = self.t;
         let mut b = if self.work.weights.is_empty() {
             state.pick()
         } else {
             state.pick_weighted(&self.work.weights)
         };
+        if let Some(pairs) = t.rules.as_ref().map(|r| r.non_consecutive())
+            && !pairs.is_empty()
+        {
+            let peers = if t.has_peers() { t.peers(b.cell) } else { &[] };
+            b.digit =
+                pairs.least_constraining(b.cell, state.cand(b.cell), peers, |c| state.cand(c));
+        }
         if let Some(rng) = &mut self.shuffle {
             let mut cand = state.cand(b.cell);
             for _ in 0..splitmix(rng) % u64::from(cand.count()) {
