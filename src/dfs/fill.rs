@@ -24,6 +24,7 @@
 
 use std::time::Instant;
 
+use super::bands;
 use super::search::{Bounds, Found, out_of_limits};
 use super::step::{Contradiction, Step};
 use super::tables::Tables;
@@ -442,6 +443,22 @@ pub(crate) fn run(
 ) -> Found {
     assert!(t.n <= 64 * MAX_WORDS, "the fill search takes N up to 448");
     let mut found = Found::new(limits);
+    if limits.max_solutions() == 1 {
+        // A first solution only: built from matchings if it can be, else the search below.
+        let (budget, deadline) = (limits.budget(), bounds.deadline());
+        let mut stop = |nodes: u64| budget.is_some_and(|b| nodes >= b) || past(deadline);
+        let built = bands::build(puzzle, bounds.shuffle().unwrap_or(0), &mut stop);
+        found.stats.nodes += built.nodes;
+        found.stats.guesses += built.guesses;
+        if let Some(grid) = built.grid {
+            found.solutions.add_with(|| grid);
+            return found;
+        }
+        if built.stopped {
+            found.gave_up = true;
+            return found;
+        }
+    }
     let mut s = Fill::new(t, bounds.deadline());
     for (c, &v) in puzzle.values().iter().enumerate() {
         if v != 0 && s.place(c, u32::from(v) - 1).is_err() {
