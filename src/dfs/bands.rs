@@ -13,29 +13,40 @@
 //! - **Rows, per band**: the columns fix, in each band, a bipartite graph of digits and columns in
 //!   which every vertex has one edge per row of the band (a digit one per stack, a column one per
 //!   row); its rows are a proper edge colouring with the band's rows as colours (a digit once per
-//!   row, a cell per column and row). The colours but the last [`END`] are taken one at a time as a
-//!   perfect matching (greedy, then augmenting paths); the last few, where the givens' fixed colours
-//!   decide by parity around long alternating cycles, by a depth-first search with singles.
+//!   row, a cell per column and row). The colours (the rows with the most givens first) but the
+//!   last [`END`] are taken one at a time as a perfect matching (greedy, then augmenting paths),
+//!   which takes the givens of its row and leaves those of the others; what is left is even cycles,
+//!   each coloured alternately, the way round that keeps more givens. Givens of those last rows
+//!   can still be off, as their cycles' parity decides: a repair by Kempe changes (swapping two
+//!   colours along the cycle that alternates them, which keeps the colouring proper) moves them to
+//!   their rows. Every other try of a band instead leaves the last [`SEARCHED`] colours to a
+//!   depth-first search with singles (naked and hidden, per digit and column), which does better
+//!   with many givens, the repair with large bands.
 //!
 //! The givens are fixed edges of both graphs. A stage that finds no way on is tried again from a
 //! new random order a few times; after that the builder gives up and the complete fill search
 //! ([`fill`](super::fill)) decides, so the builder only ever answers with a grid (which the caller
-//! verifies) and never says that there is none.
+//! verifies) and never says that there is none. With 1 % of the cells given it builds grids up to
+//! 400x400; with 5 % up to 225x225 but not 400x400, where both ways of ending a band stall
+//! (BENCHMARKS.md, "Empty and sparse giant grids").
 
 use super::search::splitmix;
 use crate::grid::{Grid, Shape};
 
-/// Colours (rows of a band) left to the depth-first search at the end of a band.
-const END: usize = 4;
+/// Colours (rows of a band) left after the matchings: the cycles of two colours.
+const END: usize = 2;
+
+/// Colours left to a depth-first search with singles instead, every other try of a band.
+const SEARCHED: usize = 3;
+
+/// Nodes of one such search before it is given up (and the band tried again).
+const END_NODES: u64 = 2_000;
 
 /// Tries of one band's rows, or of one stack's columns, before a new start.
 const TRIES: u32 = 8;
 
 /// New starts (columns and rows again from new random orders) before giving up.
 const STARTS: u32 = 3;
-
-/// Nodes of one end search before it is given up (and the band tried again).
-const END_NODES: u64 = 2_000;
 
 /// Not set.
 const NONE: u32 = u32::MAX;
@@ -46,8 +57,6 @@ pub(crate) struct Built {
     pub grid: Option<Grid>,
     /// Matchings built plus nodes of the end searches.
     pub nodes: u64,
-    /// Branches of the end searches.
-    pub guesses: u64,
     /// Whether it stopped because `stop` said so.
     pub stopped: bool,
 }
@@ -63,7 +72,6 @@ pub(crate) fn build(puzzle: &Grid, seed: u64, stop: &mut dyn FnMut(u64) -> bool)
         vals: puzzle.values(),
         rng: seed,
         nodes: 0,
-        guesses: 0,
         stop,
         stopped: false,
     };
@@ -71,7 +79,6 @@ pub(crate) fn build(puzzle: &Grid, seed: u64, stop: &mut dyn FnMut(u64) -> bool)
     Built {
         grid,
         nodes: b.nodes,
-        guesses: b.guesses,
         stopped: b.stopped,
     }
 }
@@ -85,7 +92,6 @@ struct Builder<'a> {
     vals: &'a [u16],
     rng: u64,
     nodes: u64,
-    guesses: u64,
     stop: &'a mut dyn FnMut(u64) -> bool,
     stopped: bool,
 }
@@ -123,7 +129,7 @@ impl Builder<'_> {
         }
         let mut values = vec![0u16; self.n * self.n];
         for band in 0..self.bc {
-            let rows = (0..TRIES).find_map(|_| self.band_rows(band, &cols))?;
+            let rows = (0..TRIES).find_map(|t| self.band_rows(band, &cols, t % 2 == 0))?;
             for d in 0..self.n {
                 for j in 0..self.br {
                     let k = cols[j][band * self.n + d] as usize;
@@ -259,7 +265,7 @@ impl Builder<'_> {
 
     /// The rows of band `band` given every stack's columns: `row[d * br + j]`, the row (0-based in
     /// the band) of digit `d` in stack `j`; `None` when no colouring was found.
-    fn band_rows(&mut self, band: usize, cols: &[Vec<u32>]) -> Option<Vec<u32>> {
+    fn band_rows(&mut self, band: usize, cols: &[Vec<u32>], search: bool) -> Option<Vec<u32>> {
         let (n, br, bc) = (self.n, self.br, self.bc);
         // Edge e = d * br + j joins digit d to column col_of[e].
         let col_of: Vec<u32> = (0..n * br)
@@ -294,9 +300,13 @@ impl Builder<'_> {
                 fixed_c[c * br + i] = e as u32;
             }
         }
+        // The colours with the fewest givens last (a random order among equals): the end search
+        // has the fewest fixed edges to honour.
         let mut colours: Vec<usize> = (0..br).collect();
         self.shuffle(&mut colours);
-        let end = br.saturating_sub(END);
+        let fixed = |i: usize| (0..n).filter(|&d| fixed_d[d * br + i] != NONE).count();
+        colours.sort_by_key(|&i| std::cmp::Reverse(fixed(i)));
+        let end = br.saturating_sub(if search { SEARCHED } else { END });
         let mut dmatch = vec![NONE; n];
         let mut cmatch = vec![NONE; n];
         let mut via = vec![NONE; n];
@@ -386,12 +396,164 @@ impl Builder<'_> {
             }
         }
         let rest: Vec<usize> = colours[end..].to_vec();
-        if !self.end_search(&rest, &col_of, &mut row) {
+        if search {
+            return self.end_search(&rest, &col_of, &mut row).then_some(row);
+        }
+        let mut want = vec![NONE; n * br];
+        for (i, &e) in fixed_d.iter().enumerate() {
+            if e != NONE {
+                want[e as usize] = (i % br) as u32;
+            }
+        }
+        self.last_colours(&rest, &col_of, &want, &mut row)?;
+        if !self.repair(&col_of, &want, &mut row) {
             return None;
         }
         Some(row)
     }
 
+    /// Colours what the matchings left (every vertex has one edge per colour of `rest`, at most
+    /// two: one colour, or even cycles that alternate the two) and the givens of those colours
+    /// with them, each cycle the way round that keeps more of its givens; the others are left to
+    /// [`Builder::repair`].
+    fn last_colours(
+        &mut self,
+        rest: &[usize],
+        col_of: &[u32],
+        want: &[u32],
+        row: &mut [u32],
+    ) -> Option<()> {
+        let (n, br) = (self.n, self.br);
+        let left = |r: u32| r == NONE || rest.contains(&(r as usize));
+        match rest {
+            [] => return Some(()),
+            &[a] => {
+                for r in row.iter_mut().filter(|r| left(**r)) {
+                    *r = a as u32;
+                }
+                return Some(());
+            }
+            [_, _] => {}
+            _ => return None,
+        }
+        // The two edges left at each digit and column.
+        let mut at_d = vec![[NONE; 2]; n];
+        let mut at_c = vec![[NONE; 2]; n];
+        let put = |slot: &mut [u32; 2], e: u32| {
+            let k = usize::from(slot[0] != NONE);
+            slot[k] = e;
+        };
+        for e in 0..n * br {
+            if left(row[e]) {
+                row[e] = NONE;
+                put(&mut at_d[e / br], e as u32);
+                put(&mut at_c[col_of[e] as usize], e as u32);
+            }
+        }
+        let other = |slot: &[u32; 2], e: u32| if slot[0] == e { slot[1] } else { slot[0] };
+        let mut cycle = Vec::new();
+        for start in 0..n * br {
+            if row[start] != NONE {
+                continue;
+            }
+            cycle.clear();
+            let mut e = start as u32;
+            loop {
+                cycle.push(e);
+                // Out by the column, back by the digit.
+                let f = other(&at_c[col_of[e as usize] as usize], e);
+                if f == NONE {
+                    return None;
+                }
+                cycle.push(f);
+                e = other(&at_d[f as usize / br], f);
+                if e == start as u32 || e == NONE || cycle.len() > 2 * n {
+                    break;
+                }
+            }
+            if e != start as u32 {
+                return None;
+            }
+            // Keep as many givens as the cycle allows: even positions a, odd b, or the reverse.
+            let (a, b) = (rest[0] as u32, rest[1] as u32);
+            let kept = |a: u32, b: u32| {
+                cycle
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, &e)| want[e as usize] == if k % 2 == 0 { a } else { b })
+                    .count()
+            };
+            let (a, b) = if kept(a, b) >= kept(b, a) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            for (k, &e) in cycle.iter().enumerate() {
+                row[e as usize] = if k % 2 == 0 { a } else { b };
+            }
+        }
+        Some(())
+    }
+
+    /// Moves a proper colouring of a band's edges (every vertex has every colour) to one that
+    /// gives every given its row, by Kempe changes: swapping the two colours along a cycle that
+    /// alternates them (which keeps the colouring proper). A given of the wrong colour swaps the
+    /// cycle of its colour and the one it wants when that keeps more givens than it breaks;
+    /// otherwise a cycle of the colour it wants and a third one, through one of its ends, is
+    /// swapped to reshape that cycle (when it breaks no more givens than it mends, or now and then
+    /// anyway). Whether every given got its row within the budget.
+    fn repair(&mut self, col_of: &[u32], want: &[u32], row: &mut [u32]) -> bool {
+        let (n, br) = (self.n, self.br);
+        let mut at_d = vec![NONE; n * br];
+        let mut at_c = vec![NONE; n * br];
+        for (e, &r) in row.iter().enumerate() {
+            at_d[e / br * br + r as usize] = e as u32;
+            at_c[col_of[e] as usize * br + r as usize] = e as u32;
+        }
+        let fixed: Vec<u32> = (0..(n * br) as u32)
+            .filter(|&e| want[e as usize] != NONE)
+            .collect();
+        let mut cycle = Vec::new();
+        let start = self.nodes;
+        let budget = 64 + 16 * fixed.len() as u64;
+        loop {
+            let wrong: Vec<u32> = fixed
+                .iter()
+                .copied()
+                .filter(|&e| row[e as usize] != want[e as usize])
+                .collect();
+            if wrong.is_empty() {
+                return true;
+            }
+            if self.tick() || self.nodes - start > budget {
+                return false;
+            }
+            let e = wrong[self.below(wrong.len())];
+            let (a, b) = (row[e as usize], want[e as usize]);
+            kempe(e, a, b, br, col_of, row, &at_d, &at_c, &mut cycle);
+            if gain(&cycle, a, b, row, want) > 0 {
+                flip(&cycle, a, b, br, col_of, row, &mut at_d, &mut at_c);
+                continue;
+            }
+            // Reshape the a/b cycle through e: swap b with a third colour through one of e's ends
+            // (when that breaks no more givens than it mends, or now and then anyway).
+            let g = loop {
+                let g = self.below(br) as u32;
+                if g != a && g != b {
+                    break g;
+                }
+            };
+            let end = if self.below(2) == 0 {
+                at_d[e as usize / br * br + b as usize]
+            } else {
+                at_c[col_of[e as usize] as usize * br + b as usize]
+            };
+            kempe(end, b, g, br, col_of, row, &at_d, &at_c, &mut cycle);
+            if gain(&cycle, b, g, row, want) >= 0 || self.below(8) == 0 {
+                flip(&cycle, b, g, br, col_of, row, &mut at_d, &mut at_c);
+            }
+        }
+    }
     /// Colours the edges left uncoloured in `row` with the colours `rest` by a depth-first search
     /// with singles (every vertex has one edge per colour left); whether it found a colouring
     /// within [`END_NODES`] nodes.
@@ -471,7 +633,6 @@ impl Builder<'_> {
             };
             let m = g.live(&st, i);
             let x = m & m.wrapping_neg();
-            self.guesses += 1;
             stack.push((st.clone(), i, m & !x));
             g.assign(&mut st, i, x);
             ok = g.propagate(&mut st);
@@ -562,5 +723,72 @@ impl EndGraph<'_> {
                 return true;
             }
         }
+    }
+}
+
+/// Givens mended minus givens broken by swapping colours `a` and `b` along `cycle`.
+fn gain(cycle: &[u32], a: u32, b: u32, row: &[u32], want: &[u32]) -> i64 {
+    cycle
+        .iter()
+        .map(|&f| {
+            let (w, r) = (want[f as usize], row[f as usize]);
+            if w == NONE {
+                0
+            } else if w == r {
+                -1
+            } else if w == a + b - r {
+                1
+            } else {
+                0
+            }
+        })
+        .sum()
+}
+
+/// The cycle through edge `e` (coloured `a` or `b`) whose edges alternate colours `a` and `b`
+/// (every vertex has both), into `cycle`.
+#[allow(clippy::too_many_arguments)]
+fn kempe(
+    e: u32,
+    a: u32,
+    b: u32,
+    br: usize,
+    col_of: &[u32],
+    row: &[u32],
+    at_d: &[u32],
+    at_c: &[u32],
+    cycle: &mut Vec<u32>,
+) {
+    cycle.clear();
+    let mut f = e;
+    loop {
+        cycle.push(f);
+        let x = a + b - row[f as usize];
+        let g = at_c[col_of[f as usize] as usize * br + x as usize];
+        cycle.push(g);
+        f = at_d[g as usize / br * br + (a + b - x) as usize];
+        if f == e {
+            break;
+        }
+    }
+}
+
+/// Swaps colours `a` and `b` along `cycle`.
+#[allow(clippy::too_many_arguments)]
+fn flip(
+    cycle: &[u32],
+    a: u32,
+    b: u32,
+    br: usize,
+    col_of: &[u32],
+    row: &mut [u32],
+    at_d: &mut [u32],
+    at_c: &mut [u32],
+) {
+    for &f in cycle {
+        let x = a + b - row[f as usize];
+        row[f as usize] = x;
+        at_d[f as usize / br * br + x as usize] = f;
+        at_c[col_of[f as usize] as usize * br + x as usize] = f;
     }
 }

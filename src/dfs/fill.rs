@@ -449,7 +449,6 @@ pub(crate) fn run(
         let mut stop = |nodes: u64| budget.is_some_and(|b| nodes >= b) || past(deadline);
         let built = bands::build(puzzle, bounds.shuffle().unwrap_or(0), &mut stop);
         found.stats.nodes += built.nodes;
-        found.stats.guesses += built.guesses;
         if let Some(grid) = built.grid {
             found.solutions.add_with(|| grid);
             return found;
