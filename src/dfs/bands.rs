@@ -210,9 +210,9 @@ impl Builder<'_> {
             for d0 in left {
                 via.fill((NONE, NONE));
                 queue.clear();
-                for k in 0..bc {
+                for (k, v) in via.iter_mut().enumerate() {
                     if allowed(d0 as usize, k) {
-                        via[k] = (d0, NONE);
+                        *v = (d0, NONE);
                         queue.push(k as u32);
                     }
                 }
@@ -226,9 +226,9 @@ impl Builder<'_> {
                         break;
                     }
                     for &x in &members[k] {
-                        for k2 in 0..bc {
-                            if via[k2].0 == NONE && allowed(x as usize, k2) {
-                                via[k2] = (x, k as u32);
+                        for (k2, v) in via.iter_mut().enumerate() {
+                            if v.0 == NONE && allowed(x as usize, k2) {
+                                *v = (x, k as u32);
                                 queue.push(k2 as u32);
                             }
                         }
@@ -356,11 +356,11 @@ impl Builder<'_> {
                 'bfs: while head < queue.len() {
                     let x = queue[head] as usize;
                     head += 1;
-                    for e in x * br..(x + 1) * br {
+                    for (e, &c) in col_of.iter().enumerate().skip(x * br).take(br) {
                         if !open(e) {
                             continue;
                         }
-                        let c = col_of[e] as usize;
+                        let c = c as usize;
                         let f = cmatch[c];
                         if f == NONE {
                             (last, fin) = (x as u32, e as u32);
@@ -806,7 +806,7 @@ mod tests {
         let (br, bc, n) = (shape.box_rows(), shape.box_cols(), shape.n());
         let mut state = seed;
         let mut below = |k: usize| (splitmix(&mut state) % k as u64) as usize;
-        let mut shuffled = |k: usize, below: &mut dyn FnMut(usize) -> usize| {
+        let shuffled = |k: usize, below: &mut dyn FnMut(usize) -> usize| {
             let mut v: Vec<usize> = (0..k).collect();
             for i in (1..k).rev() {
                 v.swap(i, below(i + 1));
@@ -815,7 +815,7 @@ mod tests {
         };
         let digits = shuffled(n, &mut below);
         // Lines in groups of `size`, permuted inside each group.
-        let mut lines = |size: usize, below: &mut dyn FnMut(usize) -> usize| -> Vec<usize> {
+        let lines = |size: usize, below: &mut dyn FnMut(usize) -> usize| -> Vec<usize> {
             (0..n / size)
                 .flat_map(|g| shuffled(size, below).into_iter().map(move |i| g * size + i))
                 .collect()
