@@ -443,8 +443,9 @@ pub(crate) fn run(
 ) -> Found {
     assert!(t.n <= 64 * MAX_WORDS, "the fill search takes N up to 448");
     let mut found = Found::new(limits);
-    if limits.max_solutions() == 1 {
-        // A first solution only: built from matchings if it can be, else the search below.
+    if limits.max_solutions() == 1 && puzzle.values().iter().any(|&v| v != 0) {
+        // A first solution only, with givens: built from matchings if it can be, else the search
+        // below (which fills an empty grid without a dead end).
         let (budget, deadline) = (limits.budget(), bounds.deadline());
         let mut stop = |nodes: u64| budget.is_some_and(|b| nodes >= b) || past(deadline);
         let built = bands::build(puzzle, bounds.shuffle().unwrap_or(0), &mut stop);
