@@ -24,6 +24,7 @@
 
 use std::time::Instant;
 
+use super::bands;
 use super::search::{Bounds, Found, out_of_limits};
 use super::step::{Contradiction, Step};
 use super::tables::Tables;
@@ -442,6 +443,22 @@ pub(crate) fn run(
 ) -> Found {
     assert!(t.n <= 64 * MAX_WORDS, "the fill search takes N up to 448");
     let mut found = Found::new(limits);
+    if limits.max_solutions() == 1 && puzzle.values().iter().any(|&v| v != 0) {
+        // A first solution only, with givens: built from matchings if it can be, else the search
+        // below (which fills an empty grid without a dead end).
+        let (budget, deadline) = (limits.budget(), bounds.deadline());
+        let mut stop = |nodes: u64| budget.is_some_and(|b| nodes >= b) || past(deadline);
+        let built = bands::build(puzzle, bounds.shuffle().unwrap_or(0), &mut stop);
+        found.stats.nodes += built.nodes;
+        if let Some(grid) = built.grid {
+            found.solutions.add_with(|| grid);
+            return found;
+        }
+        if built.stopped {
+            found.gave_up = true;
+            return found;
+        }
+    }
     let mut s = Fill::new(t, bounds.deadline());
     for (c, &v) in puzzle.values().iter().enumerate() {
         if v != 0 && s.place(c, u32::from(v) - 1).is_err() {
@@ -593,6 +610,39 @@ mod tests {
         let found = crate::solve::stop_when(&flag, || search(&units, &puzzle, &Limits::first()));
         assert!(found.gave_up);
         assert_eq!(found.stats.nodes, 0);
+        assert_eq!(found.solutions.count(), 0);
+    }
+
+    #[test]
+    fn a_first_solution_of_a_sparse_grid_is_built_and_a_clash_is_still_none() {
+        // The pattern solution of 64x64 with every 19th cell kept (216 givens, 5 %): the builder
+        // answers (verified here), in far fewer nodes than the fill search's dead ends took.
+        let shape = Shape::new(8, 8).unwrap();
+        let units = Units::standard(shape);
+        let values: Vec<u16> = (0..64 * 64)
+            .map(|c| {
+                let (r, k) = (c / 64, c % 64);
+                if c % 19 == 0 {
+                    ((8 * (r % 8) + r / 8 + k) % 64 + 1) as u16
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let puzzle = Grid::from_values(shape, values).unwrap();
+        let found = search(&units, &puzzle, &Limits::first());
+        assert!(!found.gave_up);
+        let outcome = found.solutions.finish(false);
+        let solution = outcome.solution().expect("a solution");
+        assert_eq!(crate::verify::verify(&units, &puzzle, solution), Ok(()));
+        assert!(found.stats.nodes <= 1_000, "{} nodes", found.stats.nodes);
+        // Two 7s in one column: the builder finds nothing, and the complete search says none.
+        let mut values = vec![0u16; 64 * 64];
+        values[5] = 7;
+        values[5 + 64 * 30] = 7;
+        let clash = Grid::from_values(shape, values).unwrap();
+        let found = search(&units, &clash, &Limits::first());
+        assert!(!found.gave_up);
         assert_eq!(found.solutions.count(), 0);
     }
 

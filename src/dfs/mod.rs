@@ -55,6 +55,7 @@
 //!   replaces the generic one: same outcomes, limits and stats, several times faster. Everything else
 //!   (other shapes, diagonals, regions) takes the generic path; [`DfsBackend::generic_only`] forces it.
 
+mod bands;
 mod consecutive;
 mod fill;
 mod lines;
