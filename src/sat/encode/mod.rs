@@ -36,6 +36,7 @@ mod choice;
 mod efficient;
 mod extended;
 mod fixed;
+mod implied;
 mod lines;
 mod minimal;
 pub(crate) mod pruned;
@@ -165,7 +166,7 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
         });
     }
     let all = units.cages();
-    if cages == CageEncoding::Combinations && !all.is_empty() {
+    if cages != CageEncoding::Sequential && !all.is_empty() {
         cages::check_combinations(units, all)?;
     }
     let n = units.shape().n();
@@ -182,6 +183,9 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
                 cages::combinations(units, all, &mut rules_aux, &mut fixed)
             }
             CageEncoding::Sequential => cages::sequential(units, all, &mut rules_aux, &mut fixed),
+            CageEncoding::Implied => {
+                implied::combinations_implied(units, all, &mut rules_aux, &mut fixed)
+            }
         }
         lines::encode_clue_rules(units, &mut rules_aux, &mut fixed);
     }
