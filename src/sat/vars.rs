@@ -159,10 +159,12 @@ pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
     let implied = if units.cages().is_empty() {
         0
     } else {
+        // Each cage's and hidden cage's digit variables, then the sums.
+        let digits = (units.cages().len() as u64 + implied_sums_bound(units)) * n;
         let k = MAX_IMPLIED_CELLS as u64;
         let per = MAX_IMPLIED_COMBINATIONS
             .max(2 * 1000 + (k + 1) * (2 * k * n + 1) * (n + 1) + k * n * n);
-        implied_sums_bound(units) * per
+        digits + implied_sums_bound(units) * per
     };
     cell_vars + cages + implied + lines + sums + amo_constraints * (n - 1)
 }

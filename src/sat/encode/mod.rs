@@ -216,7 +216,7 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
 }
 
 /// The auxiliary variables the cages of `units` take in `cages` (an upper bound for combinations
-/// that cannot be listed).
+/// that cannot be listed; for the implied encoding, those of its cages alone).
 #[cfg(test)]
 pub(crate) fn cage_aux_vars(units: &Units, cages: CageEncoding) -> u64 {
     let n = units.shape().n();
@@ -224,7 +224,8 @@ pub(crate) fn cage_aux_vars(units: &Units, cages: CageEncoding) -> u64 {
         .cages()
         .iter()
         .map(|c| match cages {
-            CageEncoding::Combinations => {
+            // The implied encoding's cage selectors; its implied sums' come after them.
+            CageEncoding::Combinations | CageEncoding::Implied => {
                 cages::digit_sets(n, c.cells.len(), c.sum, crate::sat::vars::MAX_COMBINATIONS)
                     .map_or(crate::sat::vars::MAX_COMBINATIONS, |s| s.len() as u64)
             }
