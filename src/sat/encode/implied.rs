@@ -392,7 +392,7 @@ mod tests {
     }
 
     /// Every implied sum of the Wikipedia killer holds on its published solution, and there are
-    /// some of every kind: a hidden cage, a plain sum, one with outies.
+    /// some of both kinds: a hidden cage, and one with outies.
     #[test]
     fn implied_sums_hold_on_the_published_solution() {
         let (units, solution) = crate::testing::wikipedia_killer();
