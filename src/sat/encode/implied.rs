@@ -82,7 +82,7 @@ fn houses(units: &Units) -> Vec<&Unit> {
 /// The regions the rule of 45 is applied to, each as the list of its units (disjoint), without
 /// repeats: every unit, runs of adjacent rows and of adjacent columns, adjacent boxes, and the
 /// first and last boxes (regions) in reading order.
-fn regions<'u>(units: &'u Units) -> Vec<Vec<&'u Unit>> {
+fn regions(units: &Units) -> Vec<Vec<&Unit>> {
     let shape = units.shape();
     let n = shape.n();
     let houses = houses(units);
