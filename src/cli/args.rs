@@ -663,6 +663,9 @@ pub enum CageEncodingArg {
     Combinations,
     /// The cage's partial sums, one variable per reachable sum (Abío & Stuckey 2014).
     Sequential,
+    /// Combinations, with the sums the cages imply over units and runs of units (rule of 45) and
+    /// each combination's digits banned from the rest of a unit holding the cage.
+    Implied,
 }
 
 impl CageEncodingArg {
@@ -671,6 +674,7 @@ impl CageEncodingArg {
         match self {
             CageEncodingArg::Combinations => satdoku::sat::CageEncoding::Combinations,
             CageEncodingArg::Sequential => satdoku::sat::CageEncoding::Sequential,
+            CageEncodingArg::Implied => satdoku::sat::CageEncoding::Implied,
         }
     }
 }

@@ -32,6 +32,21 @@ use crate::units::Units;
 /// The most digit sets the combinations encoding writes for one cage.
 pub(crate) const MAX_COMBINATIONS: u64 = 20_000;
 
+/// The most cells an implied sum of the cages (`encode/implied.rs`) is written with.
+pub(crate) const MAX_IMPLIED_CELLS: usize = 9;
+
+/// The most digit sets an implied sum is given selectors for (a hidden cage); one with more is
+/// written as a weighted sum.
+pub(crate) const MAX_IMPLIED_COMBINATIONS: u64 = 1_000;
+
+/// An upper bound on the implied sums of `units` (`encode/implied.rs`): at most three per region,
+/// the regions being the units, runs of adjacent rows and of adjacent columns, adjacent boxes and the
+/// unions of the first and of the last boxes.
+fn implied_sums_bound(units: &Units) -> u64 {
+    let n = units.shape().n() as u64;
+    3 * (units.units().len() as u64 + n * n + 4 * n)
+}
+
 /// The number of cell variables of a grid: one per cell and digit (N³ for the classic shapes).
 pub fn cell_var_count(shape: Shape) -> usize {
     shape.cells() * shape.n()
@@ -138,7 +153,20 @@ pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
             MAX_COMBINATIONS.max(k * (k * n + 1))
         })
         .sum();
-    cell_vars + cages + lines + sums + amo_constraints * (n - 1)
+    // Implied sums: selectors of a hidden cage, or a weighted sum of at most MAX_IMPLIED_CELLS
+    // cells (selectors of its groups, a variable per group sum, per node and per edge of its
+    // partial sums, which lie within ±k·N).
+    let implied = if units.cages().is_empty() {
+        0
+    } else {
+        // Each cage's and hidden cage's digit variables, then the sums.
+        let digits = (units.cages().len() as u64 + implied_sums_bound(units)) * n;
+        let k = MAX_IMPLIED_CELLS as u64;
+        let per = MAX_IMPLIED_COMBINATIONS
+            .max(2 * 1000 + (k + 1) * (2 * k * n + 1) * (n + 1) + k * n * n);
+        digits + implied_sums_bound(units) * per
+    };
+    cell_vars + cages + implied + lines + sums + amo_constraints * (n - 1)
 }
 
 /// The cell variables of one formula: the fixed numbering (every (cell, digit) pair), or the

@@ -14,6 +14,7 @@ mod formats;
 mod fuzz_corpus;
 mod generate;
 mod interrupt;
+mod killer_sat;
 mod large;
 mod layers;
 mod lookahead;

@@ -113,13 +113,14 @@ fn published_solutions_are_checked_against_their_own_rules() {
 }
 
 /// The SAT backends to cross-check with: the default on every solver compiled in, and the other cage
-/// encoding on the default solver.
+/// encodings on the default solver.
 fn sat_backends() -> Vec<SatBackend> {
     let mut v: Vec<SatBackend> = SatSolver::available()
         .into_iter()
         .map(|s| SatBackend::default().with_solver(s).unwrap())
         .collect();
     v.push(SatBackend::default().with_cages(CageEncoding::Sequential));
+    v.push(SatBackend::default().with_cages(CageEncoding::Implied));
     v
 }
 

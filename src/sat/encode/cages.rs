@@ -128,7 +128,11 @@ pub(super) fn check_combinations(units: &Units, cages: &[Cage]) -> Result<(), En
 }
 
 /// Pairs of cage cells that share no unit: their digits differ by the cage alone.
-fn distinct<S: ClauseSink + ?Sized>(units: &Units, cage: &Cage, fixed: &mut Fixed<'_, S>) {
+pub(super) fn distinct<S: ClauseSink + ?Sized>(
+    units: &Units,
+    cage: &Cage,
+    fixed: &mut Fixed<'_, S>,
+) {
     let n = units.shape().n();
     for (i, &a) in cage.cells.iter().enumerate() {
         for &b in &cage.cells[i + 1..] {
@@ -149,44 +153,55 @@ pub(super) fn combinations<S: ClauseSink + ?Sized>(
     aux: &mut AuxVars,
     fixed: &mut Fixed<'_, S>,
 ) {
-    let n = units.shape().n();
-    let mut clause: Vec<Lit> = Vec::new();
     for cage in cages {
         distinct(units, cage, fixed);
-        let k = cage.cells.len();
-        // Checked by `check_combinations` before anything is written.
-        let sets = digit_sets(n, k, cage.sum, MAX_COMBINATIONS).unwrap_or_default();
-        let selectors: Vec<Lit> = sets.iter().map(|_| aux.fresh().positive()).collect();
-        fixed.add(&selectors);
-        for (&set, &s) in sets.iter().zip(&selectors) {
-            for d in 0..n {
-                let in_set = set >> d & 1 == 1;
-                if in_set {
-                    clause.clear();
-                    clause.push(!s);
-                    clause.extend(cage.cells.iter().map(|c| cell_lit_at(n, c.index(), d)));
-                    fixed.add(&clause);
-                } else {
-                    for c in &cage.cells {
-                        fixed.add(&[!s, !cell_lit_at(n, c.index(), d)]);
-                    }
+        combination_selectors(units.shape().n(), cage, aux, fixed);
+    }
+}
+
+/// The selectors of one cage (see the module docs), without the distinctness of its cells: its
+/// digit sets and their selectors, in the same order.
+pub(super) fn combination_selectors<S: ClauseSink + ?Sized>(
+    n: usize,
+    cage: &Cage,
+    aux: &mut AuxVars,
+    fixed: &mut Fixed<'_, S>,
+) -> (Vec<u64>, Vec<Lit>) {
+    let mut clause: Vec<Lit> = Vec::new();
+    let k = cage.cells.len();
+    // Checked by `check_combinations` before anything is written.
+    let sets = digit_sets(n, k, cage.sum, MAX_COMBINATIONS).unwrap_or_default();
+    let selectors: Vec<Lit> = sets.iter().map(|_| aux.fresh().positive()).collect();
+    fixed.add(&selectors);
+    for (&set, &s) in sets.iter().zip(&selectors) {
+        for d in 0..n {
+            let in_set = set >> d & 1 == 1;
+            if in_set {
+                clause.clear();
+                clause.push(!s);
+                clause.extend(cage.cells.iter().map(|c| cell_lit_at(n, c.index(), d)));
+                fixed.add(&clause);
+            } else {
+                for c in &cage.cells {
+                    fixed.add(&[!s, !cell_lit_at(n, c.index(), d)]);
                 }
             }
         }
-        for c in &cage.cells {
-            for d in 0..n {
-                clause.clear();
-                clause.push(!cell_lit_at(n, c.index(), d));
-                clause.extend(
-                    sets.iter()
-                        .zip(&selectors)
-                        .filter(|&(&set, _)| set >> d & 1 == 1)
-                        .map(|(_, &s)| s),
-                );
-                fixed.add(&clause);
-            }
+    }
+    for c in &cage.cells {
+        for d in 0..n {
+            clause.clear();
+            clause.push(!cell_lit_at(n, c.index(), d));
+            clause.extend(
+                sets.iter()
+                    .zip(&selectors)
+                    .filter(|&(&set, _)| set >> d & 1 == 1)
+                    .map(|(_, &s)| s),
+            );
+            fixed.add(&clause);
         }
     }
+    (sets, selectors)
 }
 
 /// The sequential (partial sums) encoding of every cage (see the module docs).

@@ -141,17 +141,27 @@ pub enum CageEncoding {
     /// counter of sums (Hölldobler, Manthey & Steinke 2012). Linear in the cage's size and sum,
     /// whatever the number of digit sets.
     Sequential,
+    /// [`CageEncoding::Combinations`] and what the cages imply with the units: the sums of the rule
+    /// of 45 over units and unions of adjacent units (innies and outies; hidden cages as more
+    /// selectors, others as weighted sums), and clauses that ban a selected combination's digits
+    /// from the rest of a unit holding the cage (see `encode/implied.rs` for the sources).
+    Implied,
 }
 
 impl CageEncoding {
-    /// Both cage encodings.
-    pub const ALL: [CageEncoding; 2] = [CageEncoding::Combinations, CageEncoding::Sequential];
+    /// Every cage encoding.
+    pub const ALL: [CageEncoding; 3] = [
+        CageEncoding::Combinations,
+        CageEncoding::Sequential,
+        CageEncoding::Implied,
+    ];
 
-    /// The name: `combinations`, `sequential`.
+    /// The name: `combinations`, `sequential`, `implied`.
     pub fn name(self) -> &'static str {
         match self {
             CageEncoding::Combinations => "combinations",
             CageEncoding::Sequential => "sequential",
+            CageEncoding::Implied => "implied",
         }
     }
 }
@@ -172,7 +182,7 @@ impl FromStr for CageEncoding {
             .ok_or_else(|| UnknownName {
                 what: "cage encoding",
                 given: s.to_string(),
-                expected: "combinations, sequential",
+                expected: "combinations, sequential, implied",
             })
     }
 }

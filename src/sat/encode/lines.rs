@@ -109,7 +109,7 @@ struct Position {
 /// digits), each group of two or more cells given the combinations encoding of its digit sets
 /// (selectors, as for cages) and a variable per group sum, then the layered graph of partial sums
 /// over cells and groups.
-fn sum<S: ClauseSink + ?Sized>(
+pub(super) fn sum<S: ClauseSink + ?Sized>(
     units: &Units,
     s: &SumRule,
     aux: &mut AuxVars,

@@ -36,6 +36,7 @@ mod choice;
 mod efficient;
 mod extended;
 mod fixed;
+mod implied;
 mod lines;
 mod minimal;
 pub(crate) mod pruned;
@@ -165,7 +166,7 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
         });
     }
     let all = units.cages();
-    if cages == CageEncoding::Combinations && !all.is_empty() {
+    if cages != CageEncoding::Sequential && !all.is_empty() {
         cages::check_combinations(units, all)?;
     }
     let n = units.shape().n();
@@ -182,6 +183,9 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
                 cages::combinations(units, all, &mut rules_aux, &mut fixed)
             }
             CageEncoding::Sequential => cages::sequential(units, all, &mut rules_aux, &mut fixed),
+            CageEncoding::Implied => {
+                implied::combinations_implied(units, all, &mut rules_aux, &mut fixed)
+            }
         }
         lines::encode_clue_rules(units, &mut rules_aux, &mut fixed);
     }
@@ -212,7 +216,7 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
 }
 
 /// The auxiliary variables the cages of `units` take in `cages` (an upper bound for combinations
-/// that cannot be listed).
+/// that cannot be listed; for the implied encoding, those of its cages alone).
 #[cfg(test)]
 pub(crate) fn cage_aux_vars(units: &Units, cages: CageEncoding) -> u64 {
     let n = units.shape().n();
@@ -220,7 +224,8 @@ pub(crate) fn cage_aux_vars(units: &Units, cages: CageEncoding) -> u64 {
         .cages()
         .iter()
         .map(|c| match cages {
-            CageEncoding::Combinations => {
+            // The implied encoding's cage selectors; its implied sums' come after them.
+            CageEncoding::Combinations | CageEncoding::Implied => {
                 cages::digit_sets(n, c.cells.len(), c.sum, crate::sat::vars::MAX_COMBINATIONS)
                     .map_or(crate::sat::vars::MAX_COMBINATIONS, |s| s.len() as u64)
             }
