@@ -368,7 +368,8 @@ impl Units {
     /// makes a group (which then takes any other such cell that differs from all of its cells),
     /// until no unit holds two; each cell left then joins, in order, the first group whose cells
     /// all differ from it and weigh alike. Large groups are what bound a sum: a pill arrow of 32
-    /// cells through six boxes has the smallest sum 98 when grouped by boxes, and 85 by rows.
+    /// cells through six boxes has the smallest sum 98 when grouped by boxes (the largest two-digit
+    /// pill: everything follows), 80 when each cell joins the first group it fits, in line order.
     pub fn sum_groups<'s>(&self, sum: &'s SumRule) -> Vec<(Vec<Cell>, &'s Vec<i32>)> {
         let mut groups: Vec<(Vec<Cell>, &Vec<i32>)> = Vec::new();
         // Cells not grouped yet, as indices into the sum.

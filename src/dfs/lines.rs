@@ -337,7 +337,15 @@ impl SumProp {
         let (prefix, rest) = rest.split_at_mut((ng + 1) * w);
         let (suffix, work) = rest.split_at_mut((ng + 1) * w);
         // Per group: placed digits, the union of the open cells' candidates, open cells.
-        let mut info: Vec<(u64, u64, usize, usize)> = Vec::with_capacity(ng);
+        // (On the stack for up to 16 groups: this runs at every node.)
+        let mut on_stack = [(0u64, 0u64, 0usize, 0usize); 16];
+        let mut on_heap = Vec::new();
+        let info: &mut [(u64, u64, usize, usize)] = if ng <= on_stack.len() {
+            &mut on_stack[..ng]
+        } else {
+            on_heap.resize(ng, (0, 0, 0, 0));
+            &mut on_heap
+        };
         for (g, &(from, to)) in self.groups.iter().enumerate() {
             let (mut placed, mut union, mut open, mut fixed) = (0u64, 0u64, 0usize, 0usize);
             for &c in &self.cells[from as usize..to as usize] {
@@ -362,7 +370,7 @@ impl SumProp {
             }
             let dst = &mut sums[g * w..(g + 1) * w];
             subset_sums(union, open, &self.weights[g], fixed, dst, work);
-            info.push((placed, union, open, fixed));
+            info[g] = (placed, union, open, fixed);
         }
         prefix[0] = 1;
         for g in 0..ng {
@@ -401,31 +409,19 @@ impl SumProp {
             let weights = &self.weights[g];
             let mut keep = 0u64;
             let mut m = union;
-            if open == 1 {
-                // A digit stays if its weight is a sum the group may take.
-                while m != 0 {
-                    let d = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    if has_bit(need, fixed + weights[d] as usize) {
-                        keep |= 1 << d;
-                    }
-                }
-                m = 0;
-            }
             while m != 0 {
                 let d = m.trailing_zeros() as usize;
                 m &= m - 1;
-                let (with, work) = work.split_at_mut(w);
-                with.iter_mut().for_each(|x| *x = 0);
-                subset_sums(
-                    union & !(1 << d),
-                    open - 1,
-                    weights,
-                    fixed + weights[d] as usize,
-                    with,
-                    work,
-                );
-                if meets_shifted(need, with, 0) {
+                let at = fixed + weights[d] as usize;
+                let fits = if open == 1 {
+                    // The group's one open cell: its digit's weight must be a sum it may take.
+                    has_bit(need, at)
+                } else {
+                    let (with, work) = work.split_at_mut(w);
+                    subset_sums(union & !(1 << d), open - 1, weights, at, with, work);
+                    meets_shifted(need, with, 0)
+                };
+                if fits {
                     keep |= 1 << d;
                 }
             }
