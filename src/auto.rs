@@ -63,7 +63,7 @@ impl AutoBackend {
     /// nodes), so a longer first phase only delays the SAT phase that settles them.
     pub fn first_phase_budget(puzzle: &Grid) -> u64 {
         let cells = puzzle.shape().cells();
-        if cells > RACE_DELAY_MIN_CELLS && !sparse(puzzle) {
+        if cells > RACE_DELAY_MIN_CELLS && !puzzle.is_sparse() {
             LARGE_GRID_NODES
         } else {
             AutoBackend::node_budget(cells)
@@ -81,17 +81,11 @@ impl AutoBackend {
         let cap = Duration::from_millis(200);
         let cells = puzzle.shape().cells();
         let fill = Duration::from_micros(200 * cells as u64);
-        if sparse(puzzle) && fill > cap {
+        if puzzle.is_sparse() && fill > cap {
             return timeout.map_or(fill, |t| t.min(fill));
         }
         timeout.map_or(cap, |t| (t / 10).min(cap))
     }
-}
-
-/// Whether at most a fifth of `puzzle`'s cells are given.
-fn sparse(puzzle: &Grid) -> bool {
-    let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
-    givens * 5 <= puzzle.shape().cells()
 }
 
 /// The native phase's node budget on a grid above 32x32 with more than a fifth of it given

@@ -574,6 +574,12 @@ impl Grid {
         self.values.iter().filter(|&&v| v != 0).count()
     }
 
+    /// Whether at most a fifth of the cells are filled: a grid to fill rather than a puzzle to
+    /// solve (the native backend's fill search and the `auto` backend's phases treat it so).
+    pub fn is_sparse(&self) -> bool {
+        self.filled() * 5 <= self.values.len()
+    }
+
     /// Whether every cell holds a digit.
     pub fn is_full(&self) -> bool {
         self.values.iter().all(|&v| v != 0)
@@ -594,6 +600,21 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_with_at_most_a_fifth_filled_is_sparse() {
+        let s = Shape::new(2, 2).unwrap();
+        let with = |k: usize| {
+            let values = (0..16)
+                .map(|i| if i < k { (i % 4 + 1) as u16 } else { 0 })
+                .collect();
+            Grid::from_values(s, values).unwrap()
+        };
+        // 16 cells: 3 given (under a fifth) is sparse, 4 is not.
+        assert!(Grid::empty(s).is_sparse());
+        assert!(with(3).is_sparse());
+        assert!(!with(4).is_sparse());
+    }
 
     #[test]
     fn shapes_from_side() {

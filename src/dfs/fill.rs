@@ -40,13 +40,12 @@ pub(crate) const FILL_MIN_N: usize = 64;
 /// of whose cells are given. Denser grids are left to the main search, whose reasoning their few
 /// solutions need.
 pub(crate) fn applies(t: &Tables, puzzle: &Grid) -> bool {
-    let givens = puzzle.values().iter().filter(|&&v| v != 0).count();
     t.n >= FILL_MIN_N
         && t.n <= 64 * MAX_WORDS
         && t.units == 3 * t.n
         && t.rules.is_none()
         && !t.weighted
-        && givens * 5 <= t.cells
+        && puzzle.is_sparse()
         && (0..t.cells).all(|c| t.units_of(c).len() == 3)
 }
 
