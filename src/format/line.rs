@@ -144,12 +144,7 @@ pub(crate) fn parse_flat(
     };
     let mut values = Vec::with_capacity(n2);
     let bad = if plain {
-        values.extend(field.iter().map(|&b| u16::from(syms.lut[b as usize])));
-        if values.iter().fold(0u16, |a, &v| a | v) & 0x80 != 0 {
-            values.iter().position(|&v| v & 0x80 != 0)
-        } else {
-            None
-        }
+        syms.read_plain(field, &mut values)
     } else {
         let mut bad = None;
         for (i, &b) in field.iter().enumerate() {

@@ -13,11 +13,24 @@ pub(crate) const BAD: u8 = 0xFF;
 /// Characters always read as a blank cell (besides `0` when it is no symbol).
 pub(crate) const BLANKS: &[u8] = b".-_";
 
+/// What the table of the decimal digits 1-9 gives a byte: its digit, 0 for a blank (`0 . - _`), or
+/// `None` for any other byte.
+fn decimal(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'.' | b'-' | b'_' => Some(0),
+        _ => None,
+    }
+}
+
 /// A parsing table: every byte maps to a digit 1..=N, 0 for a blank, or [`SKIP`], [`OUT`], [`BAD`]
 /// (all three have the high bit set, so one OR over a row tells whether any cell is bad).
 #[derive(Clone, Debug)]
 pub(crate) struct Symbols {
     pub(crate) lut: [u8; 256],
+    /// Whether the table is [`decimal`]'s (digits 1-9, blanks `0 . - _`, nothing else): such a row
+    /// is read by arithmetic instead of a lookup per byte ([`Symbols::read_plain`]).
+    decimal: bool,
     pub(crate) alphabet: Alphabet,
     family: Option<Alphabet>,
     /// The distinct symbols (not blanks) the look-ahead showed, ascending: the advice for `--symbols`.
@@ -50,11 +63,42 @@ impl Symbols {
         }
         lut[b'|' as usize] = SKIP;
         Symbols {
+            decimal: (0..=255u8).all(|b| {
+                let t = lut[b as usize];
+                match decimal(b) {
+                    Some(v) => t == v,
+                    None => t & 0x80 != 0,
+                }
+            }),
             lut,
             alphabet,
             family,
             file,
         }
+    }
+
+    /// The values of a row of cell symbols without `|` (`values` is emptied first); the offset of the
+    /// first byte that is no symbol or blank, if any (then `values` holds an unspecified prefix).
+    pub(crate) fn read_plain(&self, field: &[u8], values: &mut Vec<u16>) -> Option<usize> {
+        values.clear();
+        let bad = if self.decimal {
+            // Branch-free per byte, so that it vectorises: the value, and whether the byte is bad.
+            let mut bad = false;
+            values.extend(field.iter().map(|&b| {
+                let d = b.wrapping_sub(b'0');
+                let digit = d <= 9;
+                bad |= !digit & !matches!(b, b'.' | b'-' | b'_');
+                u16::from(if digit { d } else { 0 })
+            }));
+            bad
+        } else {
+            values.extend(field.iter().map(|&b| u16::from(self.lut[b as usize])));
+            values.iter().fold(0u16, |a, &v| a | v) & 0x80 != 0
+        };
+        if !bad {
+            return None;
+        }
+        field.iter().position(|&b| self.lut[b as usize] & 0x80 != 0)
     }
 
     /// The blank characters, for messages.
@@ -143,6 +187,49 @@ impl Symbols {
                 "the file uses {k} symbols besides blanks ({spec}), fewer than the {n} of {n}x{n} \
                  grids: give all {n} in digit order with --symbols"
             )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The arithmetic reading of the decimal table gives what the table gives, for every byte in
+    /// every position of a row; the other tables are read by lookup, as before.
+    #[test]
+    fn plain_rows_read_as_the_table_says() {
+        let cases = [
+            (Alphabet::default_for(9), true),
+            (Alphabet::default_for(4), false),
+            (Alphabet::default_for(16), false),
+            (Alphabet::zero_first(9, false), false),
+            (Alphabet::letters(9), false),
+        ];
+        for (alphabet, decimal) in cases {
+            let syms = Symbols::new(alphabet.clone(), Vec::new());
+            assert_eq!(syms.decimal, decimal, "{alphabet:?}");
+            let mut values = Vec::new();
+            for b in 0..=255u8 {
+                if b == b'|' {
+                    continue;
+                }
+                for at in [0, 7, 16, 80] {
+                    let mut row = b"4.3-_0916253847519362847385261947513629847513986257".repeat(2);
+                    row.truncate(81);
+                    row[at] = b;
+                    let bad = syms.read_plain(&row, &mut values);
+                    let first = row.iter().position(|&x| syms.lut[x as usize] & 0x80 != 0);
+                    assert_eq!(bad, first, "{alphabet:?} byte {b} at {at}");
+                    if bad.is_none() {
+                        let by_table: Vec<u16> = row
+                            .iter()
+                            .map(|&x| u16::from(syms.lut[x as usize]))
+                            .collect();
+                        assert_eq!(values, by_table, "{alphabet:?} byte {b} at {at}");
+                    }
+                }
+            }
         }
     }
 }
