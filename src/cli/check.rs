@@ -107,7 +107,7 @@ fn render(
             ),
             Joint::Failed(e) => ("error".into(), "error", Exit::BadInput, vec![e.to_string()]),
             Joint::Agree(r) => {
-                let mut word = status_text(&r.outcome);
+                let mut word = status_text(&r.outcome).into_owned();
                 if certified == Certified::Yes {
                     word.push_str(", certified");
                 }
@@ -118,7 +118,7 @@ fn render(
                 report,
                 other,
             } => (
-                status_text(&report.outcome),
+                status_text(&report.outcome).into_owned(),
                 "not cross-checked",
                 Exit::Unsolved,
                 vec![format!(

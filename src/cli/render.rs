@@ -42,13 +42,14 @@ pub fn status_exit(status: Status, counting: bool) -> Exit {
 /// The status word with what is known of the count: `multiple (27)` when the count is exact,
 /// `multiple (100+)` when the limit stopped the count, `unknown (1 found)` when a limit stopped the
 /// search after a solution; otherwise the bare word.
-pub fn status_text(outcome: &Outcome) -> String {
+pub fn status_text(outcome: &Outcome) -> Cow<'static, str> {
     match outcome {
         Outcome::Multiple {
             count, complete, ..
-        } => format!("multiple ({count}{})", if *complete { "" } else { "+" }),
-        Outcome::Unknown { count, .. } if *count > 0 => format!("unknown ({count} found)"),
-        o => o.status().word().to_string(),
+        } => format!("multiple ({count}{})", if *complete { "" } else { "+" }).into(),
+        Outcome::Unknown { count, .. } if *count > 0 => format!("unknown ({count} found)").into(),
+        // The common case, formatted for every record: no allocation.
+        o => Cow::Borrowed(o.status().word()),
     }
 }
 

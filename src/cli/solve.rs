@@ -314,20 +314,19 @@ fn answered(
         }
         Record::new(json_line(&v), status.word(), exit)
     } else {
-        let status_line = || {
-            format!(
-                "{}{}",
-                status_text(&report.outcome),
-                match certified {
-                    Certified::NotAsked => "",
-                    Certified::Yes => ", certified",
-                    Certified::No(_) | Certified::Wrong(_) => ", not certified",
-                }
-            )
+        // The status and what became of the certificate, appended to the record's text.
+        let push_status = |text: &mut Vec<u8>| {
+            text.extend_from_slice(status_text(&report.outcome).as_bytes());
+            text.extend_from_slice(match certified {
+                Certified::NotAsked => b"",
+                Certified::Yes => b", certified",
+                Certified::No(_) | Certified::Wrong(_) => b", not certified",
+            });
         };
         match report.outcome.solution() {
             Some(grid) => {
-                let mut text = Vec::with_capacity(grid.values().len() + 1);
+                // Room for the grid, its newline and a status word ("  unique, certified").
+                let mut text = Vec::with_capacity(grid.values().len() + 24);
                 if settings.output == OutputArg::Sigh
                     && let Ok(loaded) = &item.puzzle
                 {
@@ -349,18 +348,25 @@ fn answered(
                 // grids alone (to pipe on).
                 if settings.says_status() {
                     if layout.is_multiline() || settings.output == OutputArg::Pretty {
-                        text.extend_from_slice(status_line().as_bytes());
+                        push_status(&mut text);
                         text.push(b'\n');
                     } else if text.last() == Some(&b'\n') {
                         text.pop();
-                        text.extend_from_slice(format!("  {}\n", status_line()).as_bytes());
+                        text.extend_from_slice(b"  ");
+                        push_status(&mut text);
+                        text.push(b'\n');
                     }
                 }
                 let mut r = Record::new(text, status.word(), exit);
                 r.multiline = layout.is_multiline() || settings.output == OutputArg::Pretty;
                 r
             }
-            None => Record::new(format!("{}\n", status_line()), status.word(), exit),
+            None => {
+                let mut text = Vec::new();
+                push_status(&mut text);
+                text.push(b'\n');
+                Record::new(text, status.word(), exit)
+            }
         }
     };
     record.exit = exit;
