@@ -1997,4 +1997,82 @@ mod tests {
             })
         });
     }
+
+    /// The cells of a 9x9 diagonal from (`row`, `col`) going (`dr`, `dc`).
+    fn diagonal(row: usize, col: usize, dr: isize, dc: isize) -> Vec<Cell> {
+        let shape = Shape::classic(3).unwrap();
+        let (mut r, mut c) = (row as isize, col as isize);
+        let mut out = Vec::new();
+        while (0..9).contains(&r) && (0..9).contains(&c) {
+            out.push(Cell::at(shape, r as usize, c as usize));
+            r += dr;
+            c += dc;
+        }
+        out
+    }
+
+    /// Combined sums on 9x9 diagonals (cells on a diagonal never share a row or column, so their
+    /// groups are their boxes).
+    fn combined(sums: &[(Vec<Cell>, i64)]) -> Vec<SumRule> {
+        let shape = Shape::classic(3).unwrap();
+        let block = |c: Cell| shape.block_of(c.row(shape), c.col(shape));
+        let differ = |a: Cell, b: Cell| {
+            a != b
+                && (a.row(shape) == b.row(shape)
+                    || a.col(shape) == b.col(shape)
+                    || block(a) == block(b))
+        };
+        let groups = |s: &SumRule| {
+            let mut per_box = [0usize; 9];
+            for &c in &s.cells {
+                per_box[block(c)] += 1;
+            }
+            per_box.into_iter().filter(|&k| k > 0).collect()
+        };
+        combined_sums(9, 1, sums, differ, groups)
+    }
+
+    #[test]
+    fn two_tight_diagonals_combine_and_loose_ones_do_not() {
+        // #157 of sigh's corpus: the anti-diagonal (9 cells) and the one beside it (8 cells) both
+        // add up to 49: loose alone (groups of two or three cells), tight together (groups of five
+        // or six in a box).
+        let long = diagonal(0, 8, 1, -1);
+        let beside = diagonal(0, 7, 1, -1);
+        let out = combined(&[(long.clone(), 49), (beside.clone(), 49)]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let mut cells = [long.clone(), beside.clone()].concat();
+        cells.sort_unstable();
+        assert_eq!(out[0].cells, cells);
+        assert_eq!(out[0].totals, vec![98]);
+        assert!(
+            out[0]
+                .weights
+                .iter()
+                .all(|w| *w == (1..=9).collect::<Vec<i32>>())
+        );
+        // Middling totals: nothing gained together.
+        assert!(combined(&[(long.clone(), 45), (beside.clone(), 40)]).is_empty());
+        // Too few cells to be related (a diagonal of 5 beside the long one), or overlapping.
+        assert!(combined(&[(long.clone(), 49), (diagonal(0, 4, 1, -1), 30)]).is_empty());
+        assert!(combined(&[(long.clone(), 49), (long.clone(), 49)]).is_empty());
+        // Crossing diagonals (they share the centre).
+        assert!(combined(&[(long, 49), (diagonal(0, 0, 1, 1), 49)]).is_empty());
+    }
+
+    #[test]
+    fn only_plain_sums_are_read() {
+        let cells = diagonal(0, 8, 1, -1);
+        let plain = SumRule::linear(cells.clone(), &[1; 9], 49, 9, 1);
+        assert_eq!(plain_sum(&plain, 1), Some((cells.clone(), 49)));
+        let mut coeffs = [1; 9];
+        coeffs[0] = -10;
+        assert_eq!(
+            plain_sum(&SumRule::linear(cells.clone(), &coeffs, 0, 9, 1), 1),
+            None
+        );
+        let zero_based = SumRule::linear(cells.clone(), &[1; 9], 40, 9, 0);
+        assert_eq!(plain_sum(&zero_based, 1), None);
+        assert_eq!(plain_sum(&zero_based, 0), Some((cells, 40)));
+    }
 }
