@@ -582,10 +582,9 @@ struct SumRecord {
 /// the sum's groups of cells that must differ (`group_sizes`, the backends' grouping): per group
 /// of k cells, k·(N − k) less the sum's slack (how far its total is from the nearer of its smallest
 /// and largest reachable totals). The best combination is taken first and replaces its two parts,
-/// greedily, until none improves. Two diagonals of 49 of a little killer, say, are each loose
-/// (groups of two or three cells, slack 23), but together they fill whole boxes with large digits
-/// (groups of five or six, slack 15): the combined sum settles what each sum alone leaves to the
-/// search. The idea (not the code) is sigh's optimizer's combined sums (`optimizer.js`, Interactive
+/// greedily, until none improves. Two little killers of 33 and 31 on the long diagonals of 6x6,
+/// say, become one sum of 64 over six boxes' pairs of cells (each at most 11): high digits in
+/// every box, which neither sum alone says. The idea (not the code) is sigh's optimizer's combined sums (`optimizer.js`, Interactive
 /// Sudoku Solver, MIT). Each derived sum is implied by its parts (the sum of two sums), so adding
 /// it keeps every solution.
 pub(crate) fn combined_sums(
@@ -1998,12 +1997,12 @@ mod tests {
         });
     }
 
-    /// The cells of a 9x9 diagonal from (`row`, `col`) going (`dr`, `dc`).
+    /// The cells of a 6x6 diagonal (2x3 boxes) from (`row`, `col`) going (`dr`, `dc`).
     fn diagonal(row: usize, col: usize, dr: isize, dc: isize) -> Vec<Cell> {
-        let shape = Shape::classic(3).unwrap();
+        let shape = Shape::new(2, 3).unwrap();
         let (mut r, mut c) = (row as isize, col as isize);
         let mut out = Vec::new();
-        while (0..9).contains(&r) && (0..9).contains(&c) {
+        while (0..6).contains(&r) && (0..6).contains(&c) {
             out.push(Cell::at(shape, r as usize, c as usize));
             r += dr;
             c += dc;
@@ -2011,10 +2010,10 @@ mod tests {
         out
     }
 
-    /// Combined sums on 9x9 diagonals (cells on a diagonal never share a row or column, so their
-    /// groups are their boxes).
+    /// Combined sums on 6x6 diagonals (cells of one diagonal never share a row or column, so its
+    /// groups are its boxes; the test groups any sum by boxes).
     fn combined(sums: &[(Vec<Cell>, i64)]) -> Vec<SumRule> {
-        let shape = Shape::classic(3).unwrap();
+        let shape = Shape::new(2, 3).unwrap();
         let block = |c: Cell| shape.block_of(c.row(shape), c.col(shape));
         let differ = |a: Cell, b: Cell| {
             a != b
@@ -2023,41 +2022,39 @@ mod tests {
                     || block(a) == block(b))
         };
         let groups = |s: &SumRule| {
-            let mut per_box = [0usize; 9];
+            let mut per_box = [0usize; 6];
             for &c in &s.cells {
                 per_box[block(c)] += 1;
             }
             per_box.into_iter().filter(|&k| k > 0).collect()
         };
-        combined_sums(9, 1, sums, differ, groups)
+        combined_sums(6, 1, sums, differ, groups)
     }
 
     #[test]
     fn two_tight_diagonals_combine_and_loose_ones_do_not() {
-        // #157 of sigh's corpus: the anti-diagonal (9 cells) and the one beside it (8 cells) both
-        // add up to 49: loose alone (groups of two or three cells), tight together (groups of five
-        // or six in a box).
-        let long = diagonal(0, 8, 1, -1);
-        let beside = diagonal(0, 7, 1, -1);
-        let out = combined(&[(long.clone(), 49), (beside.clone(), 49)]);
+        // The two long diagonals of 6x6 (groups of 2, 1, 1 and 2 cells: totals 8 to 34): 33 and
+        // 31 are tight (scores 22 and 14); together 64 of at most 66 in six boxes of two (score
+        // 36): one derived sum.
+        let main = diagonal(0, 0, 1, 1);
+        let anti = diagonal(0, 5, 1, -1);
+        let out = combined(&[(main.clone(), 33), (anti.clone(), 31)]);
         assert_eq!(out.len(), 1, "{out:?}");
-        let mut cells = [long.clone(), beside.clone()].concat();
+        let mut cells = [main.clone(), anti.clone()].concat();
         cells.sort_unstable();
         assert_eq!(out[0].cells, cells);
-        assert_eq!(out[0].totals, vec![98]);
+        assert_eq!(out[0].totals, vec![64]);
         assert!(
             out[0]
                 .weights
                 .iter()
-                .all(|w| *w == (1..=9).collect::<Vec<i32>>())
+                .all(|w| *w == (1..=6).collect::<Vec<i32>>())
         );
         // Middling totals: nothing gained together.
-        assert!(combined(&[(long.clone(), 45), (beside.clone(), 40)]).is_empty());
-        // Too few cells to be related (a diagonal of 5 beside the long one), or overlapping.
-        assert!(combined(&[(long.clone(), 49), (diagonal(0, 4, 1, -1), 30)]).is_empty());
-        assert!(combined(&[(long.clone(), 49), (long.clone(), 49)]).is_empty());
-        // Crossing diagonals (they share the centre).
-        assert!(combined(&[(long, 49), (diagonal(0, 0, 1, 1), 49)]).is_empty());
+        assert!(combined(&[(main.clone(), 20), (anti.clone(), 21)]).is_empty());
+        // Too few cells to be related (a diagonal of 5), or the same cells twice.
+        assert!(combined(&[(main.clone(), 33), (diagonal(0, 4, 1, -1), 28)]).is_empty());
+        assert!(combined(&[(main.clone(), 33), (main, 33)]).is_empty());
     }
 
     #[test]

@@ -463,8 +463,8 @@ impl SumProp {
     /// widest span of weights in one group's candidates. When the one total is at least that span
     /// inside both bounds, every candidate is taken to go with some choice of the other cells, and
     /// the exact pass is skipped (the bounds reasoning of sums: sigh's sum handler skips its pass
-    /// when each side's slack covers a cell's range). `None`: a group has too few digits left
-    /// (the exact pass reports it).
+    /// when each side's slack covers a cell's range). `None`: a group has too few digits left, or
+    /// an open cell a digit placed in its group (the exact pass settles both).
     fn bounds<M: Mask>(&self, cand: &[M], vals: &[u16]) -> Option<(u64, u64, u64)> {
         let (mut lo, mut hi, mut widest) = (0u64, 0u64, 0u64);
         let mut ws = [0u32; 64];
@@ -488,7 +488,11 @@ impl SumProp {
             if open == 0 {
                 continue;
             }
-            union &= !placed;
+            if union & placed != 0 {
+                // An open cell may still hold a placed digit of its group: the exact pass
+                // removes it.
+                return None;
+            }
             let k = union.count_ones() as usize;
             if k < open {
                 return None;
