@@ -556,6 +556,185 @@ impl Lowered {
     }
 }
 
+/// The most records the merging of [`combined_sums`] starts from (sums and cages of plain digits);
+/// past it no sums are derived (the merging is quadratic in them).
+const MAX_COMBINED_RECORDS: usize = 64;
+
+/// The fewest cells of the smaller of two sums that must each differ from some cell of the other for
+/// the two to be worth combining.
+const MIN_RELATED_CELLS: usize = 6;
+
+/// One sum of plain values over distinct cells, as [`combined_sums`] weighs it.
+struct SumRecord {
+    /// The cells, ascending.
+    cells: Vec<Cell>,
+    total: i64,
+    /// What the sum is worth to the backends' reasoning (higher: tighter); see [`combined_sums`].
+    score: i64,
+    /// A sum of the rules (not derived).
+    original: bool,
+}
+
+/// Derived sums: the sums of plain values over distinct cells (little killers, cages: `sums`, each
+/// (cells, total)) combined two by two into one sum over both, when their cells are disjoint, at
+/// least [`MIN_RELATED_CELLS`] cells of the smaller each differ from a cell of the other, and the
+/// combined sum is tighter than each of them (or than both together). Tightness is a score over
+/// the sum's groups of cells that must differ (`group_sizes`, the backends' grouping): per group
+/// of k cells, k·(N − k) less the sum's slack (how far its total is from the nearer of its smallest
+/// and largest reachable totals). The best combination is taken first and replaces its two parts,
+/// greedily, until none improves. Two little killers of 33 and 31 on the long diagonals of 6x6,
+/// say, become one sum of 64 over six boxes' pairs of cells (each at most 11): high digits in
+/// every box, which neither sum alone says. The idea (not the code) is sigh's optimizer's combined sums (`optimizer.js`, Interactive
+/// Sudoku Solver, MIT). Each derived sum is implied by its parts (the sum of two sums), so adding
+/// it keeps every solution.
+pub(crate) fn combined_sums(
+    n: usize,
+    base: i32,
+    sums: &[(Vec<Cell>, i64)],
+    differ: impl Fn(Cell, Cell) -> bool,
+    group_sizes: impl Fn(&SumRule) -> Vec<usize>,
+) -> Vec<SumRule> {
+    if sums.len() < 2 || sums.len() > MAX_COMBINED_RECORDS {
+        return Vec::new();
+    }
+    let rule = |cells: &[Cell], total: i64| -> Option<SumRule> {
+        let total = i32::try_from(total).ok()?;
+        Some(SumRule::linear(
+            cells.to_vec(),
+            &vec![1; cells.len()],
+            total,
+            n,
+            base,
+        ))
+    };
+    let record = |cells: Vec<Cell>, total: i64, original: bool| -> Option<SumRecord> {
+        let (n, base) = (n as i64, i64::from(base));
+        let (mut low, mut high, mut parts) = (0i64, 0i64, Vec::new());
+        for k in group_sizes(&rule(&cells, total)?) {
+            let k = k as i64;
+            if k > n {
+                return None;
+            }
+            low += k * base + k * (k - 1) / 2;
+            high += k * (base + n - 1) - k * (k - 1) / 2;
+            parts.push(k * (n - k));
+        }
+        if total < low || total > high {
+            return None;
+        }
+        let slack = (total - low).min(high - total);
+        let score = parts.iter().map(|p| p - slack).sum();
+        Some(SumRecord {
+            cells,
+            total,
+            score,
+            original,
+        })
+    };
+    let related = |a: &SumRecord, b: &SumRecord| -> bool {
+        let (small, big) = if a.cells.len() < b.cells.len() {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        if small.cells.len() < MIN_RELATED_CELLS
+            || small
+                .cells
+                .iter()
+                .any(|c| big.cells.binary_search(c).is_ok())
+        {
+            return false;
+        }
+        let linked = small
+            .cells
+            .iter()
+            .filter(|&&c| big.cells.iter().any(|&d| differ(c, d)))
+            .count();
+        linked >= MIN_RELATED_CELLS
+    };
+    let combine = |a: &SumRecord, b: &SumRecord| -> Option<SumRecord> {
+        if !related(a, b) {
+            return None;
+        }
+        let mut cells = [a.cells.as_slice(), b.cells.as_slice()].concat();
+        cells.sort_unstable();
+        let c = record(cells, a.total + b.total, false)?;
+        let better = (c.score > a.score && c.score > b.score) || c.score > a.score + b.score;
+        better.then_some(c)
+    };
+    // Records by id (`None` once merged into another), and the candidate combinations (ids of
+    // the parts, the combined record), each pair weighed once.
+    let mut records: Vec<Option<SumRecord>> = Vec::new();
+    for (cells, total) in sums {
+        let mut cells = cells.clone();
+        cells.sort_unstable();
+        let before = cells.len();
+        cells.dedup();
+        if cells.len() != before || records.iter().flatten().any(|r| r.cells == cells) {
+            continue;
+        }
+        if let Some(r) = record(cells, *total, true) {
+            records.push(Some(r));
+        }
+    }
+    let mut candidates: Vec<(usize, usize, SumRecord)> = Vec::new();
+    for i in 0..records.len() {
+        for j in i + 1..records.len() {
+            if let (Some(a), Some(b)) = (&records[i], &records[j])
+                && let Some(c) = combine(a, b)
+            {
+                candidates.push((i, j, c));
+            }
+        }
+    }
+    loop {
+        // Combinations whose parts are gone, or which exist already, drop out.
+        candidates.retain(|(i, j, c)| {
+            records[*i].is_some()
+                && records[*j].is_some()
+                && !records.iter().flatten().any(|r| r.cells == c.cells)
+        });
+        // The best (ties: the first found).
+        let Some(at) = (0..candidates.len()).reduce(|a, b| {
+            if candidates[b].2.score > candidates[a].2.score {
+                b
+            } else {
+                a
+            }
+        }) else {
+            break;
+        };
+        let (i, j, c) = candidates.swap_remove(at);
+        records[i] = None;
+        records[j] = None;
+        let id = records.len();
+        for (k, other) in records.iter().enumerate() {
+            if let Some(o) = other
+                && let Some(m) = combine(&c, o)
+            {
+                candidates.push((id, k, m));
+            }
+        }
+        records.push(Some(c));
+    }
+    records
+        .iter()
+        .flatten()
+        .filter(|r| !r.original && r.score > 0)
+        .filter_map(|r| rule(&r.cells, r.total))
+        .collect()
+}
+
+/// A sum of plain values (each cell's weights the values, one total) as (cells, total), the form
+/// [`combined_sums`] reads: little killers and other sums with unit coefficients.
+pub(crate) fn plain_sum(s: &SumRule, base: i32) -> Option<(Vec<Cell>, i64)> {
+    let plain = s.totals.len() == 1
+        && s.weights
+            .iter()
+            .all(|w| w.iter().enumerate().all(|(d, &x)| x == d as i32 + base));
+    plain.then(|| (s.cells.clone(), i64::from(s.totals[0])))
+}
+
 /// The consecutive pairs of a line.
 fn consecutive(cells: &[Cell]) -> impl Iterator<Item = (Cell, Cell)> + '_ {
     cells.windows(2).map(|w| (w[0], w[1]))
@@ -1816,5 +1995,81 @@ mod tests {
                     != 5
             })
         });
+    }
+
+    /// The cells of a 6x6 diagonal (2x3 boxes) from (`row`, `col`) going (`dr`, `dc`).
+    fn diagonal(row: usize, col: usize, dr: isize, dc: isize) -> Vec<Cell> {
+        let shape = Shape::new(2, 3).unwrap();
+        let (mut r, mut c) = (row as isize, col as isize);
+        let mut out = Vec::new();
+        while (0..6).contains(&r) && (0..6).contains(&c) {
+            out.push(Cell::at(shape, r as usize, c as usize));
+            r += dr;
+            c += dc;
+        }
+        out
+    }
+
+    /// Combined sums on 6x6 diagonals (cells of one diagonal never share a row or column, so its
+    /// groups are its boxes; the test groups any sum by boxes).
+    fn combined(sums: &[(Vec<Cell>, i64)]) -> Vec<SumRule> {
+        let shape = Shape::new(2, 3).unwrap();
+        let block = |c: Cell| shape.block_of(c.row(shape), c.col(shape));
+        let differ = |a: Cell, b: Cell| {
+            a != b
+                && (a.row(shape) == b.row(shape)
+                    || a.col(shape) == b.col(shape)
+                    || block(a) == block(b))
+        };
+        let groups = |s: &SumRule| {
+            let mut per_box = [0usize; 6];
+            for &c in &s.cells {
+                per_box[block(c)] += 1;
+            }
+            per_box.into_iter().filter(|&k| k > 0).collect()
+        };
+        combined_sums(6, 1, sums, differ, groups)
+    }
+
+    #[test]
+    fn two_tight_diagonals_combine_and_loose_ones_do_not() {
+        // The two long diagonals of 6x6 (groups of 2, 1, 1 and 2 cells: totals 8 to 34): 33 and
+        // 31 are tight (scores 22 and 14); together 64 of at most 66 in six boxes of two (score
+        // 36): one derived sum.
+        let main = diagonal(0, 0, 1, 1);
+        let anti = diagonal(0, 5, 1, -1);
+        let out = combined(&[(main.clone(), 33), (anti.clone(), 31)]);
+        assert_eq!(out.len(), 1, "{out:?}");
+        let mut cells = [main.clone(), anti.clone()].concat();
+        cells.sort_unstable();
+        assert_eq!(out[0].cells, cells);
+        assert_eq!(out[0].totals, vec![64]);
+        assert!(
+            out[0]
+                .weights
+                .iter()
+                .all(|w| *w == (1..=6).collect::<Vec<i32>>())
+        );
+        // Middling totals: nothing gained together.
+        assert!(combined(&[(main.clone(), 20), (anti.clone(), 21)]).is_empty());
+        // Too few cells to be related (a diagonal of 5), or the same cells twice.
+        assert!(combined(&[(main.clone(), 33), (diagonal(0, 4, 1, -1), 28)]).is_empty());
+        assert!(combined(&[(main.clone(), 33), (main, 33)]).is_empty());
+    }
+
+    #[test]
+    fn only_plain_sums_are_read() {
+        let cells = diagonal(0, 8, 1, -1);
+        let plain = SumRule::linear(cells.clone(), &[1; 9], 49, 9, 1);
+        assert_eq!(plain_sum(&plain, 1), Some((cells.clone(), 49)));
+        let mut coeffs = [1; 9];
+        coeffs[0] = -10;
+        assert_eq!(
+            plain_sum(&SumRule::linear(cells.clone(), &coeffs, 0, 9, 1), 1),
+            None
+        );
+        let zero_based = SumRule::linear(cells.clone(), &[1; 9], 40, 9, 0);
+        assert_eq!(plain_sum(&zero_based, 1), None);
+        assert_eq!(plain_sum(&zero_based, 0), Some((cells, 40)));
     }
 }

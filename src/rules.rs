@@ -11,7 +11,9 @@
 
 use thiserror::Error;
 
-use crate::clue::{Clue, LowerCtx, LowerError, Lowered, lower, lower_variant};
+use crate::clue::{
+    Clue, LowerCtx, LowerError, Lowered, combined_sums, lower, lower_variant, plain_sum,
+};
 use crate::constraint::{Cage, Relation, RelationKind, Variant, sum_range};
 use crate::grid::{Cell, DigitSet, Shape};
 use crate::units::{Extras, Unit, UnitKind, UnitName, Units, shape_units};
@@ -418,6 +420,23 @@ impl RulesBuilder {
                 _ => candidates.push((c, set)),
             }
         }
+        // Derived sums, implied by the rules: sums of plain values combined two by two.
+        let mut plain: Vec<(Vec<Cell>, i64)> = lowered
+            .sums
+            .iter()
+            .filter_map(|s| plain_sum(s, self.base))
+            .collect();
+        if self.base == 1 {
+            plain.extend(cages.iter().map(|c| (c.cells.clone(), i64::from(c.sum))));
+        }
+        let derived = combined_sums(
+            n,
+            self.base,
+            &plain,
+            |a, b| base.must_differ(a, b),
+            |s| base.sum_groups(s).iter().map(|(g, _)| g.len()).collect(),
+        );
+        lowered.sums.extend(derived);
         Ok(base.with_extras(Extras {
             variants,
             jigsaw: self.regions.is_some(),

@@ -46,6 +46,9 @@ struct SumProp {
     totals: Box<[u64]>,
     /// Words of a bit set of partial sums (the range of the sum).
     words: usize,
+    /// The one allowed total (less the smallest weights), when there is one: what the bounds of
+    /// [`SumProp::bounds`] are compared with.
+    single: Option<u64>,
 }
 
 /// One line, as the search reads it.
@@ -300,12 +303,18 @@ impl SumProp {
                 totals[bit as usize / 64] |= 1 << (bit % 64);
             }
         }
+        let ones: u32 = totals.iter().map(|x| x.count_ones()).sum();
+        let single = (ones == 1).then(|| {
+            let i = totals.iter().position(|&x| x != 0).unwrap_or(0);
+            (i * 64) as u64 + u64::from(totals[i].trailing_zeros())
+        });
         SumProp {
             cells: cells.into(),
             groups: ranges.into(),
             weights: weights.into(),
             totals: totals.into(),
             words,
+            single,
         }
     }
 
@@ -319,6 +328,18 @@ impl SumProp {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
+        if let Some(t) = self.single {
+            // Cheap bounds first: a total out of them fails; far enough inside them, no digit
+            // of any cell can be out of reach, and the exact pass below is skipped.
+            if let Some((lo, hi, widest)) = self.bounds(cand, vals) {
+                if t < lo || t > hi {
+                    return Err(Contradiction);
+                }
+                if t - lo >= widest && hi - t >= widest {
+                    return Ok(false);
+                }
+            }
+        }
         let w = self.words;
         let ng = self.groups.len();
         // The buffer is taken out of `out` for the pass (and left empty if it fails). Layout:
@@ -433,6 +454,62 @@ impl SumProp {
         }
         *out.scratch = buffer;
         Ok(changed)
+    }
+}
+
+impl SumProp {
+    /// Bounds of the sum: per group, its placed digits' weights and the smallest (largest) weights
+    /// of as many different digits of its open cells' candidates as it has open cells; and the
+    /// widest span of weights in one group's candidates. When the one total is at least that span
+    /// inside both bounds, every candidate is taken to go with some choice of the other cells, and
+    /// the exact pass is skipped (the bounds reasoning of sums: sigh's sum handler skips its pass
+    /// when each side's slack covers a cell's range). `None`: a group has too few digits left, or
+    /// an open cell a digit placed in its group (the exact pass settles both).
+    fn bounds<M: Mask>(&self, cand: &[M], vals: &[u16]) -> Option<(u64, u64, u64)> {
+        let (mut lo, mut hi, mut widest) = (0u64, 0u64, 0u64);
+        let mut ws = [0u32; 64];
+        for (g, &(from, to)) in self.groups.iter().enumerate() {
+            let weights = &self.weights[g];
+            let weight = |d: usize| u64::from(weights.get(d).copied().unwrap_or(0));
+            let (mut placed, mut union, mut open) = (0u64, 0u64, 0usize);
+            for &c in &self.cells[from as usize..to as usize] {
+                match vals[c as usize] {
+                    0 => {
+                        union |= cand[c as usize].low_bits();
+                        open += 1;
+                    }
+                    v => {
+                        placed |= 1 << (v - 1);
+                        lo += weight(v as usize - 1);
+                        hi += weight(v as usize - 1);
+                    }
+                }
+            }
+            if open == 0 {
+                continue;
+            }
+            if union & placed != 0 {
+                // An open cell may still hold a placed digit of its group: the exact pass
+                // removes it.
+                return None;
+            }
+            let k = union.count_ones() as usize;
+            if k < open {
+                return None;
+            }
+            let mut m = union;
+            for x in ws.iter_mut().take(k) {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                *x = weight(d) as u32;
+            }
+            let ws = &mut ws[..k];
+            ws.sort_unstable();
+            lo += ws[..open].iter().map(|&x| u64::from(x)).sum::<u64>();
+            hi += ws[k - open..].iter().map(|&x| u64::from(x)).sum::<u64>();
+            widest = widest.max(u64::from(ws[k - 1] - ws[0]));
+        }
+        Some((lo, hi, widest))
     }
 }
 

@@ -151,7 +151,7 @@ fn enumerate(units: &Units, puzzle: &Grid) -> u64 {
 
 /// Counts of `text`'s puzzle by enumeration and by both backends (each counting to `cap`): equal;
 /// the count is returned.
-fn counts_agree(text: &str, cap: u64) -> u64 {
+pub(crate) fn counts_agree(text: &str, cap: u64) -> u64 {
     let r = read_one(text);
     let p = r.puzzle.as_ref().unwrap_or_else(|e| panic!("{text}: {e}"));
     let expect = enumerate(&p.units, &p.grid);
