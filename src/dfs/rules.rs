@@ -1555,7 +1555,7 @@ mod tests {
         let (mut fails, mut changes) = (0, 0);
         for step in 0..20_000 {
             let r = crate::dfs::search::splitmix(&mut seed);
-            if r % 4 == 0 && !stack.is_empty() {
+            if r.is_multiple_of(4) && !stack.is_empty() {
                 (cand, vals) = stack.pop().unwrap();
             } else {
                 stack.push((cand.clone(), vals.clone()));
@@ -1565,7 +1565,7 @@ mod tests {
                         continue;
                     }
                     let m = cand[c];
-                    if (r >> 40) % 3 == 0 {
+                    if (r >> 40).is_multiple_of(3) {
                         vals[c] = m.trailing_zeros() as u16 + 1;
                     } else {
                         let narrower = m & (r >> 44) as u16;
