@@ -396,6 +396,57 @@ mod tests {
         removed
     }
 
+    /// [`NonConsecutive::propagate`] of `table` over `cand` and `vals` from the cells `changed`
+    /// (bits; `pending` none): its result, what it removed, and the cells left changed and
+    /// pending.
+    fn propagate(
+        table: &NonConsecutive,
+        n: usize,
+        cand: &mut [u16],
+        vals: &[u16],
+        changed: u64,
+    ) -> (Step<bool>, Vec<(u32, u16)>, u64, u64) {
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut scratch, mut marks) = (Vec::new(), Vec::new());
+        let mut out = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut [],
+            scratch: &mut scratch,
+            marks: &mut marks,
+        };
+        let (mut changed, mut pending) = ([changed], [0u64]);
+        let result = table.propagate(n, cand, vals, &mut changed, &mut pending, &mut out);
+        (result, removed, changed[0], pending[0])
+    }
+
+    #[test]
+    fn a_change_propagates_along_the_pairs_to_a_fixpoint() {
+        // A path 0-1-2-3 of 9 digits, no units. Cell 0 is placed with 5: cell 1 (4, 6 or 7) keeps
+        // 7, which takes 6 to 8 from cell 2 (6 to 9): 9 is left, which takes 8 and 9 from cell 3.
+        // All in one call, from cell 0 alone being changed; every cell looked at is then pending.
+        let table = NonConsecutive::new(4, 9, vec![(0, 1), (1, 2), (2, 3)], Vec::new());
+        let mut cand: Vec<u16> = vec![0, 0b1101 << 3, 0b1111 << 5, 0b1_1111_1111];
+        let vals = [5, 0, 0, 0];
+        let (result, removed, changed, pending) = propagate(&table, 9, &mut cand, &vals, 0b0001);
+        assert_eq!(result, Ok(true));
+        assert_eq!(digits(u64::from(cand[1])), [7]);
+        assert_eq!(digits(u64::from(cand[2])), [9]);
+        assert_eq!(digits(u64::from(cand[3])), [1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(removed.len(), 3);
+        assert_eq!((changed, pending), (0, 0b1111));
+        // Nothing changed: nothing is looked at, even a pair left inconsistent (cell 2 can only
+        // be 9, cell 3 may still be 8 here). The state marks every change; this is the contract.
+        cand[3] |= 1 << 7;
+        let (result, removed, ..) = propagate(&table, 9, &mut cand, &vals, 0);
+        assert_eq!((result, removed.len()), (Ok(false), 0));
+        // Two placed neighbours with consecutive digits fail, and the pair is blamed.
+        let vals = [5, 6, 0, 0];
+        let (result, ..) = propagate(&table, 9, &mut cand, &vals, 0b0010);
+        assert_eq!(result, Err(Contradiction));
+    }
+
     #[test]
     fn a_cell_next_to_every_place_of_a_digit_loses_its_neighbours() {
         // A row of four cells, 0-1-2-3, each next to the following; one unit, the row. Digit 2
