@@ -705,8 +705,8 @@ impl<M: Mask> State<M> {
     }
 
     /// One pass of the variant rules' pruning; what it removed is logged (when logging) and marks
-    /// the cells' units for folding (large grids), as any other removal. Whether it removed a
-    /// candidate.
+    /// the cells' units for folding (large grids, non-consecutive pairs), as any other removal.
+    /// Whether it removed a candidate.
     ///
     /// # Errors
     /// A relation or cage that cannot hold; what was removed until then is logged all the same.
@@ -856,8 +856,8 @@ impl<M: Mask> State<M> {
         Ok(())
     }
 
-    /// [`State::singles`] on large grids: the units marked since their last fold, until none is
-    /// (each fold is the same as in the round-robin).
+    /// [`State::singles`] on large grids and under non-consecutive pairs: the units marked since
+    /// their last fold, until none is (each fold is the same as in the round-robin).
     ///
     /// # Errors
     /// On a cell without candidate or a digit without a place in some unit.
