@@ -159,43 +159,89 @@ impl NonConsecutive {
         best.1
     }
 
-    /// One pass of both rules (see the module docs); whether a candidate was removed.
+    /// Both rules (see the module docs) where something changed: `changed` holds the cells whose
+    /// candidates or value changed since they were last looked at (a bit per cell, consumed), and
+    /// `pending` those changed since the unit rule last ran. The pairs are made arc-consistent by
+    /// a worklist (AC-3, Mackworth, "Consistency in networks of relations", 1977): a changed cell
+    /// narrows its neighbours, a narrowed neighbour is changed in turn. Once no pair narrows a
+    /// cell, the unit rule runs on the units with a pending cell (or a pending watched cell).
+    /// Whether a candidate was removed; the cells narrowed are marked changed and pending.
+    ///
+    /// The rules are monotone, so with singles between calls they reach the same fixpoint as a
+    /// pass over every pair and unit each time, with work in proportion to what changed.
     ///
     /// # Errors
-    /// Two placed neighbours with consecutive digits, or a cell left without candidates.
-    pub(crate) fn prune<M: Mask>(
+    /// Two placed neighbours with consecutive digits, or a cell left without candidates (the
+    /// pair's cells are blamed).
+    pub(crate) fn propagate<M: Mask>(
         &self,
         n: usize,
         cand: &mut [M],
         vals: &[u16],
+        changed: &mut [u64],
+        pending: &mut [u64],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
-        let mut changed = false;
-        for &(a, b) in self.pairs.iter() {
-            match pair(a as usize, b as usize, cand, vals, out) {
-                Ok(c) => changed |= c,
-                Err(e) => {
-                    out.blame.extend_from_slice(&[a, b]);
-                    return Err(e);
+        let mut narrowed = false;
+        let mut w = 0;
+        while w < changed.len() {
+            if changed[w] == 0 {
+                w += 1;
+                continue;
+            }
+            let c = w * 64 + changed[w].trailing_zeros() as usize;
+            changed[w] &= changed[w] - 1;
+            pending[w] |= 1 << (c & 63);
+            for &x in self.adjacent(c) {
+                let x = x as usize;
+                match revise(x, c, cand, vals, out) {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        narrowed = true;
+                        changed[x >> 6] |= 1 << (x & 63);
+                        // Back to the narrowed cell's word if it comes before.
+                        w = w.min(x >> 6);
+                    }
+                    Err(e) => {
+                        out.blame.extend_from_slice(&[c as u32, x as u32]);
+                        return Err(e);
+                    }
                 }
             }
         }
-        // The unit rule once the pairs are settled (it costs more, and they feed it).
-        if !changed && !self.units.is_empty() {
-            changed |= self.by_units(n, cand, out)?;
+        if narrowed || self.units.is_empty() {
+            return Ok(narrowed);
         }
-        Ok(changed)
+        let from = out.removed.len();
+        let result = self.by_units(n, cand, pending, out);
+        pending.iter_mut().for_each(|w| *w = 0);
+        for &(c, _) in &out.removed[from..] {
+            changed[c as usize >> 6] |= 1 << (c & 63);
+        }
+        result
     }
 
     /// The unit rule: a cell next to every place of digit d in a unit (or one of them, next to the
     /// others) loses d − 1 and d + 1. Per watched cell X of a unit, the digits left in the unit
     /// (some cell's candidate) that no cell of the unit outside X's cover can hold: their places
     /// are all covered. Only ORs of candidate sets, no digit-by-digit pass.
-    fn by_units<M: Mask>(&self, n: usize, cand: &mut [M], out: &mut Narrowed<'_, M>) -> Step<bool> {
+    /// Only the units with a cell or a watched cell in `pending` (a bit per cell) are looked at.
+    fn by_units<M: Mask>(
+        &self,
+        n: usize,
+        cand: &mut [M],
+        pending: &[u64],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
         let positions = all_digits(n);
         let mut changed = false;
         let mut local = [0u64; 64];
+        let is_pending = |c: u32| pending[c as usize >> 6] >> (c & 63) & 1 == 1;
         for (u, unit) in self.units.chunks_exact(n).enumerate() {
+            let watch = &self.watch[self.watch_start[u] as usize..self.watch_start[u + 1] as usize];
+            if !unit.iter().any(|&c| is_pending(c)) && !watch.iter().any(|&(x, _)| is_pending(x)) {
+                continue;
+            }
             // The unit's candidates as they are before any of its watched cells is narrowed, and
             // how many places each digit has (bit-sliced: ones, twos, fours; `many` from 8).
             let (mut ones, mut twos, mut fours, mut many) = (0u64, 0u64, 0u64, 0u64);
@@ -222,7 +268,6 @@ impl NonConsecutive {
             if few == 0 {
                 continue;
             }
-            let watch = &self.watch[self.watch_start[u] as usize..self.watch_start[u + 1] as usize];
             for &(x, cover) in watch {
                 let x = x as usize;
                 // The digits next to X's candidates: those whose places X might cover.
@@ -277,31 +322,31 @@ fn unsupported(other: u64) -> u64 {
     window(lo) & window(hi)
 }
 
-/// One non-consecutive pair.
+/// The pair of neighbours `x` and `c`, after a change in `c`: `x` keeps the digits that a
+/// candidate (or the value) of `c` supports. Whether `x` lost a candidate.
+///
+/// # Errors
+/// Both placed with consecutive digits, or `x` left without candidates.
 #[inline(always)]
-fn pair<M: Mask>(
-    a: usize,
-    b: usize,
+fn revise<M: Mask>(
+    x: usize,
+    c: usize,
     cand: &mut [M],
     vals: &[u16],
     out: &mut Narrowed<'_, M>,
 ) -> Step<bool> {
-    let (va, vb) = (vals[a], vals[b]);
-    match (va, vb) {
+    match (vals[x], vals[c]) {
         (0, 0) => {
-            let (ca, cb) = (cand[a].low_bits(), cand[b].low_bits());
-            let (gone_a, gone_b) = (unsupported(cb) & ca, unsupported(ca) & cb);
-            if gone_a | gone_b == 0 {
+            let gone = unsupported(cand[c].low_bits()) & cand[x].low_bits();
+            if gone == 0 {
                 return Ok(false);
             }
-            Ok(narrow(cand, out, a, !gone_a)? | narrow(cand, out, b, !gone_b)?)
+            narrow(cand, out, x, !gone)
         }
-        (0, v) | (v, 0) => {
-            let open = if va == 0 { a } else { b };
-            let bit = 1u64 << (v - 1);
-            narrow(cand, out, open, !neighbours(bit))
-        }
-        _ if va.abs_diff(vb) == 1 => Err(Contradiction),
+        (0, v) => narrow(cand, out, x, !neighbours(1u64 << (v - 1))),
+        // Placed: its digit was checked against `c`'s candidates when it was placed.
+        (_, 0) => Ok(false),
+        (w, v) if w.abs_diff(v) == 1 => Err(Contradiction),
         _ => Ok(false),
     }
 }
@@ -345,9 +390,61 @@ mod tests {
             scratch: &mut scratch,
             marks: &mut marks,
         };
-        let changed = table.by_units(n, cand, &mut out).unwrap();
+        let pending = vec![u64::MAX; cand.len().div_ceil(64)];
+        let changed = table.by_units(n, cand, &pending, &mut out).unwrap();
         assert_eq!(changed, !removed.is_empty());
         removed
+    }
+
+    /// [`NonConsecutive::propagate`] of `table` over `cand` and `vals` from the cells `changed`
+    /// (bits; `pending` none): its result, what it removed, and the cells left changed and
+    /// pending.
+    fn propagate(
+        table: &NonConsecutive,
+        n: usize,
+        cand: &mut [u16],
+        vals: &[u16],
+        changed: u64,
+    ) -> (Step<bool>, Vec<(u32, u16)>, u64, u64) {
+        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut scratch, mut marks) = (Vec::new(), Vec::new());
+        let mut out = Narrowed {
+            queue: &mut queue,
+            removed: &mut removed,
+            blame: &mut blame,
+            seen: &mut [],
+            scratch: &mut scratch,
+            marks: &mut marks,
+        };
+        let (mut changed, mut pending) = ([changed], [0u64]);
+        let result = table.propagate(n, cand, vals, &mut changed, &mut pending, &mut out);
+        (result, removed, changed[0], pending[0])
+    }
+
+    #[test]
+    fn a_change_propagates_along_the_pairs_to_a_fixpoint() {
+        // A path 0-1-2-3 of 9 digits, no units. Cell 0 is placed with 5: cell 1 (4, 6 or 7) keeps
+        // 7, which takes 6 to 8 from cell 2 (6 to 9): 9 is left, which takes 8 and 9 from cell 3.
+        // All in one call, from cell 0 alone being changed; every cell looked at is then pending.
+        let table = NonConsecutive::new(4, 9, vec![(0, 1), (1, 2), (2, 3)], Vec::new());
+        let mut cand: Vec<u16> = vec![0, 0b1101 << 3, 0b1111 << 5, 0b1_1111_1111];
+        let vals = [5, 0, 0, 0];
+        let (result, removed, changed, pending) = propagate(&table, 9, &mut cand, &vals, 0b0001);
+        assert_eq!(result, Ok(true));
+        assert_eq!(digits(u64::from(cand[1])), [7]);
+        assert_eq!(digits(u64::from(cand[2])), [9]);
+        assert_eq!(digits(u64::from(cand[3])), [1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(removed.len(), 3);
+        assert_eq!((changed, pending), (0, 0b1111));
+        // Nothing changed: nothing is looked at, even a pair left inconsistent (cell 2 can only
+        // be 9, cell 3 may still be 8 here). The state marks every change; this is the contract.
+        cand[3] |= 1 << 7;
+        let (result, removed, ..) = propagate(&table, 9, &mut cand, &vals, 0);
+        assert_eq!((result, removed.len()), (Ok(false), 0));
+        // Two placed neighbours with consecutive digits fail, and the pair is blamed.
+        let vals = [5, 6, 0, 0];
+        let (result, ..) = propagate(&table, 9, &mut cand, &vals, 0b0010);
+        assert_eq!(result, Err(Contradiction));
     }
 
     #[test]

@@ -27,7 +27,10 @@
 //!   each round of singles, non-consecutive pairs and killer cages prune candidates (cages by the
 //!   digit combinations that can still reach the sum and hold what their units need; sums derived
 //!   by the rule of 45), then singles again, until neither changes
-//!   anything (`State::settle`; removals are logged for the undo like any other).
+//!   anything (`State::settle`; removals are logged for the undo like any other). The
+//!   non-consecutive pairs go first and look only at what changed: the state marks each cell
+//!   that loses a candidate, the pairs revise its neighbours (AC-3), the unit rule the units with
+//!   a marked cell, and singles fold only the units marked since their last fold.
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first. The
 //!   child puts the digit there, the parent then removes it. Under cages and on jigsaw grids, the
 //!   fewest candidates per unit of weight instead (dom/wdeg: a cell weighs one more for each dead

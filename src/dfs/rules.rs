@@ -304,12 +304,13 @@ impl Rules {
         extra
     }
 
-    /// Narrows the candidates `cand` of the open cells (`vals` 0) by the non-consecutive pairs and the
-    /// cages; a cell left with one candidate is queued for placing. Returns whether a candidate was
-    /// removed.
+    /// Narrows the candidates `cand` of the open cells (`vals` 0) by the cages, sums and clues (the
+    /// non-consecutive pairs propagate on their own: the search's state tells them what changed,
+    /// [`NonConsecutive::propagate`]); a cell left with one candidate is queued for placing.
+    /// Returns whether a candidate was removed.
     ///
     /// # Errors
-    /// A cell left without candidates, placed digits that break a pair or a cage, or a cage that no
+    /// A cell left without candidates, placed digits that break a cage, or a cage that no
     /// combination fits.
     pub(crate) fn prune<M: Mask>(
         &self,
@@ -319,9 +320,6 @@ impl Rules {
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let mut changed = false;
-        if !self.pairs.is_empty() {
-            changed |= self.pairs.prune(n, cand, vals, out)?;
-        }
         let seen = std::mem::take(&mut out.seen);
         let result = self.prune_sums(n, cand, vals, out, &mut *seen);
         out.seen = seen;

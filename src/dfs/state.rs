@@ -5,6 +5,7 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use super::consecutive::NonConsecutive;
 use super::mask::Mask;
 use super::rules::{Narrowed, Rules};
 use super::step::{Contradiction, Step};
@@ -127,13 +128,21 @@ pub(crate) struct State<M: Mask> {
     lost_len: usize,
     /// Whether changes are logged (not before the first branch).
     logging: bool,
-    /// Large grids: singles fold only the units whose cells changed since their last fold (`dirty`,
-    /// listed in `to_fold`), rather than every unit in turn until a whole round finds nothing. First
-    /// marked, first folded: a unit waiting its turn gathers more changes before its one fold (on
-    /// 400x400-rkkautsar-1, 293,000 folds instead of 347,000 last marked first; 1.25 -> 1.06 s).
-    large: bool,
+    /// Large grids and non-consecutive pairs: singles fold only the units whose cells changed since
+    /// their last fold (`dirty`, listed in `to_fold`), rather than every unit in turn until a whole
+    /// round finds nothing. First marked, first folded: a unit waiting its turn gathers more
+    /// changes before its one fold (on 400x400-rkkautsar-1, 293,000 folds instead of 347,000 last
+    /// marked first; 1.25 -> 1.06 s).
+    marked: bool,
     dirty: Vec<bool>,
     to_fold: VecDeque<u32>,
+    /// Under non-consecutive pairs, a bit per cell: the cells changed since the pairs last looked
+    /// at them (`changed`) and since the unit rule last ran (`pending`); see
+    /// [`NonConsecutive::propagate`]. Empty otherwise.
+    changed: Vec<u64>,
+    pending: Vec<u64>,
+    /// Large grids: singles look at the clock and the stop flags ([`State::watch`]).
+    look: bool,
     /// Large grids: when the solve must stop ([`State::watch`]); singles look at it and at the stop
     /// flags every [`FOLDS_PER_LOOK`] folds, for the propagation of one node can take a second
     /// (400x400-rkkautsar-1's root settles the grid).
@@ -160,9 +169,12 @@ impl<M: Mask> State<M> {
             lost: Vec::new(),
             lost_len: 0,
             logging: false,
-            large: false,
+            marked: false,
             dirty: Vec::new(),
             to_fold: VecDeque::new(),
+            changed: Vec::new(),
+            pending: Vec::new(),
+            look: false,
             deadline: None,
             folds: 0,
             stopped: false,
@@ -170,7 +182,8 @@ impl<M: Mask> State<M> {
     }
 
     /// The empty grid: every cell open with every digit; the log empty and off. `large`: fold only
-    /// the units that changed (see [`State::singles`]).
+    /// the units that changed (see [`State::singles`]; also under non-consecutive pairs) and look
+    /// at the clock while folding.
     pub fn reset(&mut self, t: &Tables, large: bool) {
         self.cand.clear();
         self.cand.resize(t.cells, M::all(t.n));
@@ -182,15 +195,26 @@ impl<M: Mask> State<M> {
         self.log.clear();
         self.lost_len = 0;
         self.logging = false;
-        self.large = large;
+        let nc = t.rules.as_ref().is_some_and(Rules::has_non_consecutive);
+        self.marked = large || nc;
+        self.look = large;
         self.dirty.clear();
         self.to_fold.clear();
+        self.changed.clear();
+        self.pending.clear();
         self.deadline = None;
         self.folds = 0;
         self.stopped = false;
-        if large {
+        if self.marked {
             self.dirty.resize(t.units, true);
             self.to_fold.extend(0..t.units as u32);
+        }
+        if nc {
+            // Every cell changed: the first propagation looks at every pair and unit.
+            let words = t.cells.div_ceil(64);
+            self.changed.resize(words, u64::MAX);
+            self.changed[words - 1] = u64::MAX >> (64 * words - t.cells);
+            self.pending.resize(words, 0);
         }
     }
 
@@ -211,9 +235,25 @@ impl<M: Mask> State<M> {
         self.folds
     }
 
-    /// Marks the units of cell `c` for folding (large grids).
+    /// Marks the units of cell `c` for folding (large grids, non-consecutive pairs), and the cell
+    /// as changed for the pairs (when `changed` is kept).
     #[inline(always)]
-    fn touch(dirty: &mut [bool], to_fold: &mut VecDeque<u32>, t: &Tables, c: usize) {
+    fn touch(
+        dirty: &mut [bool],
+        to_fold: &mut VecDeque<u32>,
+        changed: &mut [u64],
+        t: &Tables,
+        c: usize,
+    ) {
+        State::<M>::touch_units(dirty, to_fold, t, c);
+        if let Some(w) = changed.get_mut(c >> 6) {
+            *w |= 1 << (c & 63);
+        }
+    }
+
+    /// Marks the units of cell `c` for folding.
+    #[inline(always)]
+    fn touch_units(dirty: &mut [bool], to_fold: &mut VecDeque<u32>, t: &Tables, c: usize) {
         for &u in t.units_of(c) {
             if !dirty[u as usize] {
                 dirty[u as usize] = true;
@@ -339,7 +379,12 @@ impl<M: Mask> State<M> {
         self.placed.clone_from(&other.placed);
         self.vals.clone_from(&other.vals);
         self.open = other.open;
-        self.large = false;
+        self.marked = other.marked;
+        self.look = false;
+        self.dirty.clone_from(&other.dirty);
+        self.to_fold.clone_from(&other.to_fold);
+        self.changed.clone_from(&other.changed);
+        self.pending.clone_from(&other.pending);
     }
 
     /// Bytes held.
@@ -400,8 +445,8 @@ impl<M: Mask> State<M> {
     #[inline]
     fn take(&mut self, t: &Tables, c: usize, digits: M) {
         let m = self.cand[c];
-        if self.large {
-            State::<M>::touch(&mut self.dirty, &mut self.to_fold, t, c);
+        if self.marked {
+            State::<M>::touch(&mut self.dirty, &mut self.to_fold, &mut self.changed, t, c);
         }
         if self.logging {
             self.log.push(Entry {
@@ -458,8 +503,8 @@ impl<M: Mask> State<M> {
         for &u in t.units_of(c) {
             self.placed[u as usize] |= b;
         }
-        if self.large {
-            State::<M>::touch(&mut self.dirty, &mut self.to_fold, t, c);
+        if self.marked {
+            State::<M>::touch(&mut self.dirty, &mut self.to_fold, &mut self.changed, t, c);
         }
         if t.has_peers() {
             self.lose(t, t.peers(c), b, queue)
@@ -485,7 +530,7 @@ impl<M: Mask> State<M> {
         // Local slices, so that the compiler keeps the log's length in a register (a store through
         // `cand` could otherwise be the length).
         let cand = &mut self.cand[..];
-        if !self.large {
+        if !self.marked {
             for &p in peers {
                 let m = cand[p as usize];
                 let left = m & keep;
@@ -510,6 +555,7 @@ impl<M: Mask> State<M> {
         }
         let lost = &mut self.lost[..];
         let (dirty, to_fold) = (&mut self.dirty[..], &mut self.to_fold);
+        let changed = &mut self.changed[..];
         let logging = self.logging;
         let mut len = self.lost_len;
         let mut result = Ok(());
@@ -525,7 +571,7 @@ impl<M: Mask> State<M> {
             cand[p as usize] = left;
             lost[len] = p;
             len += usize::from(logging);
-            State::<M>::touch(dirty, to_fold, t, p as usize);
+            State::<M>::touch(dirty, to_fold, changed, t, p as usize);
             if left.at_most_one() {
                 if left == M::ZERO {
                     result = Err(Contradiction);
@@ -604,20 +650,63 @@ impl<M: Mask> State<M> {
     ///
     /// # Errors
     /// As [`singles`](State::singles), and a relation or cage that cannot hold.
+    ///
+    /// Non-consecutive pairs go first, on the cells that changed
+    /// ([`NonConsecutive::propagate`]); the other rules run once they change nothing.
     #[inline]
     fn settle(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
         self.singles(t, &mut work.queue)?;
         if let Some(rules) = &t.rules {
-            while self.prune_rules(t, rules, work)? {
+            let pairs = rules.non_consecutive();
+            loop {
+                let changed = (!pairs.is_empty() && self.prune_pairs(t, pairs, work)?)
+                    || self.prune_rules(t, rules, work)?;
+                if !changed {
+                    break;
+                }
                 self.singles(t, &mut work.queue)?;
             }
         }
         Ok(())
     }
 
+    /// The non-consecutive pairs' propagation from the cells changed since it last ran; what it
+    /// removed is recorded as [`State::prune_rules`] records it. Whether it removed a candidate.
+    ///
+    /// # Errors
+    /// A pair that cannot hold; what was removed until then is logged all the same.
+    fn prune_pairs(
+        &mut self,
+        t: &Tables,
+        pairs: &NonConsecutive,
+        work: &mut Work<M>,
+    ) -> Step<bool> {
+        work.removed.clear();
+        work.blame.clear();
+        let mut out = Narrowed {
+            queue: &mut work.queue,
+            removed: &mut work.removed,
+            blame: &mut work.blame,
+            seen: &mut [],
+            scratch: &mut work.scratch,
+            marks: &mut work.marks,
+        };
+        let result = pairs.propagate(
+            t.n,
+            &mut self.cand[..t.cells],
+            &self.vals[..t.cells],
+            &mut self.changed,
+            &mut self.pending,
+            &mut out,
+        );
+        // The pairs marked the cells they narrowed themselves.
+        self.record(t, work, &result, false);
+        result
+    }
+
     /// One pass of the variant rules' pruning; what it removed is logged (when logging) and marks
-    /// the cells' units for folding (large grids), as any other removal. Whether it removed a
-    /// candidate.
+    /// the cells' units for folding (large grids, non-consecutive pairs), as any other removal.
+    /// Whether it removed a candidate.
     ///
     /// # Errors
     /// A relation or cage that cannot hold; what was removed until then is logged all the same.
@@ -638,9 +727,22 @@ impl<M: Mask> State<M> {
             &self.vals[..t.cells],
             &mut out,
         );
+        self.record(t, work, &result, true);
+        result
+    }
+
+    /// Records what a pass of the rules removed (`work.removed`): logged (when logging), the cells'
+    /// units marked for folding, and the cells marked changed for the non-consecutive pairs
+    /// (`mark_changed`); on a contradiction, the blamed cells weigh more.
+    fn record(&mut self, t: &Tables, work: &mut Work<M>, result: &Step<bool>, mark_changed: bool) {
         for &(c, mask) in work.removed.iter() {
-            if self.large {
-                State::<M>::touch(&mut self.dirty, &mut self.to_fold, t, c as usize);
+            if self.marked {
+                let c = c as usize;
+                if mark_changed {
+                    State::<M>::touch(&mut self.dirty, &mut self.to_fold, &mut self.changed, t, c);
+                } else {
+                    State::<M>::touch_units(&mut self.dirty, &mut self.to_fold, t, c);
+                }
             }
             if self.logging {
                 self.log.push(Entry {
@@ -656,7 +758,6 @@ impl<M: Mask> State<M> {
                 work.weights[c as usize] += 1;
             }
         }
-        result
     }
 
     /// Failed-literal probing (Lynce & Marques-Silva 2003, on the Sudoku encoding; "nishio" to
@@ -731,7 +832,7 @@ impl<M: Mask> State<M> {
     /// # Errors
     /// On a cell without candidate or a digit without a place in some unit.
     fn singles(&mut self, t: &Tables, queue: &mut Vec<u32>) -> Step<()> {
-        if self.large {
+        if self.marked {
             return self.singles_marked(t, queue);
         }
         let all = M::all(t.n);
@@ -755,8 +856,8 @@ impl<M: Mask> State<M> {
         Ok(())
     }
 
-    /// [`State::singles`] on large grids: the units marked since their last fold, until none is
-    /// (each fold is the same as in the round-robin).
+    /// [`State::singles`] on large grids and under non-consecutive pairs: the units marked since
+    /// their last fold, until none is (each fold is the same as in the round-robin).
     ///
     /// # Errors
     /// On a cell without candidate or a digit without a place in some unit.
@@ -765,7 +866,10 @@ impl<M: Mask> State<M> {
         self.drain(t, queue)?;
         while let Some(u) = self.to_fold.pop_front() {
             self.folds += 1;
-            if self.stopped || (self.folds.is_multiple_of(FOLDS_PER_LOOK) && past(self.deadline)) {
+            if self.look
+                && (self.stopped
+                    || (self.folds.is_multiple_of(FOLDS_PER_LOOK) && past(self.deadline)))
+            {
                 self.stopped = true;
                 self.to_fold.push_front(u);
                 return Err(Contradiction);
