@@ -525,35 +525,24 @@ impl Units {
             &mut stack[..]
         };
         let mut dup = 0u64;
-        // 16 cells at a time, the filled ones as a bit mask, then one step per given: a 17-clue grid
-        // costs 17 steps and no branch per cell.
-        for (k, chunk) in values.chunks(16).enumerate() {
-            let mut filled = chunk
-                .iter()
-                .enumerate()
-                .fold(0u32, |m, (j, &v)| m | u32::from(v != 0) << j);
-            while filled != 0 {
-                let j = filled.trailing_zeros() as usize;
-                filled &= filled - 1;
-                let bit = 1u64.checked_shl(u32::from(chunk[j]) - 1).unwrap_or(0);
-                let cell = 16 * k + j;
-                if let Some(units) = self.three.get(cell) {
-                    for &u in units {
-                        if let Some(mask) = seen.get_mut(usize::from(u)) {
-                            dup |= *mask & bit;
-                            *mask |= bit;
-                        }
+        each_given(values, |cell, v| {
+            let bit = 1u64.checked_shl(u32::from(v) - 1).unwrap_or(0);
+            if let Some(units) = self.three.get(cell) {
+                for &u in units {
+                    if let Some(mask) = seen.get_mut(usize::from(u)) {
+                        dup |= *mask & bit;
+                        *mask |= bit;
                     }
-                } else {
-                    for &u in self.units_of.get(cell).map_or(&[][..], Vec::as_slice) {
-                        if let Some(mask) = seen.get_mut(u as usize) {
-                            dup |= *mask & bit;
-                            *mask |= bit;
-                        }
+                }
+            } else {
+                for &u in self.units_of.get(cell).map_or(&[][..], Vec::as_slice) {
+                    if let Some(mask) = seen.get_mut(u as usize) {
+                        dup |= *mask & bit;
+                        *mask |= bit;
                     }
                 }
             }
-        }
+        });
         dup != 0
     }
 
@@ -597,6 +586,23 @@ const UNIT_BITS_9X9: [u32; 81] = {
 fn has_clash_9x9(values: &[u16]) -> bool {
     let mut seen = [0u32; 16];
     let mut dup = 0u32;
+    each_given(values, |cell, v| {
+        let Some(&bits) = UNIT_BITS_9X9.get(cell) else {
+            return;
+        };
+        // A 9x9 grid's values are at most 9 (`Grid` checks); anything above 15 would share slot 15.
+        let m = &mut seen[usize::from(v.min(15))];
+        dup |= *m & bits;
+        *m |= bits;
+    });
+    dup != 0
+}
+
+/// Calls `f` with each filled cell and its value, in reading order: 16 cells at a time, the filled
+/// ones as a bit mask, then one step per given, so that a 17-clue grid costs 17 steps and no branch
+/// per cell.
+#[inline(always)]
+fn each_given(values: &[u16], mut f: impl FnMut(usize, u16)) {
     for (k, chunk) in values.chunks(16).enumerate() {
         let mut filled = chunk
             .iter()
@@ -605,16 +611,11 @@ fn has_clash_9x9(values: &[u16]) -> bool {
         while filled != 0 {
             let j = filled.trailing_zeros() as usize;
             filled &= filled - 1;
-            let (Some(&v), Some(&bits)) = (chunk.get(j), UNIT_BITS_9X9.get(16 * k + j)) else {
-                continue;
-            };
-            // A 9x9 grid's values are at most 9 (`Grid` checks); anything above 15 would share slot 15.
-            let m = &mut seen[usize::from(v.min(15))];
-            dup |= *m & bits;
-            *m |= bits;
+            if let Some(&v) = chunk.get(j) {
+                f(16 * k + j, v);
+            }
         }
     }
-    dup != 0
 }
 
 /// The rows, columns and boxes of `shape` (in that order), split into those of N cells (each digit

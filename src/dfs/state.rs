@@ -51,6 +51,21 @@ impl<M: Mask> Work<M> {
         }
     }
 
+    /// The buffers a pruning pass writes into, its removals and blame cleared; with the change
+    /// detection of the cages, sums and clues (`seen`) or without (the pairs keep their own).
+    fn narrowed(&mut self, seen: bool) -> Narrowed<'_, M> {
+        self.removed.clear();
+        self.blame.clear();
+        Narrowed {
+            queue: &mut self.queue,
+            removed: &mut self.removed,
+            blame: &mut self.blame,
+            seen: if seen { &mut self.seen } else { &mut [] },
+            scratch: &mut self.scratch,
+            marks: &mut self.marks,
+        }
+    }
+
     /// Sized for `t`, queue empty.
     pub fn prepare(&mut self, t: &Tables) {
         self.queue.clear();
@@ -681,16 +696,7 @@ impl<M: Mask> State<M> {
         pairs: &NonConsecutive,
         work: &mut Work<M>,
     ) -> Step<bool> {
-        work.removed.clear();
-        work.blame.clear();
-        let mut out = Narrowed {
-            queue: &mut work.queue,
-            removed: &mut work.removed,
-            blame: &mut work.blame,
-            seen: &mut [],
-            scratch: &mut work.scratch,
-            marks: &mut work.marks,
-        };
+        let mut out = work.narrowed(false);
         let result = pairs.propagate(
             t.n,
             &mut self.cand[..t.cells],
@@ -711,16 +717,7 @@ impl<M: Mask> State<M> {
     /// # Errors
     /// A relation or cage that cannot hold; what was removed until then is logged all the same.
     fn prune_rules(&mut self, t: &Tables, rules: &Rules, work: &mut Work<M>) -> Step<bool> {
-        work.removed.clear();
-        work.blame.clear();
-        let mut out = Narrowed {
-            queue: &mut work.queue,
-            removed: &mut work.removed,
-            blame: &mut work.blame,
-            seen: &mut work.seen,
-            scratch: &mut work.scratch,
-            marks: &mut work.marks,
-        };
+        let mut out = work.narrowed(true);
         let result = rules.prune(
             t.n,
             &mut self.cand[..t.cells],
