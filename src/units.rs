@@ -503,7 +503,7 @@ impl Units {
         if self.shape.n() > 64 {
             return self.has_clash_wide(values);
         }
-        if self.standard && self.shape.n() == 9 {
+        if self.standard && (self.shape.box_rows(), self.shape.box_cols()) == (3, 3) {
             return has_clash_9x9(values);
         }
         // The masks live on the stack, no larger than needed (27 units for 9x9, 192 for 64x64).
