@@ -8,7 +8,9 @@
 
 use std::sync::OnceLock;
 
-use satdoku::format::{Alphabet, Format, Layout, Lookahead, PuzzleReader, ReadOptions, Record};
+use satdoku::format::{
+    Alphabet, Format, Layout, Lookahead, PuzzleReader, ReadOptions, Record, read_str, write_sigh,
+};
 use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, Shape, Units, verify};
 
 /// Every target: the name of its file in `fuzz/fuzz_targets/` and of its folder in `fuzz/corpus/`.
@@ -22,6 +24,7 @@ pub const TARGETS: &[&str] = &[
     "round_trip",
     "noisy_round_trip",
     "solve_check",
+    "parse_sigh",
 ];
 
 /// Runs the body of `target` on `data`.
@@ -39,6 +42,7 @@ pub fn run(target: &str, data: &[u8]) {
         "round_trip" => round_trip(data),
         "noisy_round_trip" => noisy_round_trip(data),
         "solve_check" => solve_check(data),
+        "parse_sigh" => parse_sigh(data),
         _ => panic!("unknown fuzz target {target:?}"),
     }
 }
@@ -218,6 +222,89 @@ fn rewrite(grid: &Grid, layout: &Layout, allow_clashes: bool) {
     match &records[0].puzzle {
         Ok(p) => assert_eq!(&p.grid, grid, "{layout:?} wrote\n{text}"),
         Err(e) => panic!("{layout:?} wrote\n{text}\nand read back: {e}"),
+    }
+}
+
+/// Reads `data` as `--format sigh` does (constraint strings, a puzzle a line) and checks every
+/// record:
+/// - at least one record, indices 0, 1, 2, … in order, lines within the input;
+/// - an error displays as `fuzz:LINE:COLUMN: message` with its own line and column (both ≥ 1);
+/// - a puzzle's givens do not clash in its own rules;
+/// - a puzzle that sigh's serialization can say is written back and read back as one record with
+///   the same givens, and writing that again gives the same text (the writer is a fixed point).
+///
+/// Both look-aheads are read, and must give the same records.
+pub fn parse_sigh(data: &[u8]) {
+    let options = ReadOptions {
+        format: Some(Format::Sigh),
+        ..ReadOptions::default()
+    };
+    let read = |lookahead| -> Vec<Record> {
+        PuzzleReader::new(data, "fuzz", options.clone())
+            .with_lookahead(lookahead)
+            .collect()
+    };
+    let records = read(Lookahead::Full);
+    let again = read(Lookahead::FirstPuzzle);
+    let lines = data.split(|&b| b == b'\n').count();
+    assert!(!records.is_empty(), "no record at all");
+    assert_eq!(records.len(), again.len(), "the look-aheads disagree");
+    for (i, (r, s)) in records.iter().zip(&again).enumerate() {
+        assert_eq!(r.index, i, "record indices in order");
+        assert!(r.line >= 1 && r.line <= lines + 1, "record line {}", r.line);
+        match (&r.puzzle, &s.puzzle) {
+            (Err(e), Err(f)) => {
+                let shown = e.to_string();
+                assert_eq!(shown, f.to_string(), "the look-aheads disagree");
+                assert!(
+                    e.line >= 1 && e.line <= lines + 1 && e.column >= 1,
+                    "{shown}"
+                );
+                let prefix = format!("fuzz:{}:{}: ", e.line, e.column);
+                assert!(shown.starts_with(&prefix), "{shown}");
+                assert!(shown.len() > prefix.len(), "{shown}");
+            }
+            (Ok(p), Ok(q)) => {
+                assert_eq!(p.grid, q.grid, "the look-aheads disagree");
+                assert_eq!(
+                    p.units.find_clash(&p.grid),
+                    None,
+                    "givens that clash were read"
+                );
+                let Ok(text) = write_sigh(&p.units, &p.grid) else {
+                    continue;
+                };
+                let back = read_str(&text, "back", options.clone());
+                let [b] = &back[..] else {
+                    panic!("{text} read back as {} records", back.len());
+                };
+                let b = match &b.puzzle {
+                    Ok(b) => b,
+                    Err(e) => panic!("{text} read back as {e}"),
+                };
+                // The same givens on a grid of the same size. (Not always the same `Shape`: a
+                // jigsaw in sigh's one-line form is read on the size's boxes, which its regions
+                // replace, and written back with `NoBoxes`, which reads as a shape without boxes.)
+                let size = |g: &Grid| (g.shape().rows(), g.shape().cols(), g.shape().n());
+                assert_eq!(
+                    size(&b.grid),
+                    size(&p.grid),
+                    "{text} read back on another grid"
+                );
+                assert_eq!(
+                    b.grid.values(),
+                    p.grid.values(),
+                    "{text} read back with other givens"
+                );
+                let twice = write_sigh(&b.units, &b.grid);
+                assert_eq!(
+                    twice.as_deref(),
+                    Ok(text.as_str()),
+                    "written again differently"
+                );
+            }
+            _ => panic!("the look-aheads disagree on record {i}"),
+        }
     }
 }
 

@@ -89,3 +89,12 @@ vals = [ord(ch) - ord("A") + 1 for row in sol for ch in row]
 for style in range(8):
     put("round_trip", bytes([style | 64, 2, SHAPES.index((4, 4))]) + pairs(vals))
 put("round_trip", bytes([4, 0, SHAPES.index((8, 8))]) + pairs([(i * 7) % 64 + 1 if i % 5 == 0 else 0 for i in range(4096)], wide=True))
+
+# parse_sigh: each constraint string of the sigh corpus alone, and a few files of several (with the
+# corpus file's comment and `solution:` lines between them).
+sigh = (FIXTURES / "variants-sigh" / "puzzles.txt").read_bytes()
+strings = [l for l in sigh.splitlines() if l.startswith(b".")]
+for s in strings:
+    put("parse_sigh", s + b"\n")
+put("parse_sigh", head(sigh))
+put("parse_sigh", b"\n".join(strings[:3]))

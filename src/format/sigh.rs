@@ -1119,6 +1119,26 @@ fn unstripped(text: &[u8], k: usize) -> usize {
         .map_or(text.len(), |(i, _)| i)
 }
 
+/// Where the given of `cell` is written in `text` (a byte offset), for an error about it: its last
+/// `R1C1_5` token in a constraint string, else its character in a one-line grid, else 0.
+pub(crate) fn given_offset(text: &[u8], shape: Shape, cell: Cell) -> usize {
+    let token = |i: usize| {
+        let t = text.get(i..i + 5)?;
+        let id = std::str::from_utf8(&t[..4]).ok()?;
+        (t[4] == b'_' && cell_id(shape, id) == Some(cell)).then_some(i)
+    };
+    let written = (1..text.len())
+        .rev()
+        .find(|&i| text[i - 1] == b'~' && token(i).is_some());
+    match written {
+        Some(i) => i,
+        None if text.iter().filter(|b| !b.is_ascii_whitespace()).count() >= shape.cells() => {
+            unstripped(text, cell.index())
+        }
+        None => 0,
+    }
+}
+
 /// A killer in the short form (9x9; the forum's "snarfable" cages): each cell an arrow (`<`, `>`,
 /// `^`, `v`, and `` ` `` `'` `,` `.` for the diagonals) towards the next cell of its cage, or the
 /// cage's sum at its head (`0`-`9`, `A`-`Z` for 10 to 35, `a`-`j` for 36 to 45).

@@ -32,7 +32,7 @@ use super::record::{Puzzle, Record};
 use super::sigh::{read_sigh, read_sigh_text};
 use super::symbols::SKIP;
 use crate::constraint::Variant;
-use crate::grid::{Grid, Shape};
+use crate::grid::{Cell, Grid, Shape};
 use crate::rules::RulesError;
 
 /// The words of `text` (split at whitespace and commas) with their byte offsets.
@@ -898,6 +898,19 @@ fn sigh(ctx: &mut Context, line: &Line<'_>, start: usize) -> Record {
                 }
                 _ => super::sigh::layout(r.grid.shape(), r.units.base()),
             };
+            // Givens that clash are an error, as in every other format, placed at the second.
+            let shape = r.grid.shape();
+            let locate = |i: usize| {
+                let at = super::sigh::given_offset(line_text, shape, Cell::new(i));
+                (line.number, column(text, start + at))
+            };
+            if let Err(e) = ctx.clash(&r.units, &r.grid, &layout, locate) {
+                return Record {
+                    index,
+                    line: line.number,
+                    puzzle: Err(e),
+                };
+            }
             Ok(Puzzle {
                 grid: r.grid,
                 layout: Arc::new(layout),

@@ -82,6 +82,7 @@ mod corpus {
         round_trip,
         noisy_round_trip,
         solve_check,
+        parse_sigh,
     );
 }
 
@@ -190,4 +191,39 @@ fn a_garbage_line_is_named_as_garbage() {
         .unwrap_err();
     assert_eq!((e.line, e.column), (2, 3));
     assert!(matches!(e.kind, ParseErrorKind::Binary { byte: 1 }), "{e}");
+}
+
+/// `parse_sigh` (first minutes): sigh's reader took givens that clash (`~R2C1_2~R2C7_2`) and the
+/// puzzle was solved as `none`, where every other format refuses them. Now an error placed at the
+/// second given's token (or character, in sigh's one-line grid), and the next puzzle still reads.
+#[test]
+fn sigh_givens_that_clash_are_an_error_at_the_second() {
+    let text = ".~R1C1_1~R1C2_3~R1C5_1\n1.1\n.~R1C1_1~R1C2_3\n";
+    let records = read_str(text, "clash", options_sigh());
+    assert_eq!(records.len(), 3);
+    let e = records[0].puzzle.as_ref().unwrap_err();
+    assert!(matches!(e.kind, ParseErrorKind::Clash { .. }), "{e}");
+    assert_eq!((e.line, e.column), (1, 17), "{e}");
+    assert!(
+        e.to_string()
+            .contains("row 1 has 1 twice, at r1c1 and r1c5"),
+        "{e}"
+    );
+    // sigh's one-line grid of a 9x9 on the second line: too short here, an error of its own kind.
+    assert!(records[1].puzzle.is_err());
+    let p = records[2].puzzle.as_ref().unwrap();
+    assert_eq!(p.grid.values()[..2], [1, 3]);
+    // The one-line grid form: the error at the second 1's character.
+    let grid = format!("1.1{}\n", ".".repeat(78));
+    let records = read_str(&grid, "clash", options_sigh());
+    let e = records[0].puzzle.as_ref().unwrap_err();
+    assert!(matches!(e.kind, ParseErrorKind::Clash { .. }), "{e}");
+    assert_eq!((e.line, e.column), (1, 3), "{e}");
+}
+
+fn options_sigh() -> ReadOptions {
+    ReadOptions {
+        format: Some(Format::Sigh),
+        ..ReadOptions::default()
+    }
 }

@@ -268,9 +268,13 @@ fn problems(text: &str) -> Option<String> {
             }
             // A rule or box shape that cannot hold names the rule and why (`cage at r9c5 (sum 3):
             // 3 distinct digits of 1-9 sum to 6..=24, never to 3`, `bad box shape: box 0x3: each
-            // box side must be at least 2`); the rest say what was expected.
+            // box side must be at least 2`), givens that clash the unit and both cells (`row 1 has
+            // 3 twice, at r1c2 and r1c5`); the rest say what was expected.
             let says = ["expected", "is not supported", "needs"];
-            let rules = matches!(e.kind, ParseErrorKind::Rules(_) | ParseErrorKind::Shape(_));
+            let rules = matches!(
+                e.kind,
+                ParseErrorKind::Rules(_) | ParseErrorKind::Shape(_) | ParseErrorKind::Clash { .. }
+            );
             let empty = matches!(e.kind, ParseErrorKind::NoPuzzle) && text.trim().len() <= 1;
             if !rules && !empty && !says.iter().any(|w| message.contains(w)) {
                 return Some(format!("says nothing expected: {message}"));
