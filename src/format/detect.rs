@@ -463,10 +463,13 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
         .copied()
         .filter(|l| classify(&l.text) == Kind::Data)
         .collect();
+    // The typical data line, found once (a pass over the whole look-ahead).
+    let typical_line = std::cell::OnceCell::new();
+    let the_typical = || *typical_line.get_or_init(|| typical(&data));
     let format = match options.format {
         Some(f) => f,
         None if csv_like => Format::Csv,
-        None => match typical(&data) {
+        None => match the_typical() {
             None => Format::Line,
             Some(d) => guess(d, &content, &data, options),
         },
@@ -479,12 +482,12 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
         Format::Sigh => {}
         Format::Line => {
             // Rows pasted on one line, separated by spaces, when the typical line is so written.
-            plan.spaced = typical(&data).is_some_and(|d| spaced_rows(&d.text).is_some());
+            plan.spaced = the_typical().is_some_and(|d| spaced_rows(&d.text).is_some());
             let width = |l: &OwnedLine| match spaced_rows(&l.text) {
                 Some((start, end, _)) if plan.spaced => row_width(&l.text[start..end]),
                 _ => flat_width(grid_part(&l.text)),
             };
-            plan.n = typical(&data)
+            plan.n = the_typical()
                 .and_then(|d| square_side(width(d)))
                 .or_else(|| data.iter().find_map(|l| square_side(width(l))));
             if let Some(n) = plan.n {
@@ -499,7 +502,7 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
             }
         }
         Format::Block | Format::Letters => {
-            let Some(d) = typical(&data) else {
+            let Some(d) = the_typical() else {
                 return Ok(plan);
             };
             let n = row_width(&d.text);
@@ -522,7 +525,7 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
             plan.alphabet = Some(choice);
         }
         Format::Ints => {
-            let Some(d) = typical(&data) else {
+            let Some(d) = the_typical() else {
                 return Ok(plan);
             };
             let t = tokens(&d.text).count();
