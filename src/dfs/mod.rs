@@ -75,7 +75,7 @@ use std::cell::Cell;
 use std::thread::LocalKey;
 
 use crate::grid::{Grid, Shape};
-use crate::solve::{Backend, Limits, Report, SolveError};
+use crate::solve::{Backend, Handover, Limits, Report, SolveError};
 use crate::units::Units;
 
 use mask::{Mask, Wide};
@@ -201,6 +201,19 @@ impl Backend for DfsBackend {
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
         self.solve_excluding(units, puzzle, &[], limits)
     }
+
+    /// [`DfsBackend::solve`], firing `handover` at the first look at the clock (every 16 to
+    /// 1,024 nodes) past its node count or time; the search goes on as it would without it.
+    fn solve_handing_over(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        handover: &Handover<'_>,
+    ) -> Option<Result<Report, SolveError>> {
+        let bounds = Bounds::start(limits).with_handover(handover);
+        Some(self.search(units, puzzle, &[], limits, bounds))
+    }
 }
 
 impl DfsBackend {
@@ -216,6 +229,18 @@ impl DfsBackend {
         exclude: &[(usize, u16)],
         limits: &Limits,
     ) -> Result<Report, SolveError> {
+        self.search(units, puzzle, exclude, limits, Bounds::start(limits))
+    }
+
+    /// The search within `bounds` (which this backend's value order completes).
+    fn search(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        exclude: &[(usize, u16)],
+        limits: &Limits,
+        bounds: Bounds<'_>,
+    ) -> Result<Report, SolveError> {
         let shape = units.shape();
         if puzzle.shape() != shape {
             return Err(SolveError::ShapeMismatch {
@@ -223,7 +248,7 @@ impl DfsBackend {
                 units: shape,
             });
         }
-        let bounds = Bounds::start(limits).with_shuffle(self.shuffle);
+        let bounds = bounds.with_shuffle(self.shuffle);
         let found = if !self.generic_only && is_standard_9x9(units) {
             nine::run(puzzle, exclude, limits, &bounds)
         } else {
