@@ -187,7 +187,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                         claim(&report, limits, winner, Phase::Sat, &sat_stop);
                         report
                     });
-                    (Arc::clone(&stop), sat, also_stop_when(stop))
+                    (StopOnPanic(Arc::clone(&stop)), sat, also_stop_when(stop))
                 });
             };
             let handover = Handover::new(nodes, after, &hook);
@@ -198,7 +198,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 return Some(self.native_alone(native, units, puzzle, limits, start));
             };
             drop(watch);
-            claim(&native, limits, &winner, Phase::Native, &stop);
+            claim(&native, limits, &winner, Phase::Native, &stop.0);
             // A native search that gave up (or could not go on) leaves the SAT phase running.
             let sat = sat.join().ok();
             // The race's answer is always its winner's: the first phase to settle the puzzle.
@@ -376,6 +376,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            let _stop = StopOnPanic(Arc::clone(&stop));
             // Not started at all when the SAT phase settled the puzzle while it waited.
             let native = (!stop.load(Ordering::Acquire)).then(|| run(&self.dfs, Phase::Native));
             // A backend that cannot attempt the puzzle leaves the race to the other.
@@ -390,6 +391,19 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
 fn time_left(limits: &Limits, start: Instant) -> Limits {
     let left = limits.timeout().map(|t| t.saturating_sub(start.elapsed()));
     limits.with_timeout(Some(left.unwrap_or(FAR)))
+}
+
+/// A race's stop flag, set if this is dropped by a panic: a native search that fails in the race
+/// stops the SAT phase, which the thread scope would otherwise wait for (to the end of its
+/// timeout, if it has one).
+struct StopOnPanic(Arc<AtomicBool>);
+
+impl Drop for StopOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
 }
 
 /// If `report` settles the puzzle under `limits` and no phase has yet (`winner` is 0), `me` wins
@@ -892,5 +906,243 @@ mod race_tests {
         })
         .unwrap();
         assert_eq!(sat.outcome.status(), Status::Unknown);
+    }
+}
+
+#[cfg(test)]
+mod handover_tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::AtomicUsize;
+
+    use super::*;
+    use crate::grid::Shape;
+    use crate::solve::{Stats, Status, past, stop_requested, stop_when};
+
+    /// An `unknown` answer with nothing found.
+    fn unknown() -> Report {
+        Report::new(
+            Outcome::Unknown {
+                count: 0,
+                first: None,
+            },
+            Stats::default(),
+        )
+    }
+
+    /// A SAT phase that never settles anything: it counts its calls and waits until it is
+    /// stopped (first setting `flag`, if any: a caller's stop that comes in the middle of the
+    /// race), and records whether it was.
+    #[derive(Default)]
+    struct Waiter {
+        calls: AtomicUsize,
+        stopped: AtomicBool,
+        flag: Option<Arc<AtomicBool>>,
+    }
+
+    impl Backend for Waiter {
+        fn name(&self) -> &'static str {
+            "sat"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            if let Some(flag) = &self.flag {
+                flag.store(true, Ordering::SeqCst);
+            }
+            let deadline = limits.deadline(Instant::now());
+            while !past(deadline) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            self.stopped.store(stop_requested(), Ordering::SeqCst);
+            Ok(unknown())
+        }
+    }
+
+    /// Counts `solve` on the empty 9x9 grid up to `k` solutions, which takes at least `k`
+    /// nodes: a search that runs past the handover for as long as a test asks.
+    fn count_empty_9x9<B: Backend>(backend: &B, k: u64) -> Report {
+        let s = Shape::new(3, 3).unwrap();
+        let limits = Limits::count_to(k).with_timeout(Some(Duration::from_secs(600)));
+        backend
+            .solve(&Units::standard(s), &Grid::empty(s), &limits)
+            .unwrap()
+    }
+
+    /// The native backend, recording the nodes this thread's counters ([`WorkCounters`]) held
+    /// and the time when it fired its handover (on the native search's own thread, where the SAT
+    /// phase is started).
+    #[derive(Default)]
+    struct Recording {
+        fired: Mutex<Vec<(u64, Instant)>>,
+    }
+
+    impl Backend for Recording {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+        ) -> Result<Report, SolveError> {
+            DfsBackend::new().solve(units, puzzle, limits)
+        }
+
+        fn solve_handing_over(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+            handover: &Handover<'_>,
+        ) -> Option<Result<Report, SolveError>> {
+            let hook = || {
+                let nodes = WorkCounters::on_this_thread().map_or(0, |w| w.nodes());
+                self.fired.lock().unwrap().push((nodes, Instant::now()));
+                handover.fire();
+            };
+            let recorded = Handover::new(handover.nodes(), handover.after(), &hook);
+            DfsBackend::new().solve_handing_over(units, puzzle, limits, &recorded)
+        }
+    }
+
+    #[test]
+    fn the_native_search_goes_on_past_the_handover() {
+        // 40,000 solutions: past the 9x9 budget of 23,240 nodes. The SAT phase starts once,
+        // from the handover, and never settles; the native search wins with the same search as
+        // the native backend's alone (no restart: the same nodes in all).
+        let budget = AutoBackend::node_budget(81);
+        let alone = count_empty_9x9(&DfsBackend::new(), 40_000);
+        assert!(alone.stats.nodes > budget);
+        let auto = AutoBackend::from_phases(Recording::default(), Waiter::default());
+        let counters = WorkCounters::default();
+        counters.count_on_this_thread();
+        let start = Instant::now();
+        let report = count_empty_9x9(&auto, 40_000);
+        WorkCounters::stop_counting_on_this_thread();
+        assert_eq!(report.outcome.count(), 40_000);
+        assert_eq!(report.stats.answered_by, Some("dfs"));
+        assert_eq!(report.stats.nodes, alone.stats.nodes);
+        // Counted over the whole solve (at clock checks, every 1,024 nodes): the native search's
+        // nodes once, not the first phase's and then a restarted search's.
+        let total = counters.nodes();
+        assert!(
+            total <= alone.stats.nodes && total + 1024 > alone.stats.nodes,
+            "{total} nodes counted, {} alone",
+            alone.stats.nodes
+        );
+        assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 1);
+        assert!(
+            auto.sat.stopped.load(Ordering::SeqCst),
+            "the winner stops the SAT phase"
+        );
+        // The handover (and so the SAT phase) came at the first clock check (every 1,024 nodes on
+        // 9x9) past the budget, unless the native phase's time ran out first (a stalled machine).
+        let fired = auto.dfs.fired.lock().unwrap().clone();
+        let [(nodes, at)] = fired[..] else {
+            panic!("fired {fired:?}")
+        };
+        let quick = AutoBackend::first_phase_time(
+            Some(Duration::from_secs(600)),
+            &Grid::empty(Shape::new(3, 3).unwrap()),
+        );
+        assert!(
+            (budget..budget + 1024).contains(&nodes) || at - start >= quick,
+            "the handover came at {nodes} nodes"
+        );
+        assert!(!stop_requested());
+    }
+
+    #[test]
+    fn a_puzzle_settled_before_the_handover_starts_no_sat_phase() {
+        let auto = AutoBackend::from_phases(DfsBackend::new(), Waiter::default());
+        let report = count_empty_9x9(&auto, 100);
+        assert_eq!(report.outcome.count(), 100);
+        assert_eq!(report.stats.answered_by, Some("dfs"));
+        assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 0);
+    }
+
+    /// A SAT phase that says "no solution" at once.
+    struct NoneAtOnce;
+
+    impl Backend for NoneAtOnce {
+        fn name(&self) -> &'static str {
+            "sat"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            Ok(Report::new(Outcome::NoSolution, Stats::default()))
+        }
+    }
+
+    #[test]
+    fn the_sat_phase_stops_the_native_search_it_joined() {
+        // Counting every 9x9 grid never ends natively; the SAT phase settles at once (a stand-in's
+        // answer) and its race flag stops the native search, and no later search on the thread.
+        let auto = AutoBackend::from_phases(DfsBackend::new(), NoneAtOnce);
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let (report, by) = auto
+            .solve_reporting(&units, &Grid::empty(s), &Limits::count_to(u64::MAX))
+            .unwrap();
+        assert_eq!((report.outcome.status(), by), (Status::None, "sat"));
+        assert!(!stop_requested());
+        assert_eq!(count_empty_9x9(&DfsBackend::new(), 5).outcome.count(), 5);
+    }
+
+    #[test]
+    fn a_callers_stop_in_the_race_stops_both_phases() {
+        // The caller's flag is set by the SAT phase once the race has started: the native search,
+        // which runs on the caller's thread, and the SAT phase both stop.
+        let flag = Arc::new(AtomicBool::new(false));
+        let waiter = Waiter {
+            flag: Some(Arc::clone(&flag)),
+            ..Waiter::default()
+        };
+        let auto = AutoBackend::from_phases(DfsBackend::new(), waiter);
+        let report = stop_when(&flag, || count_empty_9x9(&auto, u64::MAX));
+        assert_eq!(report.outcome.status(), Status::Unknown);
+        assert!(
+            report.outcome.count() > 0,
+            "the native search's count so far"
+        );
+        assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 1);
+        assert!(auto.sat.stopped.load(Ordering::SeqCst));
+        assert!(!stop_requested());
+    }
+
+    /// A native phase that hands over at once and then fails (a bug).
+    struct HandsOverThenPanics;
+
+    impl Backend for HandsOverThenPanics {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            unreachable!("auto hands this phase over")
+        }
+
+        fn solve_handing_over(
+            &self,
+            _: &Units,
+            _: &Grid,
+            _: &Limits,
+            handover: &Handover<'_>,
+        ) -> Option<Result<Report, SolveError>> {
+            handover.fire();
+            panic!("a native search bug")
+        }
+    }
+
+    #[test]
+    fn a_native_panic_in_the_race_stops_the_sat_phase() {
+        // Else the panic would wait for the SAT phase's whole timeout (none here: forever).
+        let auto = AutoBackend::from_phases(HandsOverThenPanics, Waiter::default());
+        let panicked = std::panic::catch_unwind(|| count_empty_9x9(&auto, 2));
+        assert!(panicked.is_err());
+        assert!(auto.sat.stopped.load(Ordering::SeqCst));
+        assert!(!stop_requested(), "the race's flag is gone with it");
     }
 }

@@ -478,6 +478,58 @@ mod tests {
     }
 
     #[test]
+    fn a_handover_fires_once_at_its_node_count_and_the_search_goes_on() {
+        // Counting solutions of empty grids: the hook sees the nodes counted so far
+        // (`WorkCounters`, added at each clock check), which must be past the handover's count by
+        // less than one clock interval; the search's answer and work are those of a plain solve.
+        let s9 = Shape::new(3, 3).unwrap();
+        let nc = Units::rules(s9)
+            .variant(crate::constraint::Variant::NonConsecutive)
+            .build()
+            .unwrap();
+        let cases = [
+            (DfsBackend::new(), Units::standard(s9), 23_240, 1024, 40_000),
+            (
+                DfsBackend::generic_only(),
+                Units::standard(s9),
+                5_000,
+                1024,
+                20_000,
+            ),
+            (DfsBackend::new(), nc, 700, 16, 2_000),
+        ];
+        for (dfs, units, at, interval, k) in cases {
+            let empty = Grid::empty(units.shape());
+            let limits = Limits::count_to(k);
+            let plain = dfs.solve(&units, &empty, &limits).unwrap();
+            assert!(plain.stats.nodes > at + interval);
+            let counters = crate::WorkCounters::default();
+            counters.count_on_this_thread();
+            let seen = std::cell::RefCell::new(Vec::new());
+            let hook = || seen.borrow_mut().push(counters.nodes());
+            let handover = Handover::new(at, std::time::Duration::MAX, &hook);
+            let report = dfs
+                .solve_handing_over(&units, &empty, &limits, &handover)
+                .unwrap()
+                .unwrap();
+            crate::WorkCounters::stop_counting_on_this_thread();
+            assert_eq!(report, plain);
+            let seen = seen.into_inner();
+            assert_eq!(seen.len(), 1, "{seen:?}");
+            assert!((at..at + interval).contains(&seen[0]), "{seen:?}");
+            // A handover past the end of the search never fires.
+            let late = Handover::new(
+                plain.stats.nodes + interval,
+                std::time::Duration::MAX,
+                &|| panic!("fired"),
+            );
+            let again = dfs.solve_handing_over(&units, &empty, &limits, &late);
+            assert_eq!(again.unwrap().unwrap(), plain);
+            assert!(!late.fired());
+        }
+    }
+
+    #[test]
     fn every_size_class_is_used() {
         let dfs = DfsBackend::new();
         for (r, c) in [(3, 3), (4, 4), (4, 5), (6, 6)] {
