@@ -559,7 +559,7 @@ mod race_tests {
     use crate::verify::verify;
 
     /// An `unknown` answer with nothing found.
-    fn unknown() -> Report {
+    pub(super) fn unknown() -> Report {
         Report::new(
             Outcome::Unknown {
                 count: 0,
@@ -642,7 +642,7 @@ mod race_tests {
     }
 
     /// A SAT phase that says "no solution" at once.
-    struct NoneAtOnce;
+    pub(super) struct NoneAtOnce;
 
     impl Backend for NoneAtOnce {
         fn name(&self) -> &'static str {
@@ -914,20 +914,10 @@ mod handover_tests {
     use std::sync::Mutex;
     use std::sync::atomic::AtomicUsize;
 
+    use super::race_tests::{NoneAtOnce, unknown};
     use super::*;
     use crate::grid::Shape;
-    use crate::solve::{Stats, Status, past, stop_requested, stop_when};
-
-    /// An `unknown` answer with nothing found.
-    fn unknown() -> Report {
-        Report::new(
-            Outcome::Unknown {
-                count: 0,
-                first: None,
-            },
-            Stats::default(),
-        )
-    }
+    use crate::solve::{Status, past, stop_requested, stop_when};
 
     /// A SAT phase that never settles anything: it counts its calls and waits until it is
     /// stopped (first setting `flag`, if any: a caller's stop that comes in the middle of the
@@ -1061,19 +1051,6 @@ mod handover_tests {
         assert_eq!(report.outcome.count(), 100);
         assert_eq!(report.stats.answered_by, Some("dfs"));
         assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 0);
-    }
-
-    /// A SAT phase that says "no solution" at once.
-    struct NoneAtOnce;
-
-    impl Backend for NoneAtOnce {
-        fn name(&self) -> &'static str {
-            "sat"
-        }
-
-        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
-            Ok(Report::new(Outcome::NoSolution, Stats::default()))
-        }
     }
 
     #[test]
