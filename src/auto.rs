@@ -1,8 +1,8 @@
-//! The `auto` backend: the native search first, within a node budget that grows with the grid; if
-//! that runs out, the native search and the SAT backend race on two threads with the rest of the
-//! time, and the first to settle the puzzle answers. Two independent backends, sharing nothing but
-//! the model.
+//! The `auto` backend: the native search first; past a node budget that grows with the grid, the
+//! SAT backend starts on a second thread while the native search goes on, and the first to settle
+//! the puzzle answers. Two independent backends, sharing nothing but the model.
 
+use std::cell::OnceCell;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -11,17 +11,19 @@ use crate::dfs::DfsBackend;
 use crate::grid::Grid;
 use crate::sat::SatBackend;
 use crate::solve::{
-    Backend, Limits, Outcome, Report, SolveError, WorkCounters, stop_flags, stoppable,
+    Backend, Handover, Limits, Outcome, Report, SolveError, WorkCounters, also_stop_when,
+    stop_flags, stoppable,
 };
 use crate::units::Units;
 
 /// Native first; when the native search needs more than [`AutoBackend::node_budget`] nodes, the
-/// native search again and the SAT backend side by side, the first to settle answering.
+/// SAT backend beside it, the first to settle answering.
 ///
 /// Most puzzles are settled by the native backend in far fewer nodes; the hard middle (large,
 /// half-filled grids) is where a CDCL solver's learning pays, and the budget hands those over
-/// early. The race that follows gives each backend the whole of the time left (rather than a share
-/// of it), so that a puzzle one of them settles within the timeout is not left `unknown` for the
+/// early. The native search goes on from where it was (a native phase that cannot hand over is
+/// started again from its root beside the SAT backend). The race gives each backend the whole of
+/// the time left (rather than a share of it), so that a puzzle one of them settles within the timeout is not left `unknown` for the
 /// other's sake. The report says which backend answered ([`AutoBackend::solve_reporting`]).
 ///
 /// # Examples
@@ -70,8 +72,9 @@ impl AutoBackend {
         }
     }
 
-    /// The native phase's share of the timeout for `puzzle`: at most a tenth of it, and at most
-    /// 0.2 s (a node of a large grid costs far more than one of a small grid, so the node budget
+    /// When the SAT phase joins the native search on `puzzle` if the native search has not passed
+    /// its node budget by then (and, when the native search is started again from its root, how
+    /// long its first phase may run): at most a tenth of the timeout, and at most 0.2 s (a node of a large grid costs far more than one of a small grid, so the node budget
     /// alone would let a 400x400 search run for minutes). A sparse grid (at most a fifth of its
     /// cells given) above 1,000 cells gets 200 us per cell instead (2 s for 100x100, 32 s for
     /// 400x400; wall-clock time, so it allows for a loaded machine), up to the whole timeout:
@@ -115,14 +118,24 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     /// Solves `puzzle` and says which backend's answer it is (`dfs` or `sat`; also in the report's
     /// [`Stats::answered_by`](crate::Stats::answered_by)).
     ///
-    /// The native phase runs within the smaller of [`AutoBackend::node_budget`] and `limits`'
-    /// budget, and within [`AutoBackend::first_phase_time`]. If it gives up, the SAT backend and
-    /// (unless `limits`' own budget is what stopped it) the native backend again run on two threads,
-    /// each with `limits`' budget and what is left of its timeout; the first to settle the puzzle
-    /// answers and the other is stopped. If neither settles it, the answer is `unknown`, with the
-    /// first solution either found.
+    /// Up to 32x32, the native search runs within `limits` and hands over
+    /// ([`Backend::solve_handing_over`]) after [`AutoBackend::first_phase_budget`] nodes or
+    /// [`AutoBackend::first_phase_time`]: the SAT backend then starts on a thread of its own, with
+    /// what is left of the timeout, while the native search goes on from where it is; the first to
+    /// settle the puzzle answers and the other is stopped. A puzzle settled before the handover
+    /// costs no thread.
     ///
-    /// A native phase that refuses the grid as too large ([`SolveError::TooLarge`]) hands it to the
+    /// Above 32x32, or with a native phase that takes no handover, the native phase runs within
+    /// the smaller of [`AutoBackend::first_phase_budget`] and `limits`' budget, and within
+    /// [`AutoBackend::first_phase_time`]. If it gives up, the SAT backend and (unless `limits`' own
+    /// budget is what stopped it) the native backend again, from its root, run on two threads, each
+    /// with `limits`' budget and what is left of its timeout; the first to settle the puzzle
+    /// answers and the other is stopped.
+    ///
+    /// Either way, a native search stopped before the SAT phase started (by `limits`' budget, its
+    /// timeout or a stop) leaves the SAT backend alone with what is left of the time, and if
+    /// neither settles the puzzle the answer is `unknown`, with the first solution either found. A
+    /// native phase that refuses the grid as too large ([`SolveError::TooLarge`]) hands it to the
     /// SAT backend with all of `limits`.
     ///
     /// # Errors
@@ -135,29 +148,92 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         limits: &Limits,
     ) -> Result<(Report, &'static str), SolveError> {
         let start = Instant::now();
+        if puzzle.shape().cells() <= RACE_DELAY_MIN_CELLS
+            && let Some(answer) = self.handing_over(units, puzzle, limits, start)
+        {
+            return answer;
+        }
+        self.restarting(units, puzzle, limits, start)
+    }
+
+    /// The native search, handing over to a race beside the SAT backend when it passes the first
+    /// phase's budget or time (see [`AutoBackend::solve_reporting`]); `None` if the native phase
+    /// takes no handover (nothing was done).
+    fn handing_over(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        start: Instant,
+    ) -> Option<Result<(Report, &'static str), SolveError>> {
+        let nodes = AutoBackend::first_phase_budget(puzzle);
+        let after = AutoBackend::first_phase_time(limits.timeout(), puzzle);
+        let winner = AtomicU8::new(0);
+        std::thread::scope(|s| {
+            let race = OnceCell::new();
+            // Called once, by the native search, on its own thread: the SAT phase starts, and the
+            // race's flag (which the SAT phase sets when it wins) stops the native search from now.
+            let hook = || {
+                race.get_or_init(|| {
+                    let stop = Arc::new(AtomicBool::new(false));
+                    let mut flags = stop_flags();
+                    flags.push(Arc::clone(&stop));
+                    let work = WorkCounters::on_this_thread();
+                    let sat_limits = time_left(limits, start);
+                    let (winner, sat_stop) = (&winner, Arc::clone(&stop));
+                    let sat = s.spawn(move || {
+                        let report =
+                            stoppable(flags, work, || self.sat.solve(units, puzzle, &sat_limits));
+                        claim(&report, limits, winner, Phase::Sat, &sat_stop);
+                        report
+                    });
+                    (StopOnPanic(Arc::clone(&stop)), sat, also_stop_when(stop))
+                });
+            };
+            let handover = Handover::new(nodes, after, &hook);
+            let native = self
+                .dfs
+                .solve_handing_over(units, puzzle, limits, &handover)?;
+            let Some((stop, sat, watch)) = race.into_inner() else {
+                return Some(self.native_alone(native, units, puzzle, limits, start));
+            };
+            drop(watch);
+            claim(&native, limits, &winner, Phase::Native, &stop.0);
+            // A native search that gave up (or could not go on) leaves the SAT phase running.
+            let sat = sat.join().ok();
+            // The race's answer is always its winner's: the first phase to settle the puzzle.
+            Some(match (Phase::of(&winner), sat, native) {
+                (Some(Phase::Sat), Some(Ok(report)), _) => Ok(self.answer(report, self.sat.name())),
+                (Some(Phase::Native), _, Ok(report)) => Ok(self.answer(report, self.dfs.name())),
+                (_, sat, native) => self.unsettled(native, sat, None),
+            })
+        })
+    }
+
+    /// The first phase within its budget and time, then (if it gave up) a race in which the native
+    /// search starts again from its root (see [`AutoBackend::solve_reporting`]).
+    fn restarting(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        start: Instant,
+    ) -> Result<(Report, &'static str), SolveError> {
         let own = AutoBackend::first_phase_budget(puzzle);
         let budget = limits.budget().map_or(own, |b| b.min(own));
         let quick = AutoBackend::first_phase_time(limits.timeout(), puzzle);
-        let first = match self.dfs.solve(
+        let first = self.dfs.solve(
             units,
             puzzle,
             &limits.with_budget(Some(budget)).with_timeout(Some(quick)),
-        ) {
-            Ok(report) => report,
-            // A native phase that cannot take the grid leaves it to the SAT backend, whole.
-            Err(SolveError::TooLarge { .. }) => {
-                let report = self.sat.solve(units, puzzle, limits)?;
-                return Ok(self.answer(report, self.sat.name()));
-            }
-            Err(e) => return Err(e),
-        };
-        if first.outcome.settles(limits) {
-            return Ok(self.answer(first, self.dfs.name()));
-        }
-        let left = limits.timeout().map(|t| t.saturating_sub(start.elapsed()));
-        let race = limits.with_timeout(Some(left.unwrap_or(FAR)));
+        );
         // The native search goes on unless the user's budget stopped it (it would stop again).
         let again = limits.budget().is_none_or(|b| b > budget);
+        let first = match first {
+            Ok(report) if again && !report.outcome.settles(limits) => report,
+            first => return self.native_alone(first, units, puzzle, limits, start),
+        };
+        let race = time_left(limits, start);
         // On a large grid the SAT phase has the first phase's time alone: it settles most of
         // them, and the native search would spend its first moments redoing the first phase's
         // nodes (the same search from the same root).
@@ -169,35 +245,61 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         } else {
             Duration::ZERO
         };
-        let (native, sat, winner) = if again {
-            self.race(units, puzzle, &race, delay)
-        } else {
-            let sat = self.sat.solve(units, puzzle, &race);
-            let settled = matches!(&sat, Ok(r) if r.outcome.settles(limits));
-            (None, Some(sat), settled.then_some(Phase::Sat))
-        };
+        let (native, sat, winner) = self.race(units, puzzle, &race, delay);
         // The race's answer is always its winner's: the first phase to settle the puzzle.
         match (winner, sat, native) {
             (Some(Phase::Sat), Some(Ok(report)), _) => Ok(self.answer(report, self.sat.name())),
             (Some(Phase::Native), _, Some(Ok(report))) => Ok(self.answer(report, self.dfs.name())),
-            (_, sat, native) => self.unsettled(first, sat, native),
+            (_, sat, native) => self.unsettled(Ok(first), sat, native),
         }
     }
 
-    /// Neither phase settled the puzzle: the SAT phase's unknown (or the native one's, if the SAT
-    /// backend could not attempt the puzzle), with the most solutions any search found and the
-    /// first of them.
+    /// The answer after a native search with no SAT phase beside it: its own if it settles the
+    /// puzzle; the SAT backend's with all of `limits` if it refused the grid as too large; its
+    /// error; else (stopped by `limits`' budget or timeout, or a stop) the SAT backend's, alone
+    /// with what is left of the time.
+    fn native_alone(
+        &self,
+        native: Result<Report, SolveError>,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        start: Instant,
+    ) -> Result<(Report, &'static str), SolveError> {
+        match native {
+            Ok(report) if report.outcome.settles(limits) => {
+                Ok(self.answer(report, self.dfs.name()))
+            }
+            Ok(report) => {
+                let sat = self.sat.solve(units, puzzle, &time_left(limits, start));
+                match sat {
+                    Ok(r) if r.outcome.settles(limits) => Ok(self.answer(r, self.sat.name())),
+                    sat => self.unsettled(Ok(report), Some(sat), None),
+                }
+            }
+            // A native phase that cannot take the grid leaves it to the SAT backend, whole.
+            Err(SolveError::TooLarge { .. }) => {
+                let report = self.sat.solve(units, puzzle, limits)?;
+                Ok(self.answer(report, self.sat.name()))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Neither phase settled the puzzle: the SAT phase's unknown (or else a native one's: the
+    /// race's, then the first), with the most solutions any search found and the first of them.
+    /// An error only when no phase has a report: the SAT one's, or else the first's.
     fn unsettled(
         &self,
-        first: Report,
+        first: Result<Report, SolveError>,
         sat: Option<Result<Report, SolveError>>,
         native: Option<Result<Report, SolveError>>,
     ) -> Result<(Report, &'static str), SolveError> {
         let found = [&sat, &native]
             .into_iter()
             .flatten()
-            .filter_map(|r| r.as_ref().ok())
             .chain([&first])
+            .filter_map(|r| r.as_ref().ok())
             .filter_map(|r| match &r.outcome {
                 Outcome::Unknown {
                     count,
@@ -207,11 +309,11 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             })
             .max_by_key(|(count, _)| *count)
             .map(|(count, g)| (count, g.clone()));
-        let (mut report, by) = match (sat, native) {
-            (Some(Ok(r)), _) => (r, self.sat.name()),
-            (_, Some(Ok(r))) => (r, self.dfs.name()),
-            (Some(Err(e)), _) => return Err(e),
-            _ => (first, self.dfs.name()),
+        let (mut report, by) = match (sat, native, first) {
+            (Some(Ok(r)), _, _) => (r, self.sat.name()),
+            (_, Some(Ok(r)), _) => (r, self.dfs.name()),
+            (Some(Err(e)), _, _) => return Err(e),
+            (_, _, first) => (first?, self.dfs.name()),
         };
         if let (Outcome::Unknown { count: k, .. }, Some((count, g))) = (&report.outcome, found)
             && count > *k
@@ -257,14 +359,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             let report = stoppable(flags.clone(), work.clone(), || {
                 backend.solve(units, puzzle, limits)
             });
-            let settled = matches!(&report, Ok(r) if r.outcome.settles(limits));
-            if settled
-                && winner
-                    .compare_exchange(0, me as u8, Ordering::AcqRel, Ordering::Acquire)
-                    .is_ok()
-            {
-                stop.store(true, Ordering::Release);
-            }
+            claim(&report, limits, &winner, me, &stop);
             report
         };
         let sat_done = AtomicBool::new(false);
@@ -281,17 +376,52 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
+            let _stop = StopOnPanic(Arc::clone(&stop));
             // Not started at all when the SAT phase settled the puzzle while it waited.
             let native = (!stop.load(Ordering::Acquire)).then(|| run(&self.dfs, Phase::Native));
             // A backend that cannot attempt the puzzle leaves the race to the other.
             (native, sat.join().ok())
         });
-        let winner = match winner.into_inner() {
-            1 => Some(Phase::Native),
-            2 => Some(Phase::Sat),
-            _ => None,
-        };
-        (native, sat, winner)
+        (native, sat, Phase::of(&winner))
+    }
+}
+
+/// `limits` with what is left of their timeout since `start` (or a far deadline, so that the
+/// solve can be stopped: the SAT solvers look at the stop flags only when they watch a deadline).
+fn time_left(limits: &Limits, start: Instant) -> Limits {
+    let left = limits.timeout().map(|t| t.saturating_sub(start.elapsed()));
+    limits.with_timeout(Some(left.unwrap_or(FAR)))
+}
+
+/// A race's stop flag, set if this is dropped by a panic: a native search that fails in the race
+/// stops the SAT phase, which the thread scope would otherwise wait for (to the end of its
+/// timeout, if it has one).
+struct StopOnPanic(Arc<AtomicBool>);
+
+impl Drop for StopOnPanic {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// If `report` settles the puzzle under `limits` and no phase has yet (`winner` is 0), `me` wins
+/// the race and its `stop` flag is set.
+fn claim(
+    report: &Result<Report, SolveError>,
+    limits: &Limits,
+    winner: &AtomicU8,
+    me: Phase,
+    stop: &AtomicBool,
+) {
+    let settled = matches!(report, Ok(r) if r.outcome.settles(limits));
+    if settled
+        && winner
+            .compare_exchange(0, me as u8, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    {
+        stop.store(true, Ordering::Release);
     }
 }
 
@@ -300,6 +430,17 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
 enum Phase {
     Native = 1,
     Sat = 2,
+}
+
+impl Phase {
+    /// The winner a race's `winner` names (0 until one settles the puzzle: then 1 or 2).
+    fn of(winner: &AtomicU8) -> Option<Phase> {
+        match winner.load(Ordering::Acquire) {
+            1 => Some(Phase::Native),
+            2 => Some(Phase::Sat),
+            _ => None,
+        }
+    }
 }
 
 impl<D: Backend, S: Backend> Backend for AutoBackend<D, S> {
@@ -418,7 +559,7 @@ mod race_tests {
     use crate::verify::verify;
 
     /// An `unknown` answer with nothing found.
-    fn unknown() -> Report {
+    pub(super) fn unknown() -> Report {
         Report::new(
             Outcome::Unknown {
                 count: 0,
@@ -501,7 +642,7 @@ mod race_tests {
     }
 
     /// A SAT phase that says "no solution" at once.
-    struct NoneAtOnce;
+    pub(super) struct NoneAtOnce;
 
     impl Backend for NoneAtOnce {
         fn name(&self) -> &'static str {
@@ -765,5 +906,220 @@ mod race_tests {
         })
         .unwrap();
         assert_eq!(sat.outcome.status(), Status::Unknown);
+    }
+}
+
+#[cfg(test)]
+mod handover_tests {
+    use std::sync::Mutex;
+    use std::sync::atomic::AtomicUsize;
+
+    use super::race_tests::{NoneAtOnce, unknown};
+    use super::*;
+    use crate::grid::Shape;
+    use crate::solve::{Status, past, stop_requested, stop_when};
+
+    /// A SAT phase that never settles anything: it counts its calls and waits until it is
+    /// stopped (first setting `flag`, if any: a caller's stop that comes in the middle of the
+    /// race), and records whether it was.
+    #[derive(Default)]
+    struct Waiter {
+        calls: AtomicUsize,
+        stopped: AtomicBool,
+        flag: Option<Arc<AtomicBool>>,
+    }
+
+    impl Backend for Waiter {
+        fn name(&self) -> &'static str {
+            "sat"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            if let Some(flag) = &self.flag {
+                flag.store(true, Ordering::SeqCst);
+            }
+            let deadline = limits.deadline(Instant::now());
+            while !past(deadline) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            self.stopped.store(stop_requested(), Ordering::SeqCst);
+            Ok(unknown())
+        }
+    }
+
+    /// Counts `solve` on the empty 9x9 grid up to `k` solutions, which takes at least `k`
+    /// nodes: a search that runs past the handover for as long as a test asks.
+    fn count_empty_9x9<B: Backend>(backend: &B, k: u64) -> Report {
+        let s = Shape::new(3, 3).unwrap();
+        let limits = Limits::count_to(k).with_timeout(Some(Duration::from_secs(600)));
+        backend
+            .solve(&Units::standard(s), &Grid::empty(s), &limits)
+            .unwrap()
+    }
+
+    /// The native backend, recording the nodes this thread's counters ([`WorkCounters`]) held
+    /// and the time when it fired its handover (on the native search's own thread, where the SAT
+    /// phase is started).
+    #[derive(Default)]
+    struct Recording {
+        fired: Mutex<Vec<(u64, Instant)>>,
+    }
+
+    impl Backend for Recording {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+        ) -> Result<Report, SolveError> {
+            DfsBackend::new().solve(units, puzzle, limits)
+        }
+
+        fn solve_handing_over(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+            handover: &Handover<'_>,
+        ) -> Option<Result<Report, SolveError>> {
+            let hook = || {
+                let nodes = WorkCounters::on_this_thread().map_or(0, |w| w.nodes());
+                self.fired.lock().unwrap().push((nodes, Instant::now()));
+                handover.fire();
+            };
+            let recorded = Handover::new(handover.nodes(), handover.after(), &hook);
+            DfsBackend::new().solve_handing_over(units, puzzle, limits, &recorded)
+        }
+    }
+
+    #[test]
+    fn the_native_search_goes_on_past_the_handover() {
+        // 40,000 solutions: past the 9x9 budget of 23,240 nodes. The SAT phase starts once,
+        // from the handover, and never settles; the native search wins with the same search as
+        // the native backend's alone (no restart: the same nodes in all).
+        let budget = AutoBackend::node_budget(81);
+        let alone = count_empty_9x9(&DfsBackend::new(), 40_000);
+        assert!(alone.stats.nodes > budget);
+        let auto = AutoBackend::from_phases(Recording::default(), Waiter::default());
+        let counters = WorkCounters::default();
+        counters.count_on_this_thread();
+        let start = Instant::now();
+        let report = count_empty_9x9(&auto, 40_000);
+        WorkCounters::stop_counting_on_this_thread();
+        assert_eq!(report.outcome.count(), 40_000);
+        assert_eq!(report.stats.answered_by, Some("dfs"));
+        assert_eq!(report.stats.nodes, alone.stats.nodes);
+        // Counted over the whole solve (at clock checks, every 1,024 nodes): the native search's
+        // nodes once, not the first phase's and then a restarted search's.
+        let total = counters.nodes();
+        assert!(
+            total <= alone.stats.nodes && total + 1024 > alone.stats.nodes,
+            "{total} nodes counted, {} alone",
+            alone.stats.nodes
+        );
+        assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 1);
+        assert!(
+            auto.sat.stopped.load(Ordering::SeqCst),
+            "the winner stops the SAT phase"
+        );
+        // The handover (and so the SAT phase) came at the first clock check (every 1,024 nodes on
+        // 9x9) past the budget, unless the native phase's time ran out first (a stalled machine).
+        let fired = auto.dfs.fired.lock().unwrap().clone();
+        let [(nodes, at)] = fired[..] else {
+            panic!("fired {fired:?}")
+        };
+        let quick = AutoBackend::first_phase_time(
+            Some(Duration::from_secs(600)),
+            &Grid::empty(Shape::new(3, 3).unwrap()),
+        );
+        assert!(
+            (budget..budget + 1024).contains(&nodes) || at - start >= quick,
+            "the handover came at {nodes} nodes"
+        );
+        assert!(!stop_requested());
+    }
+
+    #[test]
+    fn a_puzzle_settled_before_the_handover_starts_no_sat_phase() {
+        let auto = AutoBackend::from_phases(DfsBackend::new(), Waiter::default());
+        let report = count_empty_9x9(&auto, 100);
+        assert_eq!(report.outcome.count(), 100);
+        assert_eq!(report.stats.answered_by, Some("dfs"));
+        assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 0);
+    }
+
+    #[test]
+    fn the_sat_phase_stops_the_native_search_it_joined() {
+        // Counting every 9x9 grid never ends natively; the SAT phase settles at once (a stand-in's
+        // answer) and its race flag stops the native search, and no later search on the thread.
+        let auto = AutoBackend::from_phases(DfsBackend::new(), NoneAtOnce);
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let (report, by) = auto
+            .solve_reporting(&units, &Grid::empty(s), &Limits::count_to(u64::MAX))
+            .unwrap();
+        assert_eq!((report.outcome.status(), by), (Status::None, "sat"));
+        assert!(!stop_requested());
+        assert_eq!(count_empty_9x9(&DfsBackend::new(), 5).outcome.count(), 5);
+    }
+
+    #[test]
+    fn a_callers_stop_in_the_race_stops_both_phases() {
+        // The caller's flag is set by the SAT phase once the race has started: the native search,
+        // which runs on the caller's thread, and the SAT phase both stop.
+        let flag = Arc::new(AtomicBool::new(false));
+        let waiter = Waiter {
+            flag: Some(Arc::clone(&flag)),
+            ..Waiter::default()
+        };
+        let auto = AutoBackend::from_phases(DfsBackend::new(), waiter);
+        let report = stop_when(&flag, || count_empty_9x9(&auto, u64::MAX));
+        assert_eq!(report.outcome.status(), Status::Unknown);
+        assert!(
+            report.outcome.count() > 0,
+            "the native search's count so far"
+        );
+        assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 1);
+        assert!(auto.sat.stopped.load(Ordering::SeqCst));
+        assert!(!stop_requested());
+    }
+
+    /// A native phase that hands over at once and then fails (a bug).
+    struct HandsOverThenPanics;
+
+    impl Backend for HandsOverThenPanics {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            unreachable!("auto hands this phase over")
+        }
+
+        fn solve_handing_over(
+            &self,
+            _: &Units,
+            _: &Grid,
+            _: &Limits,
+            handover: &Handover<'_>,
+        ) -> Option<Result<Report, SolveError>> {
+            handover.fire();
+            panic!("a native search bug")
+        }
+    }
+
+    #[test]
+    fn a_native_panic_in_the_race_stops_the_sat_phase() {
+        // Else the panic would wait for the SAT phase's whole timeout (none here: forever).
+        let auto = AutoBackend::from_phases(HandsOverThenPanics, Waiter::default());
+        let panicked = std::panic::catch_unwind(|| count_empty_9x9(&auto, 2));
+        assert!(panicked.is_err());
+        assert!(auto.sat.stopped.load(Ordering::SeqCst));
+        assert!(!stop_requested(), "the race's flag is gone with it");
     }
 }

@@ -1,8 +1,9 @@
 //! The backend trait and what a solve returns: `Outcome` (no solution / found / unique / multiple /
 //! unknown), `Limits`, `Solutions` (the one place a search's finds become an `Outcome`), `Stats`,
-//! and the certificate a certifying backend makes with its answer (`Evidence`, `Certification`).
+//! the certificate a certifying backend makes with its answer (`Evidence`, `Certification`), and the
+//! point at which a search tells its caller it has run long (`Handover`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::io;
 use std::num::NonZeroU64;
@@ -101,6 +102,81 @@ impl Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits::first()
+    }
+}
+
+/// A point in a search at which its caller wants to hear of it, once, while the search goes on:
+/// after [`Handover::nodes`] search nodes or [`Handover::after`] from the start of the solve,
+/// whichever comes first. A search that takes one ([`Backend::solve_handing_over`]) looks at it
+/// where it looks at the clock, so the call comes at most one clock interval late (16 to 1,024
+/// nodes). The auto backend starts its SAT phase there, beside a native search that keeps the
+/// work it has done.
+///
+/// ```
+/// use std::cell::Cell;
+/// use std::time::Duration;
+/// use satdoku::{Backend, DfsBackend, Grid, Handover, Limits, Shape, Units};
+///
+/// let shape = Shape::new(2, 2).unwrap();
+/// let calls = Cell::new(0);
+/// let hook = || calls.set(calls.get() + 1);
+/// let handover = Handover::new(0, Duration::MAX, &hook);
+/// // Counting the 288 solutions of the empty 4x4 grid passes node 0: one call, and on to the end.
+/// let report = DfsBackend::new()
+///     .solve_handing_over(&Units::standard(shape), &Grid::empty(shape), &Limits::count_to(300), &handover)
+///     .unwrap()
+///     .unwrap();
+/// assert_eq!((report.outcome.count(), calls.get()), (288, 1));
+/// assert!(handover.fired());
+/// ```
+pub struct Handover<'a> {
+    nodes: u64,
+    after: Duration,
+    call: &'a dyn Fn(),
+    fired: Cell<bool>,
+}
+
+impl<'a> Handover<'a> {
+    /// A handover that calls `call` once the search has visited `nodes` nodes or run for `after`.
+    pub fn new(nodes: u64, after: Duration, call: &'a dyn Fn()) -> Handover<'a> {
+        Handover {
+            nodes,
+            after,
+            call,
+            fired: Cell::new(false),
+        }
+    }
+
+    /// The node count after which the hook is called.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// The time, from the start of the solve, after which the hook is called.
+    pub fn after(&self) -> Duration {
+        self.after
+    }
+
+    /// Calls the hook, unless it was called before.
+    pub fn fire(&self) {
+        if !self.fired.replace(true) {
+            (self.call)();
+        }
+    }
+
+    /// Whether the hook was called.
+    pub fn fired(&self) -> bool {
+        self.fired.get()
+    }
+}
+
+impl fmt::Debug for Handover<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Handover")
+            .field("nodes", &self.nodes)
+            .field("after", &self.after)
+            .field("fired", &self.fired.get())
+            .finish_non_exhaustive()
     }
 }
 
@@ -413,6 +489,28 @@ pub(crate) fn stop_flags() -> Vec<Arc<AtomicBool>> {
     WATCH.with(|w| w.borrow().stop.clone())
 }
 
+/// Adds `flag` to the stop flags of the solve running on this thread, from now until the guard
+/// is dropped (even by a panic): a race that starts in the middle of a search (the auto
+/// backend's handover) makes the search stoppable by its flag only then.
+pub(crate) fn also_stop_when(flag: Arc<AtomicBool>) -> AlsoStop {
+    WATCH.with(|w| w.borrow_mut().stop.push(Arc::clone(&flag)));
+    AlsoStop(flag)
+}
+
+/// Takes its flag out of this thread's stop flags when dropped ([`also_stop_when`]).
+pub(crate) struct AlsoStop(Arc<AtomicBool>);
+
+impl Drop for AlsoStop {
+    fn drop(&mut self) {
+        WATCH.with(|w| {
+            let stop = &mut w.borrow_mut().stop;
+            if let Some(i) = stop.iter().rposition(|f| Arc::ptr_eq(f, &self.0)) {
+                stop.remove(i);
+            }
+        });
+    }
+}
+
 /// Runs `f` so that every solve it makes on this thread stops once `flag` is set, as if its
 /// deadline had passed: the solve returns [`Outcome::Unknown`] (with what it found so far), so a
 /// caller can stop work in flight from another thread — a batch that its user interrupts, say.
@@ -658,6 +756,27 @@ pub trait Backend: Send + Sync {
     /// [`SolveError`] when the backend cannot attempt this puzzle (wrong shape, too large); a puzzle
     /// without solution is `Ok` with [`Outcome::NoSolution`].
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError>;
+
+    /// [`Backend::solve`], calling `handover`'s hook once when the search passes its node count
+    /// or its time, and going on: the auto backend starts its SAT phase there, and stops this
+    /// search through the stop flags ([`stop_when`]) if the SAT phase settles the puzzle first.
+    ///
+    /// `None` (the default) for a backend that takes no handover: it has done nothing, and the
+    /// caller solves otherwise (the auto backend: a first phase within a node budget, then both
+    /// phases from the start).
+    ///
+    /// # Errors
+    /// As [`Backend::solve`].
+    fn solve_handing_over(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        handover: &Handover<'_>,
+    ) -> Option<Result<Report, SolveError>> {
+        let _ = (units, puzzle, limits, handover);
+        None
+    }
 }
 
 impl<B: Backend + ?Sized> Backend for Box<B> {
@@ -668,6 +787,16 @@ impl<B: Backend + ?Sized> Backend for Box<B> {
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
         (**self).solve(units, puzzle, limits)
     }
+
+    fn solve_handing_over(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        handover: &Handover<'_>,
+    ) -> Option<Result<Report, SolveError>> {
+        (**self).solve_handing_over(units, puzzle, limits, handover)
+    }
 }
 
 impl<B: Backend + ?Sized> Backend for &B {
@@ -677,6 +806,16 @@ impl<B: Backend + ?Sized> Backend for &B {
 
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
         (**self).solve(units, puzzle, limits)
+    }
+
+    fn solve_handing_over(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        handover: &Handover<'_>,
+    ) -> Option<Result<Report, SolveError>> {
+        (**self).solve_handing_over(units, puzzle, limits, handover)
     }
 }
 

@@ -75,7 +75,7 @@ use std::cell::Cell;
 use std::thread::LocalKey;
 
 use crate::grid::{Grid, Shape};
-use crate::solve::{Backend, Limits, Report, SolveError};
+use crate::solve::{Backend, Handover, Limits, Report, SolveError};
 use crate::units::Units;
 
 use mask::{Mask, Wide};
@@ -201,6 +201,19 @@ impl Backend for DfsBackend {
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
         self.solve_excluding(units, puzzle, &[], limits)
     }
+
+    /// [`DfsBackend::solve`], firing `handover` at the first look at the clock (every 16 to
+    /// 1,024 nodes) past its node count or time; the search goes on as it would without it.
+    fn solve_handing_over(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        handover: &Handover<'_>,
+    ) -> Option<Result<Report, SolveError>> {
+        let bounds = Bounds::start(limits).with_handover(handover);
+        Some(self.search(units, puzzle, &[], limits, bounds))
+    }
 }
 
 impl DfsBackend {
@@ -216,6 +229,18 @@ impl DfsBackend {
         exclude: &[(usize, u16)],
         limits: &Limits,
     ) -> Result<Report, SolveError> {
+        self.search(units, puzzle, exclude, limits, Bounds::start(limits))
+    }
+
+    /// The search within `bounds` (which this backend's value order completes).
+    fn search(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        exclude: &[(usize, u16)],
+        limits: &Limits,
+        bounds: Bounds<'_>,
+    ) -> Result<Report, SolveError> {
         let shape = units.shape();
         if puzzle.shape() != shape {
             return Err(SolveError::ShapeMismatch {
@@ -223,7 +248,7 @@ impl DfsBackend {
                 units: shape,
             });
         }
-        let bounds = Bounds::start(limits).with_shuffle(self.shuffle);
+        let bounds = bounds.with_shuffle(self.shuffle);
         let found = if !self.generic_only && is_standard_9x9(units) {
             nine::run(puzzle, exclude, limits, &bounds)
         } else {
@@ -450,6 +475,58 @@ mod tests {
         assert_eq!(r.outcome, Outcome::Unique(solution));
         // The standard 9x9 fast path is not taken under cages.
         assert!(!is_standard_9x9(&units));
+    }
+
+    #[test]
+    fn a_handover_fires_once_at_its_node_count_and_the_search_goes_on() {
+        // Counting solutions of empty grids: the hook sees the nodes counted so far
+        // (`WorkCounters`, added at each clock check), which must be past the handover's count by
+        // less than one clock interval; the search's answer and work are those of a plain solve.
+        let s9 = Shape::new(3, 3).unwrap();
+        let nc = Units::rules(s9)
+            .variant(crate::constraint::Variant::NonConsecutive)
+            .build()
+            .unwrap();
+        let cases = [
+            (DfsBackend::new(), Units::standard(s9), 23_240, 1024, 40_000),
+            (
+                DfsBackend::generic_only(),
+                Units::standard(s9),
+                5_000,
+                1024,
+                20_000,
+            ),
+            (DfsBackend::new(), nc, 700, 16, 2_000),
+        ];
+        for (dfs, units, at, interval, k) in cases {
+            let empty = Grid::empty(units.shape());
+            let limits = Limits::count_to(k);
+            let plain = dfs.solve(&units, &empty, &limits).unwrap();
+            assert!(plain.stats.nodes > at + interval);
+            let counters = crate::WorkCounters::default();
+            counters.count_on_this_thread();
+            let seen = std::cell::RefCell::new(Vec::new());
+            let hook = || seen.borrow_mut().push(counters.nodes());
+            let handover = Handover::new(at, std::time::Duration::MAX, &hook);
+            let report = dfs
+                .solve_handing_over(&units, &empty, &limits, &handover)
+                .unwrap()
+                .unwrap();
+            crate::WorkCounters::stop_counting_on_this_thread();
+            assert_eq!(report, plain);
+            let seen = seen.into_inner();
+            assert_eq!(seen.len(), 1, "{seen:?}");
+            assert!((at..at + interval).contains(&seen[0]), "{seen:?}");
+            // A handover past the end of the search never fires.
+            let late = Handover::new(
+                plain.stats.nodes + interval,
+                std::time::Duration::MAX,
+                &|| panic!("fired"),
+            );
+            let again = dfs.solve_handing_over(&units, &empty, &limits, &late);
+            assert_eq!(again.unwrap().unwrap(), plain);
+            assert!(!late.fired());
+        }
     }
 
     #[test]

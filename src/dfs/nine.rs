@@ -492,14 +492,14 @@ impl Board {
 }
 
 /// The search: what it found (solutions, whether it gave up, the work) and its bounds.
-struct Search {
-    bounds: Bounds,
+struct Search<'a> {
+    bounds: Bounds<'a>,
     found: Found,
     /// The random value order's stream, if branches take a random digit of their cell.
     shuffle: Option<u64>,
 }
 
-impl Search {
+impl Search<'_> {
     /// Searches below `board` (not yet propagated). Returns whether to stop: the solution limit was
     /// reached or a limit ran out.
     fn search(&mut self, board: &mut Board) -> bool {

@@ -9,7 +9,7 @@ use super::state::{Branch, State, Work};
 use super::step::Step;
 use super::tables::Tables;
 use crate::grid::{Grid, Shape};
-use crate::solve::{Limits, Solutions, Stats, add_nodes, past};
+use crate::solve::{Handover, Limits, Solutions, Stats, add_nodes, past};
 
 /// Buffers reused from one solve to the next on a thread: the state, the open branches and the
 /// propagation buffers. Kept small when idle (see [`Scratch::trim`]).
@@ -86,18 +86,20 @@ impl Found {
     }
 }
 
-/// A solve's node budget and deadline, fixed when it starts, and the seed of its value order when
-/// branches try digits in a random order ([`DfsBackend::randomized`](super::DfsBackend::randomized)).
+/// A solve's node budget and deadline, fixed when it starts, the seed of its value order when
+/// branches try digits in a random order ([`DfsBackend::randomized`](super::DfsBackend::randomized)),
+/// and the handover its caller asked for, with the instant its time runs out.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Bounds {
+pub(crate) struct Bounds<'a> {
     budget: Option<u64>,
     deadline: Option<Instant>,
     shuffle: Option<u64>,
+    handover: Option<(&'a Handover<'a>, Option<Instant>)>,
 }
 
-impl Bounds {
-    /// The bounds of a solve under `limits` that starts now; smallest digit first.
-    pub fn start(limits: &Limits) -> Bounds {
+impl Bounds<'static> {
+    /// The bounds of a solve under `limits` that starts now; smallest digit first, no handover.
+    pub fn start(limits: &Limits) -> Bounds<'static> {
         Bounds {
             budget: limits.budget(),
             // The clock is read only for a timeout (a 9x9 solve costs a few clock reads otherwise).
@@ -105,15 +107,29 @@ impl Bounds {
                 .timeout()
                 .and_then(|_| limits.deadline(Instant::now())),
             shuffle: None,
+            handover: None,
         }
     }
+}
 
+impl Bounds<'_> {
     /// These bounds with branches that take a random digit of their cell, drawn from a SplitMix64
     /// stream started at `seed` (`None`: the smallest digit).
-    pub fn with_shuffle(self, seed: Option<u64>) -> Bounds {
+    pub fn with_shuffle(self, seed: Option<u64>) -> Self {
         Bounds {
             shuffle: seed,
             ..self
+        }
+    }
+
+    /// These bounds with `handover`, whose time counts from now: the search fires it at the
+    /// first look at the clock past its node count or its time ([`out_of_limits`]).
+    pub fn with_handover<'h>(self, handover: &'h Handover<'h>) -> Bounds<'h> {
+        Bounds {
+            budget: self.budget,
+            deadline: self.deadline,
+            shuffle: self.shuffle,
+            handover: Some((handover, Instant::now().checked_add(handover.after()))),
         }
     }
 
@@ -141,7 +157,7 @@ pub(crate) fn splitmix(state: &mut u64) -> u64 {
 /// Whether a search that has visited `nodes` nodes must stop before the next one: the node budget is
 /// checked at every node, the deadline (and a request to stop) when `nodes & clock_mask == 0` (the
 /// first node, then every `clock_mask + 1` nodes, since reading the clock costs more than a small
-/// node).
+/// node). The handover, if any, is looked at with the deadline.
 #[inline(always)]
 pub(crate) fn out_of_limits(bounds: &Bounds, nodes: u64, clock_mask: u64) -> bool {
     bounds.budget.is_some_and(|b| nodes >= b)
@@ -149,12 +165,19 @@ pub(crate) fn out_of_limits(bounds: &Bounds, nodes: u64, clock_mask: u64) -> boo
 }
 
 /// At a clock check: counts the nodes since the last one for progress displays
-/// ([`WorkCounters`](crate::WorkCounters)), and says whether the deadline has passed or the search
-/// was asked to stop.
+/// ([`WorkCounters`](crate::WorkCounters)), fires the handover once the search is past its node
+/// count or its time, and says whether the deadline has passed or the search was asked to stop
+/// (the handover's hook may have asked for a stop of its own first).
 #[cold]
 fn checkpoint(bounds: &Bounds, nodes: u64, clock_mask: u64) -> bool {
     if nodes > 0 {
         add_nodes(clock_mask + 1);
+    }
+    if let Some((handover, at)) = bounds.handover
+        && !handover.fired()
+        && (nodes >= handover.nodes() || at.is_some_and(|at| Instant::now() >= at))
+    {
+        handover.fire();
     }
     past(bounds.deadline)
 }
@@ -262,7 +285,7 @@ pub(crate) fn run<M: Mask>(
 struct Search<'a, M: Mask> {
     t: &'a Tables,
     shape: Shape,
-    bounds: &'a Bounds,
+    bounds: &'a Bounds<'a>,
     clock_mask: u64,
     found: &'a mut Found,
     branches: &'a mut Vec<Open<M>>,
