@@ -695,9 +695,22 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             regions.push(vec![boxes[b], boxes[b + across]]);
         }
     }
+    // Larger regions, for the cages mostly inside only (below): runs of more lines from either
+    // edge, and the first boxes in reading order (as sigh's optimizer grows its regions).
+    let near = regions.len();
+    for kind in [UnitKind::Row, UnitKind::Col] {
+        let lines = of_kind(kind);
+        for len in MAX_LINES + 1..lines.len() {
+            regions.push(lines[..len].to_vec());
+            regions.push(lines[lines.len() - len..].to_vec());
+        }
+    }
+    for len in 3..boxes.len() {
+        regions.push(boxes[..len].to_vec());
+    }
     let mut out: Vec<(Vec<u32>, u64, i32)> = Vec::new();
     let mut in_region = vec![false; cells];
-    for region in regions {
+    for (r, region) in regions.into_iter().enumerate() {
         let members: Vec<usize> = region
             .iter()
             .flat_map(|u| u.cells.iter().map(|c| c.index()))
@@ -752,11 +765,37 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
                 out.push((plus, negative, t));
             }
         };
-        // One unit's innies are a cage of `derived` already.
-        if region.len() > 1 {
-            add(innies, Vec::new(), goal - inner);
+        // The cages mostly inside the region taken whole: its cells outside them less their
+        // cells outside it (the fewest cells, when the others are the innies or the outies).
+        let mostly = |k: usize| {
+            let cage = &units.cages()[k].cells;
+            2 * cage.iter().filter(|c| in_region[c.index()]).count() > cage.len()
+        };
+        let plus: Vec<u32> = members
+            .iter()
+            .filter(|&&c| !cage_of[c].is_some_and(mostly))
+            .map(|&c| c as u32)
+            .collect();
+        let minus: Vec<u32> = meeting
+            .iter()
+            .filter(|&&k| mostly(k))
+            .flat_map(|&k| units.cages()[k].cells.iter())
+            .filter(|c| !in_region[c.index()])
+            .map(|c| c.index() as u32)
+            .collect();
+        let within: i32 = meeting
+            .iter()
+            .filter(|&&k| mostly(k))
+            .map(|&k| units.cages()[k].sum as i32)
+            .sum();
+        if r < near {
+            // One unit's innies are a cage of `derived` already.
+            if region.len() > 1 {
+                add(innies, Vec::new(), goal - inner);
+            }
+            add(free, outies, goal - inner - crossing);
         }
-        add(free, outies, goal - inner - crossing);
+        add(plus, minus, goal - within);
         members.iter().for_each(|&c| in_region[c] = false);
     }
     out
