@@ -1718,6 +1718,60 @@ mod tests {
     }
 
     #[test]
+    fn sums_over_runs_of_lines_from_the_edges_hold_on_a_published_solution() {
+        // MATHEMAGIC_KILLERS#0 (fixtures/variants/killer.txt) and its solution there: every
+        // derived equation holds on it, and the runs of 4 to 8 lines from an edge add some.
+        let cages: [(u32, &str); 17] = [
+            (27, "11 12 13 14 21"),
+            (22, "15 16 17 18 26"),
+            (30, "19 28 29 39 49"),
+            (22, "22 23 24 25 34"),
+            (19, "27 37 46 47 56"),
+            (27, "31 32 33 41 51"),
+            (28, "35 36 43 44 45"),
+            (27, "38 48 57 58 68"),
+            (25, "42 52 53 62 72"),
+            (27, "54 63 64 73 83"),
+            (5, "55"),
+            (22, "59 69 77 78 79"),
+            (25, "61 71 81 82 91"),
+            (31, "65 66 67 74 75"),
+            (21, "76 85 86 87 88"),
+            (20, "84 92 93 94 95"),
+            (27, "89 96 97 98 99"),
+        ];
+        let solution =
+            "296718435385246197714395286952487613647153928138629574469871352573962841821534769";
+        let mut rules = Units::rules(crate::grid::Shape::new(3, 3).unwrap());
+        for (sum, cells) in cages {
+            let at = |rc: &str| {
+                let d: Vec<usize> = rc.bytes().map(|b| usize::from(b - b'1')).collect();
+                (d[0], d[1])
+            };
+            rules = rules.cage(sum, cells.split(' ').map(at).collect::<Vec<_>>());
+        }
+        let units = rules.build().unwrap();
+        let digit = |c: u32| i32::from(solution.as_bytes()[c as usize] - b'0');
+        let sums = derived_sums(&units);
+        for (cells, negative, total) in &sums {
+            let value: i32 = cells
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| match negative >> i & 1 {
+                    1 => -digit(c),
+                    _ => digit(c),
+                })
+                .sum();
+            assert_eq!(value, *total, "{cells:?} {negative:b}");
+        }
+        // Rows 1-8: the cages mostly inside them are all but the 20 and the 27 of row 9; the
+        // cells of those two in rows 1-8 (r8c4, r8c9) less the cells of the others in row 9
+        // (r9c1, of the 25): 8 × 45 − (405 − 20 − 27) = 2 (9 + 1 − 8 in the solution).
+        assert!(sums.contains(&(vec![66, 71, 72], 0b100, 2)), "{sums:?}");
+        assert!(sums.len() > 20, "{}", sums.len());
+    }
+
+    #[test]
     fn a_combination_needs_a_matching() {
         let matches = |opens: &[u64], missing| supports(opens, missing, &mut vec![0; opens.len()]);
         // Three open cells whose candidates are {1, 2}, {1, 2}, {1, 2}: {1, 2, 3} does not fit,
