@@ -26,7 +26,10 @@
 //! one box or two adjacent ones) the same reasoning gives sums of a few cells that need not differ,
 //! possibly with innies added and outies subtracted: these are kept as linear equations with
 //! coefficients ±1 and pruned exactly by reachable partial sums (a forward and a backward pass over
-//! bit sets, as in the dynamic program of subset sum).
+//! bit sets, as in the dynamic program of subset sum). Over larger regions (4 to N − 1 lines from
+//! either edge, as sigh's optimizer grows its regions) the cages lying mostly inside are taken
+//! whole: the region's cells outside them less their cells outside it, the fewest cells of the
+//! three ways of counting.
 //!
 //! Non-consecutive pairs: arc consistency and a rule over the units (`consecutive.rs`).
 
@@ -695,9 +698,21 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
             regions.push(vec![boxes[b], boxes[b + across]]);
         }
     }
+    // Larger regions, for the cages mostly inside only (below): runs of more lines from either
+    // edge, as sigh's optimizer grows its regions. (Measured on four MATHEMAGIC killers: the
+    // cages-mostly-inside equation on the regions above as well, on runs of more lines away from
+    // the edges or on the first boxes in reading order cost more per node than they save.)
+    let near = regions.len();
+    for kind in [UnitKind::Row, UnitKind::Col] {
+        let lines = of_kind(kind);
+        for len in MAX_LINES + 1..lines.len() {
+            regions.push(lines[..len].to_vec());
+            regions.push(lines[lines.len() - len..].to_vec());
+        }
+    }
     let mut out: Vec<(Vec<u32>, u64, i32)> = Vec::new();
     let mut in_region = vec![false; cells];
-    for region in regions {
+    for (r, region) in regions.into_iter().enumerate() {
         let members: Vec<usize> = region
             .iter()
             .flat_map(|u| u.cells.iter().map(|c| c.index()))
@@ -752,11 +767,38 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
                 out.push((plus, negative, t));
             }
         };
-        // One unit's innies are a cage of `derived` already.
-        if region.len() > 1 {
-            add(innies, Vec::new(), goal - inner);
+        if r < near {
+            // One unit's innies are a cage of `derived` already.
+            if region.len() > 1 {
+                add(innies, Vec::new(), goal - inner);
+            }
+            add(free, outies, goal - inner - crossing);
+        } else {
+            // The cages mostly inside the region taken whole: its cells outside them less their
+            // cells outside it (the fewest cells, when the others are the innies or the outies).
+            let mostly = |k: usize| {
+                let cage = &units.cages()[k].cells;
+                2 * cage.iter().filter(|c| in_region[c.index()]).count() > cage.len()
+            };
+            let plus: Vec<u32> = members
+                .iter()
+                .filter(|&&c| !cage_of[c].is_some_and(mostly))
+                .map(|&c| c as u32)
+                .collect();
+            let minus: Vec<u32> = meeting
+                .iter()
+                .filter(|&&k| mostly(k))
+                .flat_map(|&k| units.cages()[k].cells.iter())
+                .filter(|c| !in_region[c.index()])
+                .map(|c| c.index() as u32)
+                .collect();
+            let within: i32 = meeting
+                .iter()
+                .filter(|&&k| mostly(k))
+                .map(|&k| units.cages()[k].sum as i32)
+                .sum();
+            add(plus, minus, goal - within);
         }
-        add(free, outies, goal - inner - crossing);
         members.iter().for_each(|&c| in_region[c] = false);
     }
     out
@@ -1673,6 +1715,60 @@ mod tests {
         assert!(d.contains(&(vec![2, 3], 7)), "{d:?}");
         // Row 2 is covered by the cages of 7 and 5; r3c1 sticks out: 7 + 5 − 10 = 2.
         assert!(d.contains(&(vec![8], 2)), "{d:?}");
+    }
+
+    #[test]
+    fn sums_over_runs_of_lines_from_the_edges_hold_on_a_published_solution() {
+        // MATHEMAGIC_KILLERS#0 (fixtures/variants/killer.txt) and its solution there: every
+        // derived equation holds on it, and the runs of 4 to 8 lines from an edge add some.
+        let cages: [(u32, &str); 17] = [
+            (27, "11 12 13 14 21"),
+            (22, "15 16 17 18 26"),
+            (30, "19 28 29 39 49"),
+            (22, "22 23 24 25 34"),
+            (19, "27 37 46 47 56"),
+            (27, "31 32 33 41 51"),
+            (28, "35 36 43 44 45"),
+            (27, "38 48 57 58 68"),
+            (25, "42 52 53 62 72"),
+            (27, "54 63 64 73 83"),
+            (5, "55"),
+            (22, "59 69 77 78 79"),
+            (25, "61 71 81 82 91"),
+            (31, "65 66 67 74 75"),
+            (21, "76 85 86 87 88"),
+            (20, "84 92 93 94 95"),
+            (27, "89 96 97 98 99"),
+        ];
+        let solution =
+            "296718435385246197714395286952487613647153928138629574469871352573962841821534769";
+        let mut rules = Units::rules(crate::grid::Shape::new(3, 3).unwrap());
+        for (sum, cells) in cages {
+            let at = |rc: &str| {
+                let d: Vec<usize> = rc.bytes().map(|b| usize::from(b - b'1')).collect();
+                (d[0], d[1])
+            };
+            rules = rules.cage(sum, cells.split(' ').map(at).collect::<Vec<_>>());
+        }
+        let units = rules.build().unwrap();
+        let digit = |c: u32| i32::from(solution.as_bytes()[c as usize] - b'0');
+        let sums = derived_sums(&units);
+        for (cells, negative, total) in &sums {
+            let value: i32 = cells
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| match negative >> i & 1 {
+                    1 => -digit(c),
+                    _ => digit(c),
+                })
+                .sum();
+            assert_eq!(value, *total, "{cells:?} {negative:b}");
+        }
+        // Rows 1-8: the cages mostly inside them are all but the 20 and the 27 of row 9; the
+        // cells of those two in rows 1-8 (r8c4, r8c9) less the cells of the others in row 9
+        // (r9c1, of the 25): 8 × 45 − (405 − 20 − 27) = 2 (9 + 1 − 8 in the solution).
+        assert!(sums.contains(&(vec![66, 71, 72], 0b100, 2)), "{sums:?}");
+        assert!(sums.len() > 20, "{}", sums.len());
     }
 
     #[test]
