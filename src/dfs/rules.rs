@@ -33,6 +33,7 @@
 use super::consecutive::{NonConsecutive, all_digits};
 use super::lines::ClueRules;
 use super::mask::Mask;
+use super::renban::Windows;
 pub(crate) use super::narrow::{Narrowed, narrow};
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
@@ -62,6 +63,8 @@ pub(crate) struct Rules {
     /// The primitives of clues: relation tables, weighted sums, lines, candidate sets
     /// (`lines.rs`).
     pub(crate) clue: ClueRules,
+    /// The window rules (renban lines, `renban.rs`), pruned from the state.
+    pub(crate) windows: Windows,
     /// Per cage, then per sum: the cells its pruning reads, as a bit set of `words` words.
     inputs: Box<[u64]>,
     /// Per cage: its own cells, as a bit set of `words` words (the rest of its inputs are the
@@ -220,6 +223,7 @@ impl Rules {
             cages: cages.into(),
             sums,
             clue: ClueRules::build(units),
+            windows: Windows::build(units),
             inputs: inputs.into(),
             own: own.into(),
             words,
@@ -272,6 +276,7 @@ impl Rules {
             && self.cages.is_empty()
             && self.sums.is_empty()
             && self.clue.is_empty()
+            && self.windows.is_empty()
     }
 
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"

@@ -675,6 +675,7 @@ impl<M: Mask> State<M> {
             let pairs = rules.non_consecutive();
             loop {
                 let changed = (!pairs.is_empty() && self.prune_pairs(t, pairs, work)?)
+                    || (!rules.windows.is_empty() && self.prune_windows(t, rules, work)?)
                     || self.prune_rules(t, rules, work)?;
                 if !changed {
                     break;
@@ -724,6 +725,21 @@ impl<M: Mask> State<M> {
             &self.vals[..t.cells],
             &mut out,
         );
+        self.record(t, work, &result, true);
+        result
+    }
+
+    /// One pass of the window rules (renban lines, `renban.rs`), recorded as
+    /// [`State::prune_rules`] records its pass. Whether it removed a candidate.
+    ///
+    /// # Errors
+    /// A line with no window left; what was removed until then is logged all the same.
+    fn prune_windows(&mut self, t: &Tables, rules: &Rules, work: &mut Work<M>) -> Step<bool> {
+        let mut out = work.narrowed(false);
+        let result =
+            rules
+                .windows
+                .prune(&mut self.cand[..t.cells], &self.vals[..t.cells], &mut out);
         self.record(t, work, &result, true);
         result
     }

@@ -1,0 +1,250 @@
+//! The native backend's reasoning about window rules (renban lines: the k cells hold one of the
+//! runs of k consecutive digits), by the windows still open, as a solver reads a renban line.
+//!
+//! A window stays open while the line's cells can hold its digits one each: every cell has a
+//! candidate in it and the cells and its digits admit a perfect matching (augmenting paths over
+//! bit masks, Hopcroft & Karp's idea in its simplest form). Then
+//!
+//! - each cell keeps only digits of some open window: this bounds the line (no digit further than
+//!   k − 1 from any cell's candidates) and is at least as strong as arc consistency on the pairs
+//!   "different and less than k apart";
+//! - a digit in every open window must be on the line: with one cell left that can hold it, it goes
+//!   there (a hidden single within the line); with several, a cell off the line that must differ
+//!   from all of them (a peer in a unit, a relation, a group) loses it, as a cage's required digits
+//!   do in a killer.
+//!
+//! The same reasoning as the valid/required values of sigh's `BinaryPairwise` handler for renban
+//! (`handlers.js`: hidden singles and required-value exclusions), computed here from the windows.
+//! Digit sets are the low 64 bits of the masks (clues are refused above 64 digits).
+
+use super::mask::Mask;
+use super::narrow::{Narrowed, narrow};
+use super::step::{Contradiction, Step};
+use crate::units::Units;
+
+/// One window rule, as the search reads it.
+#[derive(Debug, PartialEq, Eq)]
+struct Line {
+    /// The cells (at most 64).
+    cells: Box<[u32]>,
+    /// The windows, as digit masks.
+    windows: Box<[u64]>,
+    /// The cells off the line that must differ from two or more of its cells: (cell, which of
+    /// the line's cells it must differ from, bit i for `cells[i]`).
+    watchers: Box<[(u32, u64)]>,
+}
+
+/// The window rules of a grid, flattened for the search.
+#[derive(Debug, PartialEq, Eq, Default)]
+pub(crate) struct Windows {
+    lines: Box<[Line]>,
+}
+
+impl Windows {
+    /// The window rules of `units` (none on grids above 64 digits, where clues are refused).
+    pub(crate) fn build(units: &Units) -> Windows {
+        let rules = units.window_rules();
+        if rules.is_empty() || units.shape().n() > 64 {
+            return Windows::default();
+        }
+        // Who must differ from whom besides the unit peers: "must differ" relations and groups.
+        let cells = units.shape().cells();
+        let mut extra: Vec<Vec<u32>> = vec![Vec::new(); cells];
+        for r in units.relations().iter().filter(|r| r.kind.is_differ()) {
+            extra[r.a.index()].push(r.b.index() as u32);
+            extra[r.b.index()].push(r.a.index() as u32);
+        }
+        for g in units.groups() {
+            for a in &g.cells {
+                extra[a.index()].extend(g.cells.iter().map(|b| b.index() as u32));
+            }
+        }
+        let lines = rules
+            .iter()
+            .filter(|r| r.cells.len() <= 64)
+            .map(|r| {
+                let line: Vec<u32> = r.cells.iter().map(|c| c.index() as u32).collect();
+                let mut seen = vec![0u64; cells];
+                for (i, &c) in r.cells.iter().enumerate() {
+                    let peers = units.peers(c).iter().map(|p| p.index() as u32);
+                    for p in peers.chain(extra[c.index()].iter().copied()) {
+                        seen[p as usize] |= 1 << i;
+                    }
+                }
+                let watchers = seen
+                    .iter()
+                    .enumerate()
+                    .filter(|&(x, m)| m.count_ones() >= 2 && !line.contains(&(x as u32)))
+                    .map(|(x, &m)| (x as u32, m))
+                    .collect();
+                Line {
+                    cells: line.into(),
+                    windows: r.windows.iter().map(|w| w.words()[0]).collect(),
+                    watchers,
+                }
+            })
+            .collect();
+        Windows { lines }
+    }
+
+    /// Whether there is no window rule.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// One pass over the lines (see the module docs); whether it removed a candidate.
+    ///
+    /// # Errors
+    /// A line with no window open; its cells are blamed.
+    pub(crate) fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let mut changed = false;
+        for line in self.lines.iter() {
+            match line.prune(cand, vals, out) {
+                Ok(c) => changed |= c,
+                Err(e) => {
+                    out.blame.extend_from_slice(&line.cells);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// The digits cell `c` may hold: its candidates, or its digit once placed.
+#[inline]
+fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
+    match vals[c] {
+        0 => cand[c].low_bits(),
+        v => 1 << (v - 1),
+    }
+}
+
+/// Narrows cell `c` to `keep` if open; fails if its placed digit is not kept.
+#[inline]
+fn keep<M: Mask>(
+    cand: &mut [M],
+    vals: &[u16],
+    out: &mut Narrowed<'_, M>,
+    c: usize,
+    keep: u64,
+) -> Step<bool> {
+    match vals[c] {
+        0 => narrow(cand, out, c, keep),
+        v if keep >> (v - 1) & 1 == 1 => Ok(false),
+        _ => Err(Contradiction),
+    }
+}
+
+impl Line {
+    fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let k = self.cells.len();
+        let mut dom = [0u64; 64];
+        for (i, &c) in self.cells.iter().enumerate() {
+            dom[i] = domain(cand, vals, c as usize);
+        }
+        let dom = &dom[..k];
+        let union = dom.iter().fold(0, |a, &d| a | d);
+        let (mut open, mut required) = (0u64, u64::MAX);
+        for &w in self.windows.iter() {
+            if union & w == w && fits(dom, w) {
+                open |= w;
+                required &= w;
+            }
+        }
+        if open == 0 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        if union & !open != 0 {
+            for (i, &c) in self.cells.iter().enumerate() {
+                if dom[i] & !open != 0 {
+                    changed |= keep(cand, vals, out, c as usize, open)?;
+                }
+            }
+        }
+        let mut req = required;
+        while req != 0 {
+            let d = req.trailing_zeros();
+            req &= req - 1;
+            let bit = 1u64 << d;
+            let mut holders = 0u64;
+            for (i, &c) in self.cells.iter().enumerate() {
+                if domain(cand, vals, c as usize) & bit != 0 {
+                    holders |= 1 << i;
+                }
+            }
+            match holders.count_ones() {
+                0 => return Err(Contradiction),
+                1 => {
+                    let c = self.cells[holders.trailing_zeros() as usize] as usize;
+                    changed |= keep(cand, vals, out, c, bit)?;
+                }
+                _ => {
+                    for &(x, sees) in self.watchers.iter() {
+                        if sees & holders == holders && domain(cand, vals, x as usize) & bit != 0 {
+                            changed |= keep(cand, vals, out, x as usize, !bit)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Whether the cells with digit sets `dom` can hold the digits of `window` one each (as many cells
+/// as digits): every cell has one, and a perfect matching exists (augmenting paths).
+fn fits(dom: &[u64], window: u64) -> bool {
+    if dom.iter().any(|&d| d & window == 0) {
+        return false;
+    }
+    let mut owner = [u8::MAX; 64];
+    for i in 0..dom.len() {
+        let mut visited = 0u64;
+        if !augment(i, dom, window, &mut owner, &mut visited) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Finds cell `i` a digit of `window`, moving other cells along an augmenting path.
+fn augment(i: usize, dom: &[u64], window: u64, owner: &mut [u8; 64], visited: &mut u64) -> bool {
+    loop {
+        let free = dom[i] & window & !*visited;
+        if free == 0 {
+            return false;
+        }
+        let d = free.trailing_zeros() as usize;
+        *visited |= 1 << d;
+        let o = owner[d];
+        if o == u8::MAX || augment(o as usize, dom, window, owner, visited) {
+            owner[d] = i as u8;
+            return true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_perfect_matching_or_none() {
+        // Three cells, window {1, 2, 3}: {1}, {1, 2}, {2, 3} fit; {1}, {1, 2}, {1, 2} do not.
+        assert!(fits(&[0b001, 0b011, 0b110], 0b111));
+        assert!(!fits(&[0b001, 0b011, 0b011], 0b111));
+        assert!(!fits(&[0b001, 0b010, 0b1000], 0b111));
+    }
+}
