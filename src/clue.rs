@@ -823,13 +823,20 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
         }
         Clue::Renban { cells } => {
             let k = cells.len();
-            let once = cells.iter().enumerate().all(|(i, c)| !cells[..i].contains(c));
+            let once = cells
+                .iter()
+                .enumerate()
+                .all(|(i, c)| !cells[..i].contains(c));
             if once && k <= shape.n() {
                 // Different digits, one of the runs of k: a group (peers) and the runs to choose
                 // from.
                 out.groups.push(cells.clone());
                 out.window_rules
                     .push(WindowRule::runs(cells.clone(), shape.n()));
+                if std::env::var_os("RB_PAIRS").is_some() {
+                    let k = u16::try_from(k).unwrap_or(u16::MAX);
+                    out.pairs(RelationKind::Near(k), all_pairs(cells));
+                }
             } else {
                 // A cell twice, or more cells than digits: no digits fit (pairs say so).
                 let k = u16::try_from(k).unwrap_or(u16::MAX);

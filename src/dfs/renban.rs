@@ -18,7 +18,7 @@
 //! Digit sets are the low 64 bits of the masks (clues are refused above 64 digits).
 
 use super::mask::Mask;
-use super::narrow::{Narrowed, narrow};
+use super::narrow::{Narrowed, narrow, signature};
 use super::step::{Contradiction, Step};
 use crate::units::Units;
 
@@ -92,7 +92,14 @@ impl Windows {
         self.lines.is_empty()
     }
 
-    /// One pass over the lines (see the module docs); whether it removed a candidate.
+    /// The words of memo the lines keep (see [`Windows::prune`]).
+    pub(crate) fn memo_len(&self) -> usize {
+        2 * self.lines.len()
+    }
+
+    /// One pass over the lines (see the module docs); whether it removed a candidate. `memo` holds,
+    /// per line, the signature of its cells when it was last narrowed to its windows (0: none) and
+    /// the digits they required, so that the windows are not worked out again on the same cells.
     ///
     /// # Errors
     /// A line with no window open; its cells are blamed.
@@ -101,10 +108,11 @@ impl Windows {
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        memo: &mut [u64],
     ) -> Step<bool> {
         let mut changed = false;
-        for line in self.lines.iter() {
-            match line.prune(cand, vals, out) {
+        for (line, memo) in self.lines.iter().zip(memo.chunks_exact_mut(2)) {
+            match line.prune(cand, vals, out, memo) {
                 Ok(c) => changed |= c,
                 Err(e) => {
                     out.blame.extend_from_slice(&line.cells);
@@ -142,12 +150,42 @@ fn keep<M: Mask>(
 }
 
 impl Line {
+    /// Prunes the line: its cells to the digits of open windows (unless `memo`, the signature of
+    /// its cells and its required digits when it was last pruned, matches them: then they are as
+    /// that left them), then the digits every open window requires. `memo` is updated.
     fn prune<M: Mask>(
         &self,
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        memo: &mut [u64],
     ) -> Step<bool> {
+        let cells = &self.cells;
+        let sig = signature(cells.iter(), cells, cand, vals);
+        let mut changed = false;
+        let required = match sig {
+            Some(s) if memo[0] == s => memo[1],
+            _ => {
+                let (c, required) = self.windows(cand, vals, out)?;
+                changed = c;
+                if let Some(s) = signature(cells.iter(), cells, cand, vals) {
+                    memo[0] = s;
+                    memo[1] = required;
+                }
+                required
+            }
+        };
+        Ok(self.place_required(cand, vals, out, required)? || changed)
+    }
+
+    /// Narrows the cells to the digits some open window gives them; the digits every open window
+    /// holds.
+    fn windows<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<(bool, u64)> {
         let k = self.cells.len();
         let mut dom = [0u64; 64];
         for (i, &c) in self.cells.iter().enumerate() {
@@ -155,9 +193,11 @@ impl Line {
         }
         let dom = &dom[..k];
         let union = dom.iter().fold(0, |a, &d| a | d);
+        // Per cell, the digits some open window supports (GAC: a perfect matching through them).
+        let mut support = [0u64; 64];
         let (mut open, mut required) = (0u64, u64::MAX);
         for &w in self.windows.iter() {
-            if union & w == w && fits(dom, w) {
+            if union & w == w && supports(dom, w, &mut support[..k]) {
                 open |= w;
                 required &= w;
             }
@@ -166,18 +206,28 @@ impl Line {
             return Err(Contradiction);
         }
         let mut changed = false;
-        if union & !open != 0 {
-            for (i, &c) in self.cells.iter().enumerate() {
-                if dom[i] & !open != 0 {
-                    changed |= keep(cand, vals, out, c as usize, open)?;
-                }
+        for (i, &c) in self.cells.iter().enumerate() {
+            if dom[i] & !support[i] != 0 {
+                changed |= keep(cand, vals, out, c as usize, support[i])?;
             }
         }
+        Ok((changed, required))
+    }
+
+    /// Each `required` digit: placed on the one cell of the line left for it, or removed from the
+    /// cells off the line that must differ from all of the line's cells that may hold it.
+    fn place_required<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        required: u64,
+    ) -> Step<bool> {
+        let mut changed = false;
         let mut req = required;
         while req != 0 {
-            let d = req.trailing_zeros();
+            let bit = req & req.wrapping_neg();
             req &= req - 1;
-            let bit = 1u64 << d;
             let mut holders = 0u64;
             for (i, &c) in self.cells.iter().enumerate() {
                 if domain(cand, vals, c as usize) & bit != 0 {
@@ -204,15 +254,54 @@ impl Line {
 }
 
 /// Whether the cells with digit sets `dom` can hold the digits of `window` one each (as many cells
-/// as digits): every cell has one, and a perfect matching exists (augmenting paths).
-fn fits(dom: &[u64], window: u64) -> bool {
+/// as digits): if so, each cell's digits of the window that some such assignment gives it are added
+/// to `support`. A perfect matching, then for each other digit of a cell a matching that gives the
+/// cell that digit (augmenting paths; the lines are short).
+fn supports(dom: &[u64], window: u64, support: &mut [u64]) -> bool {
+    let mut owner = [u8::MAX; 64];
+    if !matching(dom, window, &mut owner) {
+        return false;
+    }
+    take(&owner, window, support);
+    let mut trial = [0u64; 64];
+    let trial = &mut trial[..dom.len()];
+    for i in 0..dom.len() {
+        let mut rest = dom[i] & window & !support[i];
+        while rest != 0 {
+            let d = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            trial.copy_from_slice(dom);
+            trial[i] = 1 << d;
+            let mut o = [u8::MAX; 64];
+            if matching(trial, window, &mut o) {
+                take(&o, window, support);
+            }
+        }
+    }
+    true
+}
+
+/// Adds the digits of a matching (`owner`: digit to cell) to the cells' `support`.
+fn take(owner: &[u8; 64], window: u64, support: &mut [u64]) {
+    let mut w = window;
+    while w != 0 {
+        let e = w.trailing_zeros() as usize;
+        w &= w - 1;
+        if let Some(s) = support.get_mut(owner[e] as usize) {
+            *s |= 1 << e;
+        }
+    }
+}
+
+/// A perfect matching of the cells with digit sets `dom` to the digits of `window` (as many), in
+/// `owner` (digit to cell); whether there is one.
+fn matching(dom: &[u64], window: u64, owner: &mut [u8; 64]) -> bool {
     if dom.iter().any(|&d| d & window == 0) {
         return false;
     }
-    let mut owner = [u8::MAX; 64];
     for i in 0..dom.len() {
         let mut visited = 0u64;
-        if !augment(i, dom, window, &mut owner, &mut visited) {
+        if !augment(i, dom, window, owner, &mut visited) {
             return false;
         }
     }
@@ -240,11 +329,29 @@ fn augment(i: usize, dom: &[u64], window: u64, owner: &mut [u8; 64], visited: &m
 mod tests {
     use super::*;
 
+    fn fits(dom: &[u64], window: u64) -> Option<Vec<u64>> {
+        let mut support = vec![0; dom.len()];
+        supports(dom, window, &mut support).then_some(support)
+    }
+
     #[test]
     fn a_perfect_matching_or_none() {
         // Three cells, window {1, 2, 3}: {1}, {1, 2}, {2, 3} fit; {1}, {1, 2}, {1, 2} do not.
-        assert!(fits(&[0b001, 0b011, 0b110], 0b111));
-        assert!(!fits(&[0b001, 0b011, 0b011], 0b111));
-        assert!(!fits(&[0b001, 0b010, 0b1000], 0b111));
+        assert!(fits(&[0b001, 0b011, 0b110], 0b111).is_some());
+        assert!(fits(&[0b001, 0b011, 0b011], 0b111).is_none());
+        assert!(fits(&[0b001, 0b010, 0b1000], 0b111).is_none());
+    }
+
+    #[test]
+    fn supports_are_the_digits_of_some_matching() {
+        // {4, 5}, {4, 5}, {3, 4, 5, 6} in the window {4, 5, 6}: the third cell can only be 6; the
+        // digit 3 is outside the window.
+        let (four, five, six) = (1 << 3, 1 << 4, 1 << 5);
+        let dom = [four | five, four | five, 1 << 2 | four | five | six];
+        let s = fits(&dom, four | five | six).unwrap();
+        assert_eq!(s, vec![four | five, four | five, six]);
+        // {1}, {1, 2}, {1, 2, 3} in {1, 2, 3}: exactly 1, 2, 3.
+        let s = fits(&[0b001, 0b011, 0b111], 0b111).unwrap();
+        assert_eq!(s, vec![0b001, 0b010, 0b100]);
     }
 }

@@ -33,8 +33,8 @@
 use super::consecutive::{NonConsecutive, all_digits};
 use super::lines::ClueRules;
 use super::mask::Mask;
-use super::renban::Windows;
 pub(crate) use super::narrow::{Narrowed, narrow};
+use super::renban::Windows;
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
 use crate::units::Units;
