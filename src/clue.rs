@@ -829,14 +829,12 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                 .all(|(i, c)| !cells[..i].contains(c));
             if once && k <= shape.n() {
                 // Different digits, one of the runs of k: a group (peers) and the runs to choose
-                // from.
+                // from. (The pairs "different, less than k apart" are implied: with them as well
+                // the native search takes the same nodes on #163-#165 of sigh's corpus, a little
+                // slower; the SAT encoder writes their support clauses itself.)
                 out.groups.push(cells.clone());
                 out.window_rules
                     .push(WindowRule::runs(cells.clone(), shape.n()));
-                if std::env::var_os("RB_PAIRS").is_some() {
-                    let k = u16::try_from(k).unwrap_or(u16::MAX);
-                    out.pairs(RelationKind::Near(k), all_pairs(cells));
-                }
             } else {
                 // A cell twice, or more cells than digits: no digits fit (pairs say so).
                 let k = u16::try_from(k).unwrap_or(u16::MAX);
