@@ -17,8 +17,9 @@
 //! (`handlers.js`: hidden singles and required-value exclusions), computed here from the windows.
 //! Digit sets are the low 64 bits of the masks (clues are refused above 64 digits).
 
+use super::lines::{domain, keep_only};
 use super::mask::Mask;
-use super::narrow::{Narrowed, narrow, signature};
+use super::narrow::{Narrowed, signature};
 use super::step::{Contradiction, Step};
 use crate::units::Units;
 
@@ -124,31 +125,6 @@ impl Windows {
     }
 }
 
-/// The digits cell `c` may hold: its candidates, or its digit once placed.
-#[inline]
-fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
-    match vals[c] {
-        0 => cand[c].low_bits(),
-        v => 1 << (v - 1),
-    }
-}
-
-/// Narrows cell `c` to `keep` if open; fails if its placed digit is not kept.
-#[inline]
-fn keep<M: Mask>(
-    cand: &mut [M],
-    vals: &[u16],
-    out: &mut Narrowed<'_, M>,
-    c: usize,
-    keep: u64,
-) -> Step<bool> {
-    match vals[c] {
-        0 => narrow(cand, out, c, keep),
-        v if keep >> (v - 1) & 1 == 1 => Ok(false),
-        _ => Err(Contradiction),
-    }
-}
-
 impl Line {
     /// Prunes the line: its cells to the digits of open windows (unless `memo`, the signature of
     /// its cells and its required digits when it was last pruned, matches them: then they are as
@@ -208,7 +184,7 @@ impl Line {
         let mut changed = false;
         for (i, &c) in self.cells.iter().enumerate() {
             if dom[i] & !support[i] != 0 {
-                changed |= keep(cand, vals, out, c as usize, support[i])?;
+                changed |= keep_only(cand, vals, out, c as usize, support[i])?;
             }
         }
         Ok((changed, required))
@@ -238,12 +214,12 @@ impl Line {
                 0 => return Err(Contradiction),
                 1 => {
                     let c = self.cells[holders.trailing_zeros() as usize] as usize;
-                    changed |= keep(cand, vals, out, c, bit)?;
+                    changed |= keep_only(cand, vals, out, c, bit)?;
                 }
                 _ => {
                     for &(x, sees) in self.watchers.iter() {
                         if sees & holders == holders && domain(cand, vals, x as usize) & bit != 0 {
-                            changed |= keep(cand, vals, out, x as usize, !bit)?;
+                            changed |= keep_only(cand, vals, out, x as usize, !bit)?;
                         }
                     }
                 }

@@ -356,7 +356,11 @@ fn renban_puzzles_within_node_budgets() {
         let report = DfsBackend::new().solve(&p.units, &p.grid, &limits).unwrap();
         match &report.outcome {
             Outcome::Unique(g) => assert_eq!(g.values(), published.values(), "#{i}"),
-            other => panic!("#{i}: {:?} after {} nodes", other.status(), report.stats.nodes),
+            other => panic!(
+                "#{i}: {:?} after {} nodes",
+                other.status(),
+                report.stats.nodes
+            ),
         }
         assert!(report.stats.nodes <= budget, "#{i}: {}", report.stats.nodes);
     }
