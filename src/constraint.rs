@@ -1,7 +1,7 @@
 //! The constraints beside the units, as data: [`Variant`]s without data of their own, and the few
 //! primitives every rule is lowered into for the backends — pairwise [`Relation`]s (a table of digit
 //! pairs), killer [`Cage`]s, weighted [`SumRule`]s, [`LineRule`]s (a layered automaton over a line of
-//! cells) and candidate sets. [`Units`](crate::Units) carries them; the rules builder checks them;
+//! cells), [`WindowRule`]s (the set of a line's digits, one of a few) and candidate sets. [`Units`](crate::Units) carries them; the rules builder checks them;
 //! each backend and the encoder reason about them in its own way (the verifier checks the rules as
 //! setters state them, `clue.rs`).
 
@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::grid::{Cell, Shape};
+use crate::grid::{Cell, Digit, DigitSet, Shape};
 
 /// A constraint that needs no data beyond the grid's shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -332,4 +332,35 @@ pub struct LineRule {
     pub cells: Vec<Cell>,
     /// The automaton unrolled over the line: only states on some accepted word are kept.
     pub graph: std::sync::Arc<crate::automaton::Layered>,
+}
+
+/// Cells whose digits, all different, make up one of a few sets of as many digits (*windows*): a
+/// renban line's k cells hold one of the runs of k consecutive digits, in any order
+/// ([`WindowRule::runs`]). Both backends reason about the choice of window: a digit in no window
+/// still open leaves the line, a digit in every one of them must be on it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct WindowRule {
+    /// The cells, each once.
+    pub cells: Vec<Cell>,
+    /// The sets the cells' digits may make up, each of `cells.len()` digits, ascending by their
+    /// lowest digit.
+    pub windows: Vec<DigitSet>,
+}
+
+impl WindowRule {
+    /// `cells` holding a run of consecutive digits of 1..=`n` (renban): the n − k + 1 runs of k =
+    /// `cells.len()` digits (none when k > n).
+    pub fn runs(cells: Vec<Cell>, n: usize) -> WindowRule {
+        let k = cells.len();
+        let windows = (1..=(n + 1).saturating_sub(k))
+            .map(|low| {
+                let mut w = DigitSet::EMPTY;
+                for d in (low..low + k).filter_map(|d| Digit::new(d as u16)) {
+                    w.insert(d);
+                }
+                w
+            })
+            .collect();
+        WindowRule { cells, windows }
+    }
 }

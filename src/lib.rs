@@ -60,7 +60,7 @@ pub use check::{
 };
 pub use clue::Clue;
 pub use constraint::{
-    Cage, LineRule, Relation, RelationKind, SumRule, UnknownVariant, Variant, sum_range,
+    Cage, LineRule, Relation, RelationKind, SumRule, UnknownVariant, Variant, WindowRule, sum_range,
 };
 pub use dfs::DfsBackend;
 pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError};

@@ -446,6 +446,7 @@ impl RulesBuilder {
             clues: self.clues,
             sums: lowered.sums,
             lines: lowered.lines,
+            window_rules: lowered.window_rules,
             candidates,
             base: self.base,
         }))

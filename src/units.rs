@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::clue::Clue;
-use crate::constraint::{Cage, LineRule, Relation, SumRule, Variant};
+use crate::constraint::{Cage, LineRule, Relation, SumRule, Variant, WindowRule};
 use crate::grid::{Cell, Digit, DigitSet, Grid, Shape};
 
 /// What kind of group a unit is.
@@ -124,6 +124,7 @@ pub struct Units {
     /// (one per cell, ascending by cell).
     sums: Vec<SumRule>,
     lines: Vec<LineRule>,
+    window_rules: Vec<WindowRule>,
     candidates: Vec<(Cell, DigitSet)>,
     /// The value of digit 1: 1, or 0 on a zero-based grid.
     base: i32,
@@ -140,6 +141,7 @@ pub(crate) struct Extras {
     pub clues: Vec<Clue>,
     pub sums: Vec<SumRule>,
     pub lines: Vec<LineRule>,
+    pub window_rules: Vec<WindowRule>,
     pub candidates: Vec<(Cell, DigitSet)>,
     pub base: i32,
 }
@@ -207,6 +209,7 @@ impl Units {
             clues: Vec::new(),
             sums: Vec::new(),
             lines: Vec::new(),
+            window_rules: Vec::new(),
             candidates: Vec::new(),
             base: 1,
         }
@@ -224,6 +227,7 @@ impl Units {
             clues: extras.clues,
             sums: extras.sums,
             lines: extras.lines,
+            window_rules: extras.window_rules,
             candidates: extras.candidates,
             base: extras.base,
             ..self
@@ -249,6 +253,11 @@ impl Units {
     /// The lines (automata) the clues lowered into.
     pub fn lines(&self) -> &[LineRule] {
         &self.lines
+    }
+
+    /// The window rules (renban lines) the clues lowered into.
+    pub fn window_rules(&self) -> &[WindowRule] {
+        &self.window_rules
     }
 
     /// The candidate sets the clues lowered into: at most one per cell, ascending by cell.
@@ -296,6 +305,7 @@ impl Units {
             || !self.groups.is_empty()
             || !self.sums.is_empty()
             || !self.lines.is_empty()
+            || !self.window_rules.is_empty()
             || !self.candidates.is_empty()
     }
 
@@ -305,6 +315,7 @@ impl Units {
         !self.groups.is_empty()
             || !self.sums.is_empty()
             || !self.lines.is_empty()
+            || !self.window_rules.is_empty()
             || !self.candidates.is_empty()
             || self.relations.iter().any(|r| !r.kind.is_variant())
     }

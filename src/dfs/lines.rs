@@ -190,7 +190,7 @@ impl ClueRules {
 
 /// The digits cell `c` may hold: its candidates, or its digit once placed.
 #[inline]
-fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
+pub(super) fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
     match vals[c] {
         0 => cand[c].low_bits(),
         v => 1 << (v - 1),
@@ -199,7 +199,7 @@ fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
 
 /// Narrows cell `c` to `keep` if open, or fails if its placed digit is not kept.
 #[inline]
-fn keep_only<M: Mask>(
+pub(super) fn keep_only<M: Mask>(
     cand: &mut [M],
     vals: &[u16],
     out: &mut Narrowed<'_, M>,

@@ -65,6 +65,7 @@ mod lines;
 mod mask;
 mod narrow;
 mod nine;
+mod renban;
 mod rules;
 mod search;
 mod state;

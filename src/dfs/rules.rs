@@ -37,6 +37,7 @@ use super::consecutive::{NonConsecutive, all_digits};
 use super::lines::ClueRules;
 use super::mask::Mask;
 pub(crate) use super::narrow::{Narrowed, narrow};
+use super::renban::Windows;
 use super::step::{Contradiction, Step};
 use crate::constraint::{RelationKind, sum_range};
 use crate::units::Units;
@@ -65,6 +66,8 @@ pub(crate) struct Rules {
     /// The primitives of clues: relation tables, weighted sums, lines, candidate sets
     /// (`lines.rs`).
     pub(crate) clue: ClueRules,
+    /// The window rules (renban lines, `renban.rs`), pruned from the state.
+    pub(crate) windows: Windows,
     /// Per cage, then per sum: the cells its pruning reads, as a bit set of `words` words.
     inputs: Box<[u64]>,
     /// Per cage: its own cells, as a bit set of `words` words (the rest of its inputs are the
@@ -223,6 +226,7 @@ impl Rules {
             cages: cages.into(),
             sums,
             clue: ClueRules::build(units),
+            windows: Windows::build(units),
             inputs: inputs.into(),
             own: own.into(),
             words,
@@ -275,6 +279,7 @@ impl Rules {
             && self.cages.is_empty()
             && self.sums.is_empty()
             && self.clue.is_empty()
+            && self.windows.is_empty()
     }
 
     /// For each cell, the cells it must differ from besides its unit peers: its "must differ"

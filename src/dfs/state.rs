@@ -29,6 +29,8 @@ pub(crate) struct Work<M> {
     seen: Vec<u64>,
     /// Room for the clues' sums and lines (see [`Narrowed::scratch`]).
     scratch: Vec<u64>,
+    /// Per window rule, what its last narrowing left (`renban.rs`).
+    windows_seen: Vec<u64>,
     marks: Vec<u8>,
     /// Per cell, one more than the dead ends it was blamed for in this search (cages: see
     /// [`State::pick_weighted`]); empty without cages.
@@ -46,6 +48,7 @@ impl<M: Mask> Work<M> {
             blame: Vec::new(),
             seen: Vec::new(),
             scratch: Vec::new(),
+            windows_seen: Vec::new(),
             marks: Vec::new(),
             weights: Vec::new(),
         }
@@ -74,8 +77,10 @@ impl<M: Mask> Work<M> {
         self.outside.resize(2 * t.pairs.len(), M::ZERO);
         self.weights.clear();
         self.seen.clear();
+        self.windows_seen.clear();
         if let Some(rules) = &t.rules {
             self.seen.resize(rules.seen_len(), 0);
+            self.windows_seen.resize(rules.windows.memo_len(), 0);
         }
         if t.weighted {
             self.weights.resize(t.cells, 1);
@@ -675,6 +680,7 @@ impl<M: Mask> State<M> {
             let pairs = rules.non_consecutive();
             loop {
                 let changed = (!pairs.is_empty() && self.prune_pairs(t, pairs, work)?)
+                    || (!rules.windows.is_empty() && self.prune_windows(t, rules, work)?)
                     || self.prune_rules(t, rules, work)?;
                 if !changed {
                     break;
@@ -724,6 +730,25 @@ impl<M: Mask> State<M> {
             &self.vals[..t.cells],
             &mut out,
         );
+        self.record(t, work, &result, true);
+        result
+    }
+
+    /// One pass of the window rules (renban lines, `renban.rs`), recorded as
+    /// [`State::prune_rules`] records its pass. Whether it removed a candidate.
+    ///
+    /// # Errors
+    /// A line with no window left; what was removed until then is logged all the same.
+    fn prune_windows(&mut self, t: &Tables, rules: &Rules, work: &mut Work<M>) -> Step<bool> {
+        let mut seen = std::mem::take(&mut work.windows_seen);
+        let mut out = work.narrowed(false);
+        let result = rules.windows.prune(
+            &mut self.cand[..t.cells],
+            &self.vals[..t.cells],
+            &mut out,
+            &mut seen,
+        );
+        work.windows_seen = seen;
         self.record(t, work, &result, true);
         result
     }

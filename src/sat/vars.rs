@@ -8,7 +8,8 @@
 //! Auxiliary variables are numbered after the cell variables (N³ + 1, N³ + 2, … here) in the order
 //! the encoder creates them: first those of the killer cages (cage by cage in the rules' order: one
 //! selector per digit set in the combinations encoding, one variable per partial sum in the
-//! sequential one; all of them whatever the givens), then those of the at-most-one constraints
+//! sequential one; all of them whatever the givens; then the clues' sums and lines, then one
+//! selector per window of each window rule, renban), then those of the at-most-one constraints
 //! (sequential counter, product encoding). Every encoding of one set of rules thus numbers the cages'
 //! variables alike after its cell variables, and a model decodes with the puzzle alone.
 //!
@@ -122,8 +123,8 @@ pub fn max_dimacs_var(units: &Units) -> u64 {
     max_var_after(units, cell_var_count(units.shape()) as u64)
 }
 
-/// The same bound after `cell_vars` cell variables (of either numbering): the cages' auxiliaries,
-/// then the at-most-one constraints'.
+/// The same bound after `cell_vars` cell variables (of either numbering): the rules' auxiliaries
+/// (cages, sums, lines, window selectors), then the at-most-one constraints'.
 pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
     let n = units.shape().n() as u64;
     let amo_constraints = units.shape().cells() as u64 + units.units().len() as u64 * n;
@@ -166,7 +167,13 @@ pub(crate) fn max_var_after(units: &Units, cell_vars: u64) -> u64 {
             .max(2 * 1000 + (k + 1) * (2 * k * n + 1) * (n + 1) + k * n * n);
         digits + implied_sums_bound(units) * per
     };
-    cell_vars + cages + implied + lines + sums + amo_constraints * (n - 1)
+    // Window rules (renban): a selector per window.
+    let windows: u64 = units
+        .window_rules()
+        .iter()
+        .map(|r| r.windows.len() as u64)
+        .sum();
+    cell_vars + cages + implied + lines + sums + windows + amo_constraints * (n - 1)
 }
 
 /// The cell variables of one formula: the fixed numbering (every (cell, digit) pair), or the

@@ -335,3 +335,46 @@ fn malformed_new_types_are_errors_at_their_column() {
         );
     }
 }
+
+/// Renban lines (window rules: both backends choose among the runs a line may hold) counted as
+/// the test's enumeration counts them, on 4x4 (every grid) and 6x6 (a solution with its top three
+/// rows blanked), alone and with thermometers, anti-king and 0-based digits.
+#[test]
+fn renban_lines_count_as_enumeration() {
+    let cases = [
+        ".Shape~4x4.Renban~R1C1~R2C2",
+        ".Shape~4x4.Renban~R1C1~R2C2~R3C3",
+        ".Shape~4x4.Renban~R1C1~R2C3~R3C2.Renban~R4C1~R4C2",
+        ".Shape~4x4.Renban~R2C1~R3C2~R4C3.Renban~R1C3~R2C4",
+        ".Shape~4x4.Renban~R1C1~R2C2~R3C3.Thermo~R4C1~R4C2",
+        ".Shape~4x4.Renban~R1C1~R1C2~R2C1~R2C2.Renban~R3C3~R4C4",
+        ".Shape~4x4~0-3.Renban~R1C1~R2C3~R3C2",
+    ];
+    let mut seen = Vec::new();
+    for text in cases {
+        let k = counts_agree(text, 300);
+        seen.push(k);
+        assert!(k < 288, "{text}: {k}");
+    }
+    eprintln!("4x4 renban counts: {seen:?}");
+    // A 6x6 solution (2x3 boxes; rows 1-6 read 123456, 456123, 234561, 561234, 345612, 612345),
+    // rows 1-3 blank: its completions under renban lines through them that it keeps (so at least
+    // one), and anti-king, which it keeps too (row r + 1 is row r moved 3 or 4 places on).
+    let value = |r: usize, c: usize| (r * 3 + r / 2 + c) % 6 + 1;
+    let givens: String = (3..6)
+        .flat_map(|r| (0..6).map(move |c| (r, c)))
+        .map(|(r, c)| format!("~R{}C{}_{}", r + 1, c + 1, value(r, c)))
+        .collect();
+    let mut seen = Vec::new();
+    for lines in [
+        ".Renban~R1C1~R1C2~R1C3.Renban~R2C5~R3C6",
+        ".Renban~R2C1~R3C2.Renban~R3C3~R3C4~R3C5",
+        ".AntiKing.Renban~R2C2~R3C3.Thermo~R1C1~R1C2~R1C3",
+    ] {
+        let text = format!(".Shape~6x6.{givens}{lines}");
+        let k = counts_agree(&text, 100_000);
+        seen.push(k);
+        assert!(k > 0, "{text}: the planted solution keeps the lines");
+    }
+    eprintln!("6x6 renban counts: {seen:?}");
+}

@@ -41,6 +41,7 @@ mod lines;
 mod minimal;
 pub(crate) mod pruned;
 mod relations;
+mod renban;
 
 pub use amo::amo_size;
 pub(crate) use amo::at_most_one;
@@ -188,6 +189,7 @@ pub(crate) fn encode_numbered<S: ClauseSink + ?Sized>(
             }
         }
         lines::encode_clue_rules(units, &mut rules_aux, &mut fixed);
+        renban::encode_windows(units, &mut rules_aux, &mut fixed);
     }
     let rules_aux = rules_aux.count();
     let aux_vars = match encoding.parts() {

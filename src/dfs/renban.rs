@@ -1,0 +1,333 @@
+//! The native backend's reasoning about window rules (renban lines: the k cells hold one of the
+//! runs of k consecutive digits), by the windows still open, as a solver reads a renban line.
+//!
+//! A window stays open while the line's cells can hold its digits one each: every cell has a
+//! candidate in it and the cells and its digits admit a perfect matching (augmenting paths over
+//! bit masks, Hopcroft & Karp's idea in its simplest form). Then
+//!
+//! - each cell keeps only digits of some open window: this bounds the line (no digit further than
+//!   k − 1 from any cell's candidates) and is at least as strong as arc consistency on the pairs
+//!   "different and less than k apart";
+//! - a digit in every open window must be on the line: with one cell left that can hold it, it goes
+//!   there (a hidden single within the line); with several, a cell off the line that must differ
+//!   from all of them (a peer in a unit, a relation, a group) loses it, as a cage's required digits
+//!   do in a killer.
+//!
+//! The same reasoning as the valid/required values of sigh's `BinaryPairwise` handler for renban
+//! (`handlers.js`: hidden singles and required-value exclusions), computed here from the windows.
+//! Digit sets are the low 64 bits of the masks (clues are refused above 64 digits).
+
+use super::lines::{domain, keep_only};
+use super::mask::Mask;
+use super::narrow::{Narrowed, signature};
+use super::step::{Contradiction, Step};
+use crate::units::Units;
+
+/// One window rule, as the search reads it.
+#[derive(Debug, PartialEq, Eq)]
+struct Line {
+    /// The cells (at most 64).
+    cells: Box<[u32]>,
+    /// The windows, as digit masks.
+    windows: Box<[u64]>,
+    /// The cells off the line that must differ from two or more of its cells: (cell, which of
+    /// the line's cells it must differ from, bit i for `cells[i]`).
+    watchers: Box<[(u32, u64)]>,
+}
+
+/// The window rules of a grid, flattened for the search.
+#[derive(Debug, PartialEq, Eq, Default)]
+pub(crate) struct Windows {
+    lines: Box<[Line]>,
+}
+
+impl Windows {
+    /// The window rules of `units` (none on grids above 64 digits, where clues are refused).
+    pub(crate) fn build(units: &Units) -> Windows {
+        let rules = units.window_rules();
+        if rules.is_empty() || units.shape().n() > 64 {
+            return Windows::default();
+        }
+        // Who must differ from whom besides the unit peers: "must differ" relations and groups.
+        let cells = units.shape().cells();
+        let mut extra: Vec<Vec<u32>> = vec![Vec::new(); cells];
+        for r in units.relations().iter().filter(|r| r.kind.is_differ()) {
+            extra[r.a.index()].push(r.b.index() as u32);
+            extra[r.b.index()].push(r.a.index() as u32);
+        }
+        for g in units.groups() {
+            for a in &g.cells {
+                extra[a.index()].extend(g.cells.iter().map(|b| b.index() as u32));
+            }
+        }
+        let lines = rules
+            .iter()
+            .filter(|r| r.cells.len() <= 64)
+            .map(|r| {
+                let line: Vec<u32> = r.cells.iter().map(|c| c.index() as u32).collect();
+                let mut seen = vec![0u64; cells];
+                for (i, &c) in r.cells.iter().enumerate() {
+                    let peers = units.peers(c).iter().map(|p| p.index() as u32);
+                    for p in peers.chain(extra[c.index()].iter().copied()) {
+                        seen[p as usize] |= 1 << i;
+                    }
+                }
+                let watchers = seen
+                    .iter()
+                    .enumerate()
+                    .filter(|&(x, m)| m.count_ones() >= 2 && !line.contains(&(x as u32)))
+                    .map(|(x, &m)| (x as u32, m))
+                    .collect();
+                Line {
+                    cells: line.into(),
+                    windows: r.windows.iter().map(|w| w.words()[0]).collect(),
+                    watchers,
+                }
+            })
+            .collect();
+        Windows { lines }
+    }
+
+    /// Whether there is no window rule.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// The words of memo the lines keep (see [`Windows::prune`]).
+    pub(crate) fn memo_len(&self) -> usize {
+        2 * self.lines.len()
+    }
+
+    /// One pass over the lines (see the module docs); whether it removed a candidate. `memo` holds,
+    /// per line, the signature of its cells when it was last narrowed to its windows (0: none) and
+    /// the digits they required, so that the windows are not worked out again on the same cells.
+    ///
+    /// # Errors
+    /// A line with no window open; its cells are blamed.
+    pub(crate) fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        memo: &mut [u64],
+    ) -> Step<bool> {
+        let mut changed = false;
+        for (line, memo) in self.lines.iter().zip(memo.chunks_exact_mut(2)) {
+            match line.prune(cand, vals, out, memo) {
+                Ok(c) => changed |= c,
+                Err(e) => {
+                    out.blame.extend_from_slice(&line.cells);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+impl Line {
+    /// Prunes the line: its cells to the digits of open windows (unless `memo`, the signature of
+    /// its cells and its required digits when it was last pruned, matches them: then they are as
+    /// that left them), then the digits every open window requires. `memo` is updated.
+    fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        memo: &mut [u64],
+    ) -> Step<bool> {
+        let cells = &self.cells;
+        let sig = signature(cells.iter(), cells, cand, vals);
+        let mut changed = false;
+        let required = match sig {
+            Some(s) if memo[0] == s => memo[1],
+            _ => {
+                let (c, required) = self.windows(cand, vals, out)?;
+                changed = c;
+                if let Some(s) = signature(cells.iter(), cells, cand, vals) {
+                    memo[0] = s;
+                    memo[1] = required;
+                }
+                required
+            }
+        };
+        Ok(self.place_required(cand, vals, out, required)? || changed)
+    }
+
+    /// Narrows the cells to the digits some open window gives them; the digits every open window
+    /// holds.
+    fn windows<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<(bool, u64)> {
+        let k = self.cells.len();
+        let mut dom = [0u64; 64];
+        for (i, &c) in self.cells.iter().enumerate() {
+            dom[i] = domain(cand, vals, c as usize);
+        }
+        let dom = &dom[..k];
+        let union = dom.iter().fold(0, |a, &d| a | d);
+        // Per cell, the digits some open window supports (GAC: a perfect matching through them).
+        let mut support = [0u64; 64];
+        let (mut open, mut required) = (0u64, u64::MAX);
+        for &w in self.windows.iter() {
+            if union & w == w && supports(dom, w, &mut support[..k]) {
+                open |= w;
+                required &= w;
+            }
+        }
+        if open == 0 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        for (i, &c) in self.cells.iter().enumerate() {
+            if dom[i] & !support[i] != 0 {
+                changed |= keep_only(cand, vals, out, c as usize, support[i])?;
+            }
+        }
+        Ok((changed, required))
+    }
+
+    /// Each `required` digit: placed on the one cell of the line left for it, or removed from the
+    /// cells off the line that must differ from all of the line's cells that may hold it.
+    fn place_required<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        required: u64,
+    ) -> Step<bool> {
+        let mut changed = false;
+        let mut req = required;
+        while req != 0 {
+            let bit = req & req.wrapping_neg();
+            req &= req - 1;
+            let mut holders = 0u64;
+            for (i, &c) in self.cells.iter().enumerate() {
+                if domain(cand, vals, c as usize) & bit != 0 {
+                    holders |= 1 << i;
+                }
+            }
+            match holders.count_ones() {
+                0 => return Err(Contradiction),
+                1 => {
+                    let c = self.cells[holders.trailing_zeros() as usize] as usize;
+                    changed |= keep_only(cand, vals, out, c, bit)?;
+                }
+                _ => {
+                    for &(x, sees) in self.watchers.iter() {
+                        if sees & holders == holders && domain(cand, vals, x as usize) & bit != 0 {
+                            changed |= keep_only(cand, vals, out, x as usize, !bit)?;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Whether the cells with digit sets `dom` can hold the digits of `window` one each (as many cells
+/// as digits): if so, each cell's digits of the window that some such assignment gives it are added
+/// to `support`. A perfect matching, then for each other digit of a cell a matching that gives the
+/// cell that digit (augmenting paths; the lines are short).
+fn supports(dom: &[u64], window: u64, support: &mut [u64]) -> bool {
+    let mut owner = [u8::MAX; 64];
+    if !matching(dom, window, &mut owner) {
+        return false;
+    }
+    take(&owner, window, support);
+    let mut trial = [0u64; 64];
+    let trial = &mut trial[..dom.len()];
+    for i in 0..dom.len() {
+        let mut rest = dom[i] & window & !support[i];
+        while rest != 0 {
+            let d = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            trial.copy_from_slice(dom);
+            trial[i] = 1 << d;
+            let mut o = [u8::MAX; 64];
+            if matching(trial, window, &mut o) {
+                take(&o, window, support);
+            }
+        }
+    }
+    true
+}
+
+/// Adds the digits of a matching (`owner`: digit to cell) to the cells' `support`.
+fn take(owner: &[u8; 64], window: u64, support: &mut [u64]) {
+    let mut w = window;
+    while w != 0 {
+        let e = w.trailing_zeros() as usize;
+        w &= w - 1;
+        if let Some(s) = support.get_mut(owner[e] as usize) {
+            *s |= 1 << e;
+        }
+    }
+}
+
+/// A perfect matching of the cells with digit sets `dom` to the digits of `window` (as many), in
+/// `owner` (digit to cell); whether there is one.
+fn matching(dom: &[u64], window: u64, owner: &mut [u8; 64]) -> bool {
+    if dom.iter().any(|&d| d & window == 0) {
+        return false;
+    }
+    for i in 0..dom.len() {
+        let mut visited = 0u64;
+        if !augment(i, dom, window, owner, &mut visited) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Finds cell `i` a digit of `window`, moving other cells along an augmenting path.
+fn augment(i: usize, dom: &[u64], window: u64, owner: &mut [u8; 64], visited: &mut u64) -> bool {
+    loop {
+        let free = dom[i] & window & !*visited;
+        if free == 0 {
+            return false;
+        }
+        let d = free.trailing_zeros() as usize;
+        *visited |= 1 << d;
+        let o = owner[d];
+        if o == u8::MAX || augment(o as usize, dom, window, owner, visited) {
+            owner[d] = i as u8;
+            return true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fits(dom: &[u64], window: u64) -> Option<Vec<u64>> {
+        let mut support = vec![0; dom.len()];
+        supports(dom, window, &mut support).then_some(support)
+    }
+
+    #[test]
+    fn a_perfect_matching_or_none() {
+        // Three cells, window {1, 2, 3}: {1}, {1, 2}, {2, 3} fit; {1}, {1, 2}, {1, 2} do not.
+        assert!(fits(&[0b001, 0b011, 0b110], 0b111).is_some());
+        assert!(fits(&[0b001, 0b011, 0b011], 0b111).is_none());
+        assert!(fits(&[0b001, 0b010, 0b1000], 0b111).is_none());
+    }
+
+    #[test]
+    fn supports_are_the_digits_of_some_matching() {
+        // {4, 5}, {4, 5}, {3, 4, 5, 6} in the window {4, 5, 6}: the third cell can only be 6; the
+        // digit 3 is outside the window.
+        let (four, five, six) = (1 << 3, 1 << 4, 1 << 5);
+        let dom = [four | five, four | five, 1 << 2 | four | five | six];
+        let s = fits(&dom, four | five | six).unwrap();
+        assert_eq!(s, vec![four | five, four | five, six]);
+        // {1}, {1, 2}, {1, 2, 3} in {1, 2, 3}: exactly 1, 2, 3.
+        let s = fits(&[0b001, 0b011, 0b111], 0b111).unwrap();
+        assert_eq!(s, vec![0b001, 0b010, 0b100]);
+    }
+}
