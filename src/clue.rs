@@ -961,6 +961,8 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
         }
         Clue::EqualSum { segments } => equal_sums(ctx, segments, out),
         Clue::Sandwich { sum, cells } => {
+            // A whole house holds different values; a shorter line (a row of a rectangular grid)
+            // is left to its units.
             let house = cells.len() == shape.n();
             out.line(
                 ctx,
@@ -970,6 +972,7 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                     lo,
                     hi,
                     house,
+                    distinct: house,
                 },
             )?;
         }
@@ -984,6 +987,7 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                     lo,
                     hi,
                     house,
+                    distinct: true,
                 },
             )?;
         }
@@ -1568,18 +1572,26 @@ impl Segments {
 
 /// Sandwiches and lunchboxes: the first cell chooses the smallest and largest values (`lo` and `hi`
 /// of the digits when the line is a whole house, which holds them all); every cell lies between them;
-/// the cells between the two cells that hold them add up to `sum`.
+/// the cells between the two cells that hold them add up to `sum`. When the line's cells hold
+/// different values (a house, or a lunchbox's cells), the states also carry the set of values read
+/// so far (`TRACK`), so that a sum is made of different values only: on a house the automaton is then
+/// exact for the line, all-different and sum together (as sigh's `Lunchbox` handler reasons over the
+/// digit sets that make the sum, by the gap between the ends).
 struct Lunch {
     sum: i32,
     lo: i32,
     hi: i32,
     house: bool,
+    distinct: bool,
 }
 
+/// A [`Lunch`] state: (smallest, largest, phase: 0 before either, 1 after one, 2 after both; the
+/// running sum in phase 1; the values read, as bits from `lo`, when the cells differ).
+type LunchState = (i32, i32, u8, i32, u64);
+
 impl Automaton for Lunch {
-    /// (smallest, largest, phase: 0 before either, 1 after one, 2 after both; the running sum in
-    /// phase 1), or nothing before the first cell.
-    type State = Option<(i32, i32, u8, i32)>;
+    /// A [`LunchState`], or nothing before the first cell.
+    type State = Option<LunchState>;
 
     fn start(&self) -> Self::State {
         None
@@ -1589,11 +1601,11 @@ impl Automaton for Lunch {
         match *s {
             None => {
                 if self.house {
-                    self.read((self.lo, self.hi, 0, 0), v, out);
+                    self.read((self.lo, self.hi, 0, 0, 0), v, out);
                 } else {
                     for a in self.lo..=self.hi {
                         for b in a + 1..=self.hi {
-                            self.read((a, b, 0, 0), v, out);
+                            self.read((a, b, 0, 0, 0), v, out);
                         }
                     }
                 }
@@ -1603,38 +1615,64 @@ impl Automaton for Lunch {
     }
 
     fn accepts(&self, s: &Self::State) -> bool {
-        matches!(s, Some((_, _, 2, _)))
+        matches!(s, Some((_, _, 2, _, _)))
     }
 }
 
 impl Lunch {
-    /// Reads `v` in state (a, b, phase, run): before either end (phase 0) a < b are the smallest and
-    /// largest; once one end is read (phase 1), a is that end and b the other.
-    fn read(
-        &self,
-        (a, b, phase, run): (i32, i32, u8, i32),
-        v: i32,
-        out: &mut Vec<Option<(i32, i32, u8, i32)>>,
-    ) {
+    /// Reads `v` in state (a, b, phase, run, seen): before either end (phase 0) a < b are the
+    /// smallest and largest; once one end is read (phase 1), a is that end and b the other.
+    fn read(&self, (a, b, phase, run, seen): LunchState, v: i32, out: &mut Vec<Option<LunchState>>) {
         if v < a.min(b) || v > a.max(b) {
             return;
         }
+        let seen = if self.distinct {
+            let bit = 1u64 << ((v - self.lo) & 63);
+            if seen & bit != 0 {
+                return;
+            }
+            seen | bit
+        } else {
+            0
+        };
         let end = v == a || v == b;
         match (phase, end) {
-            (0, false) => out.push(Some((a, b, 0, 0))),
+            (0, false) => out.push(Some((a, b, 0, 0, seen))),
             // One end: which one is told by the state's order, kept as (end seen, other end).
-            (0, true) => out.push(Some((v, if v == a { b } else { a }, 1, 0))),
+            (0, true) => out.push(Some((v, if v == a { b } else { a }, 1, 0, seen))),
             // Values are never negative: a sum past the target stays past it.
             (1, false) if run + v <= self.sum => {
-                out.push(Some((a, b, 1, run + v)));
+                if self.distinct && !self.reachable(a, b, run + v, seen) {
+                    return;
+                }
+                out.push(Some((a, b, 1, run + v, seen)));
             }
             // The other end: the sum must be made up.
             (1, true) if v == b && run == self.sum => {
-                out.push(Some((a.min(b), a.max(b), 2, 0)));
+                out.push(Some((a.min(b), a.max(b), 2, 0, seen)));
             }
-            (2, false) => out.push(Some((a, b, 2, 0))),
+            (2, false) => out.push(Some((a, b, 2, 0, seen))),
             _ => {}
         }
+    }
+
+    /// Whether `run` can still grow to the sum by adding different values strictly between the
+    /// ends `a` and `b` not in `seen` (the largest first: a bound, which prunes states early).
+    fn reachable(&self, a: i32, b: i32, run: i32, seen: u64) -> bool {
+        let (min, max) = (a.min(b), a.max(b));
+        if run == self.sum {
+            return true;
+        }
+        let mut left = self.sum - run;
+        for x in (min + 1..max).rev() {
+            if seen >> ((x - self.lo) & 63) & 1 == 0 {
+                left -= x.min(left);
+                if left == 0 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
@@ -1891,45 +1929,42 @@ mod tests {
             let (a, b) = (i.min(j), i.max(j));
             once && min < max && w[a + 1..b].iter().sum::<i32>() == s
         };
-        for s in [0, 3, 5] {
-            agrees(
-                &Lunch {
+        let differ = |w: &[i32]| (1..w.len()).all(|i| !w[..i].contains(&w[i]));
+        for s in [0, 3, 5, 7] {
+            for (base, distinct) in [(1, false), (0, false), (1, true), (0, true)] {
+                let lunchbox = Lunch {
                     sum: s,
-                    lo: 1,
-                    hi: 5,
+                    lo: base,
+                    hi: base + 4,
                     house: false,
-                },
-                4,
-                5,
-                1,
-                |w| lunch(w, s),
-            );
-            agrees(
-                &Lunch {
-                    sum: s,
-                    lo: 0,
-                    hi: 4,
-                    house: false,
-                },
-                4,
-                5,
-                0,
-                |w| lunch(w, s),
-            );
+                    distinct,
+                };
+                agrees(&lunchbox, 4, 5, base, |w| {
+                    lunch(w, s) && (!distinct || differ(w))
+                });
+            }
         }
-        // A house holds 1 and N: the same with the ends fixed.
-        agrees(
-            &Lunch {
-                sum: 2,
+        // A house holds 1 and N: the same with the ends fixed; with the house's values different,
+        // a value outside may not repeat one inside (1 3 4 3 has 3 between the ends, but is no house):
+        // the block 1 3 4 either way round at either end, the other cell 2 (or 3 if repeats pass).
+        for (distinct, words) in [(false, 8), (true, 4)] {
+            let house = Lunch {
+                sum: 3,
                 lo: 1,
                 hi: 4,
                 house: true,
-            },
-            4,
-            4,
-            1,
-            |w| lunch(w, 2) && w.contains(&1) && w.contains(&4),
-        );
+                distinct,
+            };
+            agrees(&house, 4, 4, 1, |w| {
+                lunch(w, 3) && w.contains(&1) && w.contains(&4) && (!distinct || differ(w))
+            });
+            // Counted apart from the predicate: the words of the graph.
+            let g = unroll(&house, 4, &values(1, 4)).unwrap();
+            let accepted = (0..256u16)
+                .filter(|w| g.accepts(&[w >> 6, w >> 4 & 3, w >> 2 & 3, w & 3]))
+                .count();
+            assert_eq!(accepted, words, "distinct {distinct}");
+        }
     }
 
     #[test]
@@ -2071,5 +2106,19 @@ mod tests {
         let zero_based = SumRule::linear(cells.clone(), &[1; 9], 40, 9, 0);
         assert_eq!(plain_sum(&zero_based, 1), None);
         assert_eq!(plain_sum(&zero_based, 0), Some((cells, 40)));
+    }
+}
+#[cfg(test)]
+mod tmp_size {
+    use super::*;
+    #[test]
+    fn tmp_sizes() {
+        for sum in [0, 5, 10, 18, 25, 35] {
+            for distinct in [false, true] {
+                let g = unroll(&Lunch { sum, lo: 1, hi: 9, house: true, distinct }, 9, &(1..=9).collect::<Vec<_>>()).unwrap();
+                let nodes: usize = (0..=9).map(|i| g.nodes(i)).sum();
+                eprintln!("sum {sum} distinct {distinct}: nodes {nodes} edges {}", g.edge_count());
+            }
+        }
     }
 }

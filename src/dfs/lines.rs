@@ -686,11 +686,18 @@ impl LineProp {
             .iter()
             .map(|&c| domain(cand, vals, c as usize))
             .collect();
+        // Node by node, so that the work follows the nodes still reachable (most of a long line's
+        // graph is dead once a few of its cells are placed).
         for (i, &dom) in doms.iter().enumerate() {
             let (from, to) = (offset[i], offset[i + 1]);
-            for e in g.edges(i) {
-                if dom >> e.digit & 1 == 1 && scratch[from + e.from as usize] & 1 == 1 {
-                    scratch[to + e.to as usize] |= 1;
+            for u in 0..g.nodes(i) {
+                if scratch[from + u] & 1 == 0 {
+                    continue;
+                }
+                for e in g.edges_from(i, u) {
+                    if dom >> e.digit & 1 == 1 {
+                        scratch[to + e.to as usize] |= 1;
+                    }
                 }
             }
         }
@@ -702,13 +709,15 @@ impl LineProp {
         for i in (0..k).rev() {
             let (from, to) = (offset[i], offset[i + 1]);
             let mut keep = 0u64;
-            for e in g.edges(i) {
-                if doms[i] >> e.digit & 1 == 1
-                    && scratch[from + e.from as usize] & 1 == 1
-                    && scratch[to + e.to as usize] & 2 == 2
-                {
-                    keep |= 1 << e.digit;
-                    scratch[from + e.from as usize] |= 2;
+            for u in 0..g.nodes(i) {
+                if scratch[from + u] & 1 == 0 {
+                    continue;
+                }
+                for e in g.edges_from(i, u) {
+                    if doms[i] >> e.digit & 1 == 1 && scratch[to + e.to as usize] & 2 == 2 {
+                        keep |= 1 << e.digit;
+                        scratch[from + u] |= 2;
+                    }
                 }
             }
             changed |= keep_only(cand, vals, out, self.cells[i] as usize, keep)?;
