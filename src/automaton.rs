@@ -74,6 +74,7 @@ impl Layered {
     }
 
     /// The edges from node `u` of layer `i` to layer `i + 1` (i below L).
+    #[inline]
     pub fn edges_from(&self, i: usize, u: usize) -> &[Edge] {
         let f = &self.firsts[i];
         &self.edges[i][f[u] as usize..f[u + 1] as usize]

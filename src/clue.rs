@@ -1622,7 +1622,12 @@ impl Automaton for Lunch {
 impl Lunch {
     /// Reads `v` in state (a, b, phase, run, seen): before either end (phase 0) a < b are the
     /// smallest and largest; once one end is read (phase 1), a is that end and b the other.
-    fn read(&self, (a, b, phase, run, seen): LunchState, v: i32, out: &mut Vec<Option<LunchState>>) {
+    fn read(
+        &self,
+        (a, b, phase, run, seen): LunchState,
+        v: i32,
+        out: &mut Vec<Option<LunchState>>,
+    ) {
         if v < a.min(b) || v > a.max(b) {
             return;
         }
@@ -2106,19 +2111,5 @@ mod tests {
         let zero_based = SumRule::linear(cells.clone(), &[1; 9], 40, 9, 0);
         assert_eq!(plain_sum(&zero_based, 1), None);
         assert_eq!(plain_sum(&zero_based, 0), Some((cells, 40)));
-    }
-}
-#[cfg(test)]
-mod tmp_size {
-    use super::*;
-    #[test]
-    fn tmp_sizes() {
-        for sum in [0, 5, 10, 18, 25, 35] {
-            for distinct in [false, true] {
-                let g = unroll(&Lunch { sum, lo: 1, hi: 9, house: true, distinct }, 9, &(1..=9).collect::<Vec<_>>()).unwrap();
-                let nodes: usize = (0..=9).map(|i| g.nodes(i)).sum();
-                eprintln!("sum {sum} distinct {distinct}: nodes {nodes} edges {}", g.edge_count());
-            }
-        }
     }
 }

@@ -56,6 +56,8 @@ struct SumProp {
 struct LineProp {
     cells: Box<[u32]>,
     graph: Arc<Layered>,
+    /// Where each layer's nodes start in a pass's marks (layers 0..=L, then the total).
+    offset: Box<[usize]>,
 }
 
 /// The primitives of clues, flattened for the search.
@@ -113,6 +115,9 @@ impl ClueRules {
             .map(|l| LineProp {
                 cells: l.cells.iter().map(|c| c.index() as u32).collect(),
                 graph: l.graph.clone(),
+                offset: (0..=l.graph.len() + 1)
+                    .map(|i| (0..i).map(|j| l.graph.nodes(j)).sum())
+                    .collect(),
             })
             .collect();
         let candidates = units
@@ -672,47 +677,44 @@ impl LineProp {
         let mut buffer = std::mem::take(out.marks);
         let scratch = &mut buffer;
         scratch.clear();
-        let mut offset = Vec::with_capacity(k + 2);
-        let mut total = 0;
-        for i in 0..=k {
-            offset.push(total);
-            total += g.nodes(i);
-        }
-        offset.push(total);
-        scratch.resize(total, 0);
+        let offset = &self.offset;
+        scratch.resize(offset[k + 1], 0);
         scratch[0] = 1;
         let doms: Vec<u64> = self
             .cells
             .iter()
             .map(|&c| domain(cand, vals, c as usize))
             .collect();
-        // Node by node, so that the work follows the nodes still reachable (most of a long line's
-        // graph is dead once a few of its cells are placed).
+        // The nodes reached, layer after layer (layer i's from `starts[i]`), so that both passes
+        // follow the nodes still reachable, not the whole graph (most of a long line's graph is
+        // dead once a few of its cells are placed).
+        let mut live: Vec<u32> = Vec::with_capacity(4 * k + 4);
+        let mut starts: Vec<usize> = Vec::with_capacity(k + 2);
+        live.push(0);
+        starts.extend([0, 1]);
         for (i, &dom) in doms.iter().enumerate() {
-            let (from, to) = (offset[i], offset[i + 1]);
-            for u in 0..g.nodes(i) {
-                if scratch[from + u] & 1 == 0 {
-                    continue;
-                }
-                for e in g.edges_from(i, u) {
-                    if dom >> e.digit & 1 == 1 {
-                        scratch[to + e.to as usize] |= 1;
+            let to = offset[i + 1];
+            for j in starts[i]..starts[i + 1] {
+                for e in g.edges_from(i, live[j] as usize) {
+                    let mark = &mut scratch[to + e.to as usize];
+                    if dom >> e.digit & 1 == 1 && *mark == 0 {
+                        *mark = 1;
+                        live.push(e.to);
                     }
                 }
             }
-        }
-        if scratch[offset[k]] & 1 == 0 {
-            return Err(Contradiction);
+            if live.len() == starts[i + 1] {
+                return Err(Contradiction);
+            }
+            starts.push(live.len());
         }
         scratch[offset[k]] |= 2;
         let mut changed = false;
         for i in (0..k).rev() {
             let (from, to) = (offset[i], offset[i + 1]);
             let mut keep = 0u64;
-            for u in 0..g.nodes(i) {
-                if scratch[from + u] & 1 == 0 {
-                    continue;
-                }
+            for &u in &live[starts[i]..starts[i + 1]] {
+                let u = u as usize;
                 for e in g.edges_from(i, u) {
                     if doms[i] >> e.digit & 1 == 1 && scratch[to + e.to as usize] & 2 == 2 {
                         keep |= 1 << e.digit;
