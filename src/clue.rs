@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::automaton::{Automaton, TooLarge, unroll};
+use crate::automaton::{Automaton, Distinct, TooLarge, unroll, unroll_within};
 use crate::constraint::{LineRule, Relation, RelationKind, SumRule, Variant};
 use crate::grid::{Cell, DigitSet, Shape};
 use crate::nfa::NfaLine;
@@ -531,6 +531,32 @@ impl Lowered {
         Ok(())
     }
 
+    /// A line of `automaton` over `cells`; when the cells hold different values (`distinct`: a
+    /// whole house, a lunchbox), the automaton is told so ([`Distinct`]) while it stays within
+    /// [`DISTINCT_EDGES`], and left as it is past that.
+    fn line_of<A: Automaton>(
+        &mut self,
+        ctx: &LowerCtx<'_>,
+        cells: &[Cell],
+        automaton: &A,
+        distinct: bool,
+    ) -> Result<(), LowerError> {
+        if distinct {
+            let told = Distinct {
+                inner: automaton,
+                lo: ctx.base,
+            };
+            if let Ok(graph) = unroll_within(&told, cells.len(), &ctx.values(), DISTINCT_EDGES) {
+                self.lines.push(LineRule {
+                    cells: cells.to_vec(),
+                    graph: Arc::new(graph),
+                });
+                return Ok(());
+            }
+        }
+        self.line(ctx, cells, automaton)
+    }
+
     fn linear(&mut self, ctx: &LowerCtx<'_>, terms: &[(Cell, i32)], total: i32) {
         let (cells, coeffs): (Vec<Cell>, Vec<i32>) = terms.iter().copied().unzip();
         self.sums.push(SumRule::linear(
@@ -768,6 +794,11 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
     Ok(())
 }
 
+/// The most edges (before pruning) a line told its values differ ([`Distinct`]) may have: a 9x9
+/// sandwich or skyscraper has a few thousand; a 16x16 house's sets would pass it (and are then read
+/// without them).
+const DISTINCT_EDGES: usize = 200_000;
+
 /// The widest range of a weighted sum's possible totals (largest less smallest) a rule may have.
 pub(crate) const MAX_SUM_SPAN: i64 = 1 << 16;
 
@@ -964,50 +995,43 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             // A whole house holds different values; a shorter line (a row of a rectangular grid)
             // is left to its units.
             let house = cells.len() == shape.n();
-            out.line(
-                ctx,
-                cells,
-                &Lunch {
-                    sum: *sum,
-                    lo,
-                    hi,
-                    house,
-                    distinct: house,
-                },
-            )?;
+            let lunch = Lunch {
+                sum: *sum,
+                lo,
+                hi,
+                house,
+            };
+            out.line_of(ctx, cells, &lunch, house)?;
         }
         Clue::Lunchbox { sum, cells } => {
             out.groups.push(cells.clone());
             let house = cells.len() == shape.n();
-            out.line(
-                ctx,
-                cells,
-                &Lunch {
-                    sum: *sum,
-                    lo,
-                    hi,
-                    house,
-                    distinct: true,
-                },
-            )?;
+            let lunch = Lunch {
+                sum: *sum,
+                lo,
+                hi,
+                house,
+            };
+            out.line_of(ctx, cells, &lunch, true)?;
         }
-        Clue::XSum { sum, cells } => out.line(ctx, cells, &FirstX { sum: *sum })?,
-        Clue::Skyscraper { count, cells } => out.line(
-            ctx,
-            cells,
-            &Sky {
+        Clue::XSum { sum, cells } => {
+            let house = cells.len() == shape.n();
+            out.line_of(ctx, cells, &FirstX { sum: *sum }, house)?;
+        }
+        Clue::Skyscraper { count, cells } => {
+            let sky = Sky {
                 hidden: None,
                 count: *count,
-            },
-        )?,
-        Clue::HiddenSkyscraper { value, cells } => out.line(
-            ctx,
-            cells,
-            &Sky {
+            };
+            out.line_of(ctx, cells, &sky, cells.len() == shape.n())?;
+        }
+        Clue::HiddenSkyscraper { value, cells } => {
+            let sky = Sky {
                 hidden: Some(*value),
                 count: 0,
-            },
-        )?,
+            };
+            out.line_of(ctx, cells, &sky, cells.len() == shape.n())?;
+        }
         Clue::NumberedRoom { value, cells } => {
             select(ctx, cells[0], cells, *value, out);
         }
@@ -1572,26 +1596,19 @@ impl Segments {
 
 /// Sandwiches and lunchboxes: the first cell chooses the smallest and largest values (`lo` and `hi`
 /// of the digits when the line is a whole house, which holds them all); every cell lies between them;
-/// the cells between the two cells that hold them add up to `sum`. When the line's cells hold
-/// different values (a house, or a lunchbox's cells), the states also carry the set of values read
-/// so far (`TRACK`), so that a sum is made of different values only: on a house the automaton is then
-/// exact for the line, all-different and sum together (as sigh's `Lunchbox` handler reasons over the
-/// digit sets that make the sum, by the gap between the ends).
+/// the cells between the two cells that hold them add up to `sum`. Repeated values are for the
+/// groups to forbid, or for [`Distinct`] around it.
 struct Lunch {
     sum: i32,
     lo: i32,
     hi: i32,
     house: bool,
-    distinct: bool,
 }
 
-/// A [`Lunch`] state: (smallest, largest, phase: 0 before either, 1 after one, 2 after both; the
-/// running sum in phase 1; the values read, as bits from `lo`, when the cells differ).
-type LunchState = (i32, i32, u8, i32, u64);
-
 impl Automaton for Lunch {
-    /// A [`LunchState`], or nothing before the first cell.
-    type State = Option<LunchState>;
+    /// (smallest, largest, phase: 0 before either, 1 after one, 2 after both; the running sum in
+    /// phase 1), or nothing before the first cell.
+    type State = Option<(i32, i32, u8, i32)>;
 
     fn start(&self) -> Self::State {
         None
@@ -1601,11 +1618,11 @@ impl Automaton for Lunch {
         match *s {
             None => {
                 if self.house {
-                    self.read((self.lo, self.hi, 0, 0, 0), v, out);
+                    self.read((self.lo, self.hi, 0, 0), v, out);
                 } else {
                     for a in self.lo..=self.hi {
                         for b in a + 1..=self.hi {
-                            self.read((a, b, 0, 0, 0), v, out);
+                            self.read((a, b, 0, 0), v, out);
                         }
                     }
                 }
@@ -1615,69 +1632,38 @@ impl Automaton for Lunch {
     }
 
     fn accepts(&self, s: &Self::State) -> bool {
-        matches!(s, Some((_, _, 2, _, _)))
+        matches!(s, Some((_, _, 2, _)))
     }
 }
 
 impl Lunch {
-    /// Reads `v` in state (a, b, phase, run, seen): before either end (phase 0) a < b are the
-    /// smallest and largest; once one end is read (phase 1), a is that end and b the other.
+    /// Reads `v` in state (a, b, phase, run): before either end (phase 0) a < b are the smallest and
+    /// largest; once one end is read (phase 1), a is that end and b the other.
     fn read(
         &self,
-        (a, b, phase, run, seen): LunchState,
+        (a, b, phase, run): (i32, i32, u8, i32),
         v: i32,
-        out: &mut Vec<Option<LunchState>>,
+        out: &mut Vec<Option<(i32, i32, u8, i32)>>,
     ) {
         if v < a.min(b) || v > a.max(b) {
             return;
         }
-        let seen = if self.distinct {
-            let bit = 1u64 << ((v - self.lo) & 63);
-            if seen & bit != 0 {
-                return;
-            }
-            seen | bit
-        } else {
-            0
-        };
         let end = v == a || v == b;
         match (phase, end) {
-            (0, false) => out.push(Some((a, b, 0, 0, seen))),
+            (0, false) => out.push(Some((a, b, 0, 0))),
             // One end: which one is told by the state's order, kept as (end seen, other end).
-            (0, true) => out.push(Some((v, if v == a { b } else { a }, 1, 0, seen))),
+            (0, true) => out.push(Some((v, if v == a { b } else { a }, 1, 0))),
             // Values are never negative: a sum past the target stays past it.
             (1, false) if run + v <= self.sum => {
-                if self.distinct && !self.reachable(a, b, run + v, seen) {
-                    return;
-                }
-                out.push(Some((a, b, 1, run + v, seen)));
+                out.push(Some((a, b, 1, run + v)));
             }
             // The other end: the sum must be made up.
             (1, true) if v == b && run == self.sum => {
-                out.push(Some((a.min(b), a.max(b), 2, 0, seen)));
+                out.push(Some((a.min(b), a.max(b), 2, 0)));
             }
-            (2, false) => out.push(Some((a, b, 2, 0, seen))),
+            (2, false) => out.push(Some((a, b, 2, 0))),
             _ => {}
         }
-    }
-
-    /// Whether `run` can still grow to the sum by adding different values strictly between the
-    /// ends `a` and `b` not in `seen` (the largest first: a bound, which prunes states early).
-    fn reachable(&self, a: i32, b: i32, run: i32, seen: u64) -> bool {
-        let (min, max) = (a.min(b), a.max(b));
-        if run == self.sum {
-            return true;
-        }
-        let mut left = self.sum - run;
-        for x in (min + 1..max).rev() {
-            if seen >> ((x - self.lo) & 63) & 1 == 0 {
-                left -= x.min(left);
-                if left == 0 {
-                    return true;
-                }
-            }
-        }
-        false
     }
 }
 
@@ -1836,6 +1822,7 @@ impl Automaton for PointsTo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::automaton::Layered;
 
     fn values(from: i32, to: i32) -> Vec<i32> {
         (from..=to).collect()
@@ -1936,39 +1923,87 @@ mod tests {
         };
         let differ = |w: &[i32]| (1..w.len()).all(|i| !w[..i].contains(&w[i]));
         for s in [0, 3, 5, 7] {
-            for (base, distinct) in [(1, false), (0, false), (1, true), (0, true)] {
+            for base in [0, 1] {
                 let lunchbox = Lunch {
                     sum: s,
                     lo: base,
                     hi: base + 4,
                     house: false,
-                    distinct,
                 };
-                agrees(&lunchbox, 4, 5, base, |w| {
-                    lunch(w, s) && (!distinct || differ(w))
-                });
+                agrees(&lunchbox, 4, 5, base, |w| lunch(w, s));
+                let told = Distinct {
+                    inner: &lunchbox,
+                    lo: base,
+                };
+                agrees(&told, 4, 5, base, |w| lunch(w, s) && differ(w));
             }
         }
-        // A house holds 1 and N: the same with the ends fixed; with the house's values different,
+        // A house holds 1 and N: the same with the ends fixed; told that the house's values differ,
         // a value outside may not repeat one inside (1 3 4 3 has 3 between the ends, but is no house):
         // the block 1 3 4 either way round at either end, the other cell 2 (or 3 if repeats pass).
-        for (distinct, words) in [(false, 8), (true, 4)] {
-            let house = Lunch {
-                sum: 3,
-                lo: 1,
-                hi: 4,
-                house: true,
-                distinct,
-            };
-            agrees(&house, 4, 4, 1, |w| {
-                lunch(w, 3) && w.contains(&1) && w.contains(&4) && (!distinct || differ(w))
-            });
-            // Counted apart from the predicate: the words of the graph.
-            let g = unroll(&house, 4, &values(1, 4)).unwrap();
-            let accepted = (0..256u16)
+        let house = Lunch {
+            sum: 3,
+            lo: 1,
+            hi: 4,
+            house: true,
+        };
+        let told = Distinct {
+            inner: &house,
+            lo: 1,
+        };
+        agrees(&house, 4, 4, 1, |w| {
+            lunch(w, 3) && w.contains(&1) && w.contains(&4)
+        });
+        agrees(&told, 4, 4, 1, |w| lunch(w, 3) && differ(w));
+        // Counted apart from the predicate: the words of each graph.
+        let words = |g: &Layered| {
+            (0..256u16)
                 .filter(|w| g.accepts(&[w >> 6, w >> 4 & 3, w >> 2 & 3, w & 3]))
-                .count();
-            assert_eq!(accepted, words, "distinct {distinct}");
+                .count()
+        };
+        assert_eq!(words(&unroll(&house, 4, &values(1, 4)).unwrap()), 8);
+        assert_eq!(words(&unroll(&told, 4, &values(1, 4)).unwrap()), 4);
+    }
+
+    #[test]
+    fn outside_clue_automata_told_the_values_differ() {
+        // On a house of 5 (a permutation of 1-5), each skyscraper count and x-sum against the
+        // words by brute force; and the counts of permutations by how many are seen from one side
+        // (the unsigned Stirling numbers of the first kind, c(5, k): 24, 50, 35, 10, 1).
+        let differ = |w: &[i32]| (1..w.len()).all(|i| !w[..i].contains(&w[i]));
+        let seen = |w: &[i32]| {
+            let mut top = 0;
+            w.iter()
+                .filter(|&&x| {
+                    let taller = x > top;
+                    top = top.max(x);
+                    taller
+                })
+                .count() as i32
+        };
+        for (count, stirling) in [(1, 24), (2, 50), (3, 35), (4, 10), (5, 1)] {
+            let sky = Sky {
+                hidden: None,
+                count,
+            };
+            let told = Distinct { inner: &sky, lo: 1 };
+            agrees(&told, 5, 5, 1, |w| differ(w) && seen(w) == count);
+            let g = unroll(&told, 5, &values(1, 5)).unwrap();
+            let mut permutations = 0;
+            for w in 0..3125u16 {
+                let d = [w / 625, w / 125 % 5, w / 25 % 5, w / 5 % 5, w % 5];
+                permutations += usize::from(g.accepts(&d));
+            }
+            assert_eq!(permutations, stirling, "{count} seen");
+        }
+        for sum in [3, 9, 14] {
+            let told = Distinct {
+                inner: &FirstX { sum },
+                lo: 1,
+            };
+            agrees(&told, 5, 5, 1, |w| {
+                differ(w) && w[..w[0] as usize].iter().sum::<i32>() == sum
+            });
         }
     }
 
