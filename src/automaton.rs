@@ -88,9 +88,6 @@ pub struct Layered {
     nodes: Vec<u32>,
     /// Per position 0..L, its edges, sorted by (from, digit, to).
     edges: Vec<Vec<Edge>>,
-    /// Per position 0..L, where each node's edges start in `edges` (one more entry than the layer
-    /// has nodes): node u's edges are `firsts[u]..firsts[u + 1]`.
-    firsts: Vec<Vec<u32>>,
 }
 
 impl Layered {
@@ -112,13 +109,6 @@ impl Layered {
     /// The edges from layer `i` to layer `i + 1` (i below L).
     pub fn edges(&self, i: usize) -> &[Edge] {
         &self.edges[i]
-    }
-
-    /// The edges from node `u` of layer `i` to layer `i + 1` (i below L).
-    #[inline]
-    pub fn edges_from(&self, i: usize, u: usize) -> &[Edge] {
-        let f = &self.firsts[i];
-        &self.edges[i][f[u] as usize..f[u + 1] as usize]
     }
 
     /// Whether no word is accepted (no edges).
@@ -236,7 +226,6 @@ pub(crate) fn unroll_within<A: Automaton>(
         return Ok(Layered {
             nodes: vec![1; len + 1],
             edges: vec![Vec::new(); len],
-            firsts: vec![vec![0, 0]; len],
         });
     }
     // Renumber the live nodes; the accepting ones of layer L become node 0.
@@ -271,26 +260,8 @@ pub(crate) fn unroll_within<A: Automaton>(
             kept.dedup();
             kept
         })
-        .collect::<Vec<Vec<Edge>>>();
-    let firsts = edges
-        .iter()
-        .enumerate()
-        .map(|(i, layer)| {
-            let mut f = vec![0u32; nodes[i] as usize + 1];
-            for e in layer {
-                f[e.from as usize + 1] += 1;
-            }
-            for u in 0..nodes[i] as usize {
-                f[u + 1] += f[u];
-            }
-            f
-        })
         .collect();
-    Ok(Layered {
-        nodes,
-        edges,
-        firsts,
-    })
+    Ok(Layered { nodes, edges })
 }
 
 #[cfg(test)]
@@ -350,15 +321,6 @@ mod tests {
         assert_eq!(digits(2), [3, 4]);
         assert_eq!((g.nodes(0), g.nodes(3)), (1, 1));
         assert!(g.accepts(&[0, 1, 3]));
-        // Each node's edges, read by node, are the layer's edges in order.
-        for i in 0..3 {
-            let by_node: Vec<Edge> = (0..g.nodes(i))
-                .flat_map(|u| g.edges_from(i, u).iter().copied())
-                .collect();
-            assert_eq!(by_node, g.edges(i));
-            assert!((0..g.nodes(i)).all(|u| g.edges_from(i, u).iter().all(|e| e.from == u as u32)));
-        }
-        assert!(!g.accepts(&[0, 0, 3]));
         assert!(!g.rejects_all());
         // Five cells cannot rise through four digits.
         assert!(unroll(&Rising, 5, &[1, 2, 3, 4]).unwrap().rejects_all());
