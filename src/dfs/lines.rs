@@ -15,8 +15,6 @@
 //!
 //! Digit sets are the low 64 bits of the masks: clues are refused on grids above 64 digits.
 
-use std::sync::Arc;
-
 use super::mask::Mask;
 use super::narrow::{Narrowed, narrow, prune_unless_seen};
 use super::step::{Contradiction, Step};
@@ -51,11 +49,46 @@ struct SumProp {
     single: Option<u64>,
 }
 
-/// One line, as the search reads it.
+/// One line, as the search reads it: its graph's nodes numbered layer after layer, each node's
+/// edges packed in one word each (four bytes an edge, so that a few long lines stay in cache).
 #[derive(Debug, PartialEq, Eq)]
 struct LineProp {
     cells: Box<[u32]>,
-    graph: Arc<Layered>,
+    /// Per node, where its edges start in `edges` (one more entry than there are nodes).
+    first: Box<[u32]>,
+    /// Each edge as the number of the node it leads to, shifted left 6, or'ed with its digit.
+    edges: Box<[u32]>,
+    /// Where each layer's nodes start (layers 0..=L, then the total).
+    offset: Box<[usize]>,
+    /// Whether the line accepts no word.
+    empty: bool,
+}
+
+impl LineProp {
+    fn new(cells: &[crate::grid::Cell], g: &Layered) -> LineProp {
+        let k = g.len();
+        let offset: Box<[usize]> = (0..=k + 1)
+            .map(|i| (0..i).map(|j| g.nodes(j)).sum())
+            .collect();
+        let mut first = vec![0u32; offset[k + 1] + 1];
+        let mut edges = Vec::with_capacity(g.edge_count());
+        for i in 0..k {
+            for e in g.edges(i) {
+                first[offset[i] + e.from as usize + 1] += 1;
+                edges.push(((offset[i + 1] as u32 + e.to) << 6) | u32::from(e.digit));
+            }
+        }
+        for u in 0..offset[k + 1] {
+            first[u + 1] += first[u];
+        }
+        LineProp {
+            cells: cells.iter().map(|c| c.index() as u32).collect(),
+            first: first.into(),
+            edges: edges.into(),
+            offset,
+            empty: g.rejects_all(),
+        }
+    }
 }
 
 /// The primitives of clues, flattened for the search.
@@ -110,10 +143,7 @@ impl ClueRules {
         let lines = units
             .lines()
             .iter()
-            .map(|l| LineProp {
-                cells: l.cells.iter().map(|c| c.index() as u32).collect(),
-                graph: l.graph.clone(),
-            })
+            .map(|l| LineProp::new(&l.cells, &l.graph))
             .collect();
         let candidates = units
             .candidates()
@@ -662,9 +692,8 @@ impl LineProp {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
-        let g = &*self.graph;
-        let k = g.len();
-        if g.rejects_all() {
+        let k = self.cells.len();
+        if self.empty {
             return Err(Contradiction);
         }
         // Node marks per layer, as bytes: bit 0 reachable from the start, bit 1 reaching the end.
@@ -672,43 +701,50 @@ impl LineProp {
         let mut buffer = std::mem::take(out.marks);
         let scratch = &mut buffer;
         scratch.clear();
-        let mut offset = Vec::with_capacity(k + 2);
-        let mut total = 0;
-        for i in 0..=k {
-            offset.push(total);
-            total += g.nodes(i);
-        }
-        offset.push(total);
-        scratch.resize(total, 0);
+        let offset = &self.offset;
+        scratch.resize(offset[k + 1], 0);
         scratch[0] = 1;
         let doms: Vec<u64> = self
             .cells
             .iter()
             .map(|&c| domain(cand, vals, c as usize))
             .collect();
+        // The nodes reached, layer after layer (layer i's from `starts[i]`), so that both passes
+        // follow the nodes still reachable, not the whole graph (most of a long line's graph is
+        // dead once a few of its cells are placed).
+        let mut live: Vec<u32> = Vec::with_capacity(4 * k + 4);
+        let mut starts: Vec<usize> = Vec::with_capacity(k + 2);
+        live.push(0);
+        starts.extend([0, 1]);
+        let (first, edges) = (&self.first, &self.edges);
         for (i, &dom) in doms.iter().enumerate() {
-            let (from, to) = (offset[i], offset[i + 1]);
-            for e in g.edges(i) {
-                if dom >> e.digit & 1 == 1 && scratch[from + e.from as usize] & 1 == 1 {
-                    scratch[to + e.to as usize] |= 1;
+            for j in starts[i]..starts[i + 1] {
+                let u = live[j] as usize;
+                for &e in &edges[first[u] as usize..first[u + 1] as usize] {
+                    let to = (e >> 6) as usize;
+                    if dom >> (e & 63) & 1 == 1 && scratch[to] == 0 {
+                        scratch[to] = 1;
+                        live.push(to as u32);
+                    }
                 }
             }
-        }
-        if scratch[offset[k]] & 1 == 0 {
-            return Err(Contradiction);
+            if live.len() == starts[i + 1] {
+                return Err(Contradiction);
+            }
+            starts.push(live.len());
         }
         scratch[offset[k]] |= 2;
         let mut changed = false;
         for i in (0..k).rev() {
-            let (from, to) = (offset[i], offset[i + 1]);
             let mut keep = 0u64;
-            for e in g.edges(i) {
-                if doms[i] >> e.digit & 1 == 1
-                    && scratch[from + e.from as usize] & 1 == 1
-                    && scratch[to + e.to as usize] & 2 == 2
-                {
-                    keep |= 1 << e.digit;
-                    scratch[from + e.from as usize] |= 2;
+            for &u in &live[starts[i]..starts[i + 1]] {
+                let u = u as usize;
+                for &e in &edges[first[u] as usize..first[u + 1] as usize] {
+                    let d = e & 63;
+                    if doms[i] >> d & 1 == 1 && scratch[(e >> 6) as usize] & 2 == 2 {
+                        keep |= 1 << d;
+                        scratch[u] |= 2;
+                    }
                 }
             }
             changed |= keep_only(cand, vals, out, self.cells[i] as usize, keep)?;
