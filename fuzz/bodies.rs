@@ -9,7 +9,8 @@
 use std::sync::OnceLock;
 
 use satdoku::format::{
-    Alphabet, Format, Layout, Lookahead, PuzzleReader, ReadOptions, Record, read_str, write_sigh,
+    Alphabet, Format, Layout, Lookahead, ParseError, PuzzleReader, ReadOptions, Record, read_str,
+    write_sigh,
 };
 use satdoku::{Backend, DfsBackend, Grid, Limits, Outcome, Shape, Units, verify};
 
@@ -151,16 +152,7 @@ fn check_records(text: &[u8], options: &ReadOptions, lookahead: Lookahead) {
         assert_eq!(r.index, i, "record indices in order");
         assert!(r.line >= 1 && r.line <= lines + 1, "record line {}", r.line);
         match &r.puzzle {
-            Err(e) => {
-                let shown = e.to_string();
-                assert!(
-                    e.line >= 1 && e.line <= lines + 1 && e.column >= 1,
-                    "{shown}"
-                );
-                let prefix = format!("fuzz:{}:{}: ", e.line, e.column);
-                assert!(shown.starts_with(&prefix), "{shown}");
-                assert!(shown.len() > prefix.len(), "{shown}");
-            }
+            Err(e) => check_error(e, lines),
             Ok(p) => {
                 let layout = &p.layout;
                 assert_eq!(p.grid.shape(), layout.shape());
@@ -195,6 +187,19 @@ fn check_records(text: &[u8], options: &ReadOptions, lookahead: Lookahead) {
             }
         }
     }
+}
+
+/// An error of an input of `lines` lines read as `fuzz`: it displays as `fuzz:LINE:COLUMN: message`
+/// with its own line (within the input) and column (both ≥ 1).
+fn check_error(e: &ParseError, lines: usize) {
+    let shown = e.to_string();
+    assert!(
+        e.line >= 1 && e.line <= lines + 1 && e.column >= 1,
+        "{shown}"
+    );
+    let prefix = format!("fuzz:{}:{}: ", e.line, e.column);
+    assert!(shown.starts_with(&prefix), "{shown}");
+    assert!(shown.len() > prefix.len(), "{shown}");
 }
 
 /// Writes `grid` in `layout` and reads it back with that layout's format, alphabet and shape forced.
@@ -254,15 +259,8 @@ pub fn parse_sigh(data: &[u8]) {
         assert!(r.line >= 1 && r.line <= lines + 1, "record line {}", r.line);
         match (&r.puzzle, &s.puzzle) {
             (Err(e), Err(f)) => {
-                let shown = e.to_string();
-                assert_eq!(shown, f.to_string(), "the look-aheads disagree");
-                assert!(
-                    e.line >= 1 && e.line <= lines + 1 && e.column >= 1,
-                    "{shown}"
-                );
-                let prefix = format!("fuzz:{}:{}: ", e.line, e.column);
-                assert!(shown.starts_with(&prefix), "{shown}");
-                assert!(shown.len() > prefix.len(), "{shown}");
+                assert_eq!(e.to_string(), f.to_string(), "the look-aheads disagree");
+                check_error(e, lines);
             }
             (Ok(p), Ok(q)) => {
                 assert_eq!(p.grid, q.grid, "the look-aheads disagree");
