@@ -1453,23 +1453,29 @@ mod tests {
         }
     }
 
+    /// 9x9 with the cages of a hard killer's first rows (and, with `more`, one more 5-cell cage).
+    fn first_rows_killer(more: bool) -> Units {
+        let shape = crate::grid::Shape::new(3, 3).unwrap();
+        let mut b = Units::rules(shape)
+            .cage(27, [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)])
+            .cage(22, [(0, 4), (0, 5), (0, 6), (0, 7), (1, 5)])
+            .cage(30, [(0, 8), (1, 7), (1, 8), (2, 8), (3, 8)])
+            .cage(22, [(1, 1), (1, 2), (1, 3), (1, 4), (2, 3)])
+            .cage(19, [(1, 6), (2, 6), (3, 5), (3, 6), (4, 5)])
+            .cage(27, [(2, 0), (2, 1), (2, 2), (3, 0), (4, 0)]);
+        if more {
+            b = b.cage(28, [(2, 4), (2, 5), (3, 2), (3, 3), (3, 4)]);
+        }
+        b.cage(5, [(4, 4)]).build().unwrap()
+    }
+
     #[test]
     fn the_memo_gives_what_the_pruning_gives() {
         // 9x9 with the cages of a hard killer's first rows and a derived sum or two: every cage
         // and sum pruned on seeded random states with the memo and without it narrows the same
         // cells to the same digits and fails alike; each state is pruned twice with the memo, so
         // that the second answer comes from it.
-        let shape = crate::grid::Shape::new(3, 3).unwrap();
-        let units = Units::rules(shape)
-            .cage(27, [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)])
-            .cage(22, [(0, 4), (0, 5), (0, 6), (0, 7), (1, 5)])
-            .cage(30, [(0, 8), (1, 7), (1, 8), (2, 8), (3, 8)])
-            .cage(22, [(1, 1), (1, 2), (1, 3), (1, 4), (2, 3)])
-            .cage(19, [(1, 6), (2, 6), (3, 5), (3, 6), (4, 5)])
-            .cage(27, [(2, 0), (2, 1), (2, 2), (3, 0), (4, 0)])
-            .cage(5, [(4, 4)])
-            .build()
-            .unwrap();
+        let units = first_rows_killer(false);
         let rules = Rules::build(&units).unwrap();
         assert!(!rules.sums.is_empty() && rules.memo_len() > 0);
         let mut slots = vec![0u64; rules.memo_len()];
@@ -1580,18 +1586,7 @@ mod tests {
         // state at random or after a contradiction), each pruned by a pass that skips unchanged
         // cages and sums (with `seen`, kept over the walk) and by one that evaluates all of them:
         // the same removals in the same order, and the same outcome.
-        let shape = crate::grid::Shape::new(3, 3).unwrap();
-        let units = Units::rules(shape)
-            .cage(27, [(0, 0), (0, 1), (0, 2), (0, 3), (1, 0)])
-            .cage(22, [(0, 4), (0, 5), (0, 6), (0, 7), (1, 5)])
-            .cage(30, [(0, 8), (1, 7), (1, 8), (2, 8), (3, 8)])
-            .cage(22, [(1, 1), (1, 2), (1, 3), (1, 4), (2, 3)])
-            .cage(19, [(1, 6), (2, 6), (3, 5), (3, 6), (4, 5)])
-            .cage(27, [(2, 0), (2, 1), (2, 2), (3, 0), (4, 0)])
-            .cage(28, [(2, 4), (2, 5), (3, 2), (3, 3), (3, 4)])
-            .cage(5, [(4, 4)])
-            .build()
-            .unwrap();
+        let units = first_rows_killer(true);
         let rules = Rules::build(&units).unwrap();
         let mut kept = Bufs::with_seen(vec![0u64; rules.seen_len()]);
         let mut seed = 11u64;
