@@ -5,7 +5,7 @@
 //! answer), `same-twice` (a `multiple` answer with its first grid twice), `claim-unique` (reports a
 //! multi-solution puzzle as unique), `claim-none` (reports no solution whatever it found).
 
-use satdoku::{Backend, Cell, Digit, Grid, Limits, Outcome, Report, SolveError, Units};
+use satdoku::{Backend, Cell, Digit, Grid, Handover, Limits, Outcome, Report, SolveError, Units};
 
 /// The environment variable that switches a fault on.
 pub const VAR: &str = "SATDOKU_TEST_FAULT";
@@ -65,7 +65,30 @@ impl Backend for Faulty {
     }
 
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
-        let mut report = self.inner.solve(units, puzzle, limits)?;
+        self.inner
+            .solve(units, puzzle, limits)
+            .map(|report| self.spoil(report))
+    }
+
+    /// The inner backend's handover, spoiled the same way: the auto backend races a faulty phase
+    /// as it races the real one, not by the restart kept for phases without a handover.
+    fn solve_handing_over(
+        &self,
+        units: &Units,
+        puzzle: &Grid,
+        limits: &Limits,
+        handover: &Handover<'_>,
+    ) -> Option<Result<Report, SolveError>> {
+        let result = self
+            .inner
+            .solve_handing_over(units, puzzle, limits, handover)?;
+        Some(result.map(|report| self.spoil(report)))
+    }
+}
+
+impl Faulty {
+    /// `report` with its answer broken as the fault says.
+    fn spoil(&self, mut report: Report) -> Report {
         report.outcome = match (self.fault, report.outcome) {
             (Fault::WrongDigit, Outcome::Found(g)) => Outcome::Found(corrupt(&g)),
             (Fault::WrongDigit, Outcome::Unique(g)) => Outcome::Unique(corrupt(&g)),
@@ -112,6 +135,39 @@ impl Backend for Faulty {
             (Fault::ClaimNone, _) => Outcome::NoSolution,
             (_, o) => o,
         };
-        Ok(report)
+        report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell as Counter;
+    use std::time::Duration;
+
+    use satdoku::{DfsBackend, Shape};
+
+    use super::*;
+
+    /// A faulty native backend still takes the auto backend's handover (and fires it), and its
+    /// answer is spoiled on that path too: without the handover the auto backend would race it by
+    /// the restart kept for phases that have none, which is not what the real backend does.
+    #[test]
+    fn a_faulty_backend_takes_the_handover_and_spoils_its_answer() {
+        let shape = Shape::new(2, 2).unwrap();
+        let (units, empty) = (Units::standard(shape), Grid::empty(shape));
+        let faulty = Faulty {
+            inner: Box::new(DfsBackend::new()),
+            fault: Fault::ClaimNone,
+        };
+        let calls = Counter::new(0);
+        let call = || calls.set(calls.get() + 1);
+        let handover = Handover::new(0, Duration::MAX, &call);
+        let report = faulty
+            .solve_handing_over(&units, &empty, &Limits::count_to(300), &handover)
+            .expect("the native backend takes a handover")
+            .unwrap();
+        assert_eq!(report.outcome, Outcome::NoSolution);
+        assert_eq!(calls.get(), 1);
+        assert!(handover.fired());
     }
 }
