@@ -72,12 +72,33 @@ impl AutoBackend {
         }
     }
 
+    /// How many times the usual first phase ([`AutoBackend::first_phase_budget`] nodes,
+    /// [`AutoBackend::first_phase_time`]) the native search runs before the SAT phase joins it under
+    /// `units`: [`NATIVE_RULES_PATIENCE`] when its only rules besides the units are killer cages and
+    /// the variants' pairs (anti-knight, anti-king, non-consecutive), the rules the native search
+    /// has its own reasoning for (cage combinations, the rule of 45, pair propagation); else 1.
+    ///
+    /// On those the SAT backend is the slower one: on `fixtures/variants/killer.txt` it settled
+    /// none of the 58 first and took 1.5-10x the native search's time on each it settled; on the
+    /// non-consecutive sets, 2-3x in total. A SAT phase beside a native search that wins only
+    /// doubles the CPU while it runs, so it starts where the native search has run longer than it
+    /// does on most puzzles: a guard against a heavy tail, not a race.
+    pub fn patience(units: &Units) -> u32 {
+        if units.has_extras() && !units.has_clue_rules() {
+            NATIVE_RULES_PATIENCE
+        } else {
+            1
+        }
+    }
+
     /// When the SAT phase joins the native search on `puzzle` if the native search has not passed
-    /// its node budget by then (and, when the native search is started again from its root, how
-    /// long its first phase may run): at most a tenth of the timeout, and at most 0.2 s (a node of a large grid costs far more than one of a small grid, so the node budget
-    /// alone would let a 400x400 search run for minutes). A sparse grid (at most a fifth of its
-    /// cells given) above 1,000 cells gets 200 us per cell instead (2 s for 100x100, 32 s for
-    /// 400x400; wall-clock time, so it allows for a loaded machine), up to the whole timeout:
+    /// its node budget by then (in the native search's CPU time, at a handover; when the native
+    /// search is started again from its root, the wall-clock time its first phase may run): at
+    /// most a tenth of the timeout, and at most 0.2 s (a node of a large grid costs far more than
+    /// one of a small grid, so the node budget alone would let a 400x400 search run for minutes).
+    /// A sparse grid (at most a fifth of its cells given) above 1,000 cells gets 200 us per cell
+    /// instead (2 s for 100x100, 32 s for 400x400, so it allows for a loaded machine), up to the
+    /// whole timeout:
     /// filling a nearly empty giant grid takes the native search a few hundred thousand cheap
     /// nodes, while its SAT encoding (64 million variables at 400x400) only costs time and memory.
     pub fn first_phase_time(timeout: Option<Duration>, puzzle: &Grid) -> Duration {
@@ -89,7 +110,27 @@ impl AutoBackend {
         }
         timeout.map_or(cap, |t| (t / 10).min(cap))
     }
+
+    /// Where the native search on `puzzle` under `units` hands over to the race (nodes, CPU
+    /// time): [`AutoBackend::first_phase_budget`] and [`AutoBackend::first_phase_time`], each times
+    /// [`AutoBackend::patience`], the time (when more than the usual) at most half the timeout.
+    pub fn handover_point(
+        units: &Units,
+        puzzle: &Grid,
+        timeout: Option<Duration>,
+    ) -> (u64, Duration) {
+        let patience = AutoBackend::patience(units);
+        let nodes = AutoBackend::first_phase_budget(puzzle).saturating_mul(u64::from(patience));
+        let usual = AutoBackend::first_phase_time(timeout, puzzle);
+        let time = usual.saturating_mul(patience);
+        (nodes, timeout.map_or(time, |t| time.min(t / 2).max(usual)))
+    }
 }
+
+/// How many times its usual first phase the native search runs under rules it reasons about best
+/// ([`AutoBackend::patience`]): 10, so 232,400 nodes or 2 s of CPU on 9x9 (the killers of
+/// `fixtures/variants/killer.txt` take 0.01-4 s natively).
+const NATIVE_RULES_PATIENCE: u32 = 10;
 
 /// The native phase's node budget on a grid above 32x32 with more than a fifth of it given
 /// ([`AutoBackend::first_phase_budget`]).
@@ -119,8 +160,8 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     /// [`Stats::answered_by`](crate::Stats::answered_by)).
     ///
     /// Up to 32x32, the native search runs within `limits` and hands over
-    /// ([`Backend::solve_handing_over`]) after [`AutoBackend::first_phase_budget`] nodes or
-    /// [`AutoBackend::first_phase_time`]: the SAT backend then starts on a thread of its own, with
+    /// ([`Backend::solve_handing_over`]) at [`AutoBackend::handover_point`] (nodes or CPU time; later
+    /// under the rules the native search reasons about best, [`AutoBackend::patience`]): the SAT backend then starts on a thread of its own, with
     /// what is left of the timeout, while the native search goes on from where it is; the first to
     /// settle the puzzle answers and the other is stopped. A puzzle settled before the handover
     /// costs no thread.
@@ -166,8 +207,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         limits: &Limits,
         start: Instant,
     ) -> Option<Result<(Report, &'static str), SolveError>> {
-        let nodes = AutoBackend::first_phase_budget(puzzle);
-        let after = AutoBackend::first_phase_time(limits.timeout(), puzzle);
+        let (nodes, after) = AutoBackend::handover_point(units, puzzle, limits.timeout());
         let winner = AtomicU8::new(0);
         std::thread::scope(|s| {
             let race = OnceCell::new();

@@ -106,11 +106,16 @@ impl Default for Limits {
 }
 
 /// A point in a search at which its caller wants to hear of it, once, while the search goes on:
-/// after [`Handover::nodes`] search nodes or [`Handover::after`] from the start of the solve,
-/// whichever comes first. A search that takes one ([`Backend::solve_handing_over`]) looks at it
-/// where it looks at the clock, so the call comes at most one clock interval late (16 to 1,024
-/// nodes). The auto backend starts its SAT phase there, beside a native search that keeps the
-/// work it has done.
+/// after [`Handover::nodes`] search nodes or [`Handover::after`] of the searching thread's CPU
+/// time ([`thread_time`]), whichever comes first. A search that takes one
+/// ([`Backend::solve_handing_over`]) looks at it where it looks at the clock, so the call comes at
+/// most one clock interval late (16 to 1,024 nodes); its CPU time counts from its first clock check
+/// past the root (so that a search settled within one interval, most puzzles, never reads the
+/// thread's clock, which costs a system call). The auto backend starts its SAT phase there, beside
+/// a native search that keeps the work it has done.
+///
+/// CPU time rather than wall-clock time: a busy machine slows the search's clock, not the point
+/// in its work where it hands over.
 ///
 /// ```
 /// use std::cell::Cell;
@@ -134,16 +139,20 @@ pub struct Handover<'a> {
     after: Duration,
     call: &'a dyn Fn(),
     fired: Cell<bool>,
+    /// The thread's CPU time at the search's first clock check past its root.
+    since: Cell<Option<Duration>>,
 }
 
 impl<'a> Handover<'a> {
-    /// A handover that calls `call` once the search has visited `nodes` nodes or run for `after`.
+    /// A handover that calls `call` once the search has visited `nodes` nodes or run for `after`
+    /// of its thread's CPU time.
     pub fn new(nodes: u64, after: Duration, call: &'a dyn Fn()) -> Handover<'a> {
         Handover {
             nodes,
             after,
             call,
             fired: Cell::new(false),
+            since: Cell::new(None),
         }
     }
 
@@ -152,7 +161,8 @@ impl<'a> Handover<'a> {
         self.nodes
     }
 
-    /// The time, from the start of the solve, after which the hook is called.
+    /// The searching thread's CPU time, from the search's first clock check past its root, after
+    /// which the hook is called.
     pub fn after(&self) -> Duration {
         self.after
     }
@@ -168,6 +178,29 @@ impl<'a> Handover<'a> {
     pub fn fired(&self) -> bool {
         self.fired.get()
     }
+
+    /// At a search's clock check after `nodes` nodes: fires the hook if the search is past its
+    /// node count or its CPU time (the thread's clock is read only past the root, and only until
+    /// the hook has fired).
+    pub(crate) fn look(&self, nodes: u64) {
+        if self.fired() {
+            return;
+        }
+        if nodes >= self.nodes {
+            return self.fire();
+        }
+        if nodes == 0 || self.after == Duration::MAX {
+            return;
+        }
+        let now = thread_time();
+        let since = self.since.get().unwrap_or_else(|| {
+            self.since.set(Some(now));
+            now
+        });
+        if now.saturating_sub(since) >= self.after {
+            self.fire();
+        }
+    }
 }
 
 impl fmt::Debug for Handover<'_> {
@@ -178,6 +211,25 @@ impl fmt::Debug for Handover<'_> {
             .field("fired", &self.fired.get())
             .finish_non_exhaustive()
     }
+}
+
+/// The calling thread's CPU time (unix: `CLOCK_THREAD_CPUTIME_ID`), or a monotonic clock where
+/// the platform has no thread clock. Only differences mean anything.
+pub fn thread_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    use std::sync::OnceLock;
+    static START: OnceLock<Instant> = OnceLock::new();
+    START.get_or_init(Instant::now).elapsed()
 }
 
 /// The result of a solve.

@@ -88,13 +88,13 @@ impl Found {
 
 /// A solve's node budget and deadline, fixed when it starts, the seed of its value order when
 /// branches try digits in a random order ([`DfsBackend::randomized`](super::DfsBackend::randomized)),
-/// and the handover its caller asked for, with the instant its time runs out.
+/// and the handover its caller asked for.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Bounds<'a> {
     budget: Option<u64>,
     deadline: Option<Instant>,
     shuffle: Option<u64>,
-    handover: Option<(&'a Handover<'a>, Option<Instant>)>,
+    handover: Option<&'a Handover<'a>>,
 }
 
 impl Bounds<'static> {
@@ -122,14 +122,14 @@ impl Bounds<'_> {
         }
     }
 
-    /// These bounds with `handover`, whose time counts from now: the search fires it at the
-    /// first look at the clock past its node count or its time ([`out_of_limits`]).
+    /// These bounds with `handover`: the search fires it at the first look at the clock past its
+    /// node count or its CPU time ([`out_of_limits`], [`Handover`]).
     pub fn with_handover<'h>(self, handover: &'h Handover<'h>) -> Bounds<'h> {
         Bounds {
             budget: self.budget,
             deadline: self.deadline,
             shuffle: self.shuffle,
-            handover: Some((handover, Instant::now().checked_add(handover.after()))),
+            handover: Some(handover),
         }
     }
 
@@ -173,11 +173,8 @@ fn checkpoint(bounds: &Bounds, nodes: u64, clock_mask: u64) -> bool {
     if nodes > 0 {
         add_nodes(clock_mask + 1);
     }
-    if let Some((handover, at)) = bounds.handover
-        && !handover.fired()
-        && (nodes >= handover.nodes() || at.is_some_and(|at| Instant::now() >= at))
-    {
-        handover.fire();
+    if let Some(handover) = bounds.handover {
+        handover.look(nodes);
     }
     past(bounds.deadline)
 }

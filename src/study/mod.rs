@@ -21,6 +21,7 @@ use crate::solve::{Backend, Limits};
 use crate::units::Units;
 use crate::verify::verify;
 
+pub use crate::solve::thread_time;
 pub use propagate::{Propagation, propagate};
 
 /// One configuration to measure.
@@ -140,24 +141,6 @@ impl Row {
             0.0
         }
     }
-}
-
-/// The calling thread's CPU time, or a monotonic clock where the platform has no thread clock.
-pub fn thread_time() -> Duration {
-    #[cfg(unix)]
-    {
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: `ts` is a valid, writable timespec; the call only writes it.
-        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
-            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
-        }
-    }
-    use std::sync::OnceLock;
-    static START: OnceLock<std::time::Instant> = OnceLock::new();
-    START.get_or_init(std::time::Instant::now).elapsed()
 }
 
 /// Measures `subject` over `puzzles` (each with its unit list), solving within `limits`.
