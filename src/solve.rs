@@ -882,6 +882,37 @@ mod tests {
         Grid::from_values(s, vals).unwrap()
     }
 
+    #[test]
+    fn a_handover_counts_the_searchs_cpu_time_from_its_first_check_past_the_root() {
+        let calls = Cell::new(0);
+        let hook = || calls.set(calls.get() + 1);
+        // Its time is a microsecond: the root's check never fires it, the first check past the
+        // root only starts its clock, and the next after a millisecond of this thread's CPU does.
+        let h = Handover::new(u64::MAX, Duration::from_micros(1), &hook);
+        h.look(0);
+        assert_eq!((calls.get(), h.since.get()), (0, None));
+        h.look(16);
+        let since = h.since.get().expect("the clock started");
+        if calls.get() == 0 {
+            while thread_time() < since + Duration::from_millis(1) {
+                std::hint::black_box(g(1));
+            }
+            h.look(32);
+        }
+        assert_eq!(calls.get(), 1);
+        h.look(48);
+        assert_eq!(calls.get(), 1, "once");
+        // By nodes, at the root too; a handover with no time never reads the clock.
+        let h = Handover::new(16, Duration::MAX, &hook);
+        h.look(0);
+        assert_eq!(calls.get(), 1);
+        h.look(16);
+        assert_eq!((calls.get(), h.since.get()), (2, None));
+        let h = Handover::new(0, Duration::MAX, &hook);
+        h.look(0);
+        assert_eq!(calls.get(), 3);
+    }
+
     fn finish(limits: &Limits, found: Vec<Grid>, gave_up: bool) -> Outcome {
         let mut s = Solutions::new(limits);
         for grid in found {

@@ -1,7 +1,18 @@
 //! The auto backend under several jobs: counts to a limit are always complete (issue: a stopped
-//! native search's partial count was once reported as the answer, 1-2 records a run).
+//! native search's partial count was once reported as the answer, 1-2 records a run). Where the
+//! native search hands over to the race, by the puzzle's rules (issue 26).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use satdoku::format::{ReadOptions, read_str};
+use satdoku::sat::SatBackend;
+use satdoku::study::thread_time;
+use satdoku::{
+    AutoBackend, Backend, Cell, Clue, DfsBackend, Grid, Limits, Report, Shape, SolveError, Status,
+    Units, Variant,
+};
 
 use crate::common::{fixture, json_lines, satdoku};
 
@@ -52,4 +63,95 @@ fn auto_counts_are_complete_under_several_jobs() {
             }
         }
     }
+}
+
+#[test]
+fn killers_and_the_variants_pairs_hand_over_after_ten_first_phases() {
+    let s = Shape::new(3, 3).unwrap();
+    let empty = Grid::empty(s);
+    let minute = Some(Duration::from_secs(60));
+    let point = |u: &Units| AutoBackend::handover_point(u, &empty, minute);
+    // The usual first phase on 9x9: 23,240 nodes or 0.2 s of the native search's CPU time.
+    let usual = (23_240, Duration::from_millis(200));
+    let patient = (232_400, Duration::from_secs(2));
+    assert_eq!(point(&Units::standard(s)), usual);
+    let diagonals = Units::rules(s).variant(Variant::Diagonals).build().unwrap();
+    assert_eq!(point(&diagonals), usual, "more units only");
+    let killer = Units::rules(s).cage(3, [(0, 0), (0, 1)]).build().unwrap();
+    assert_eq!(point(&killer), patient);
+    for v in [
+        Variant::NonConsecutive,
+        Variant::AntiKnight,
+        Variant::AntiKing,
+    ] {
+        let pairs = Units::rules(s).variant(v).build().unwrap();
+        assert_eq!(point(&pairs), patient, "{v:?}");
+    }
+    // A clue's rules beside the cage (a white kropki dot): the usual race.
+    let dot = Clue::Kropki {
+        black: false,
+        cells: vec![Cell::at(s, 4, 4), Cell::at(s, 4, 5)],
+    };
+    let dotted = Units::rules(s)
+        .cage(3, [(0, 0), (0, 1)])
+        .clue(dot)
+        .build()
+        .unwrap();
+    assert_eq!(point(&dotted), usual);
+    // Under a short timeout the longer phase takes at most half of it.
+    let second = Some(Duration::from_secs(1));
+    assert_eq!(
+        AutoBackend::handover_point(&killer, &empty, second),
+        (232_400, Duration::from_millis(500))
+    );
+    assert_eq!(
+        AutoBackend::handover_point(&Units::standard(s), &empty, second),
+        (23_240, Duration::from_millis(100))
+    );
+}
+
+/// The SAT backend, counting how often the race starts it.
+#[derive(Default)]
+struct CountedSat {
+    calls: AtomicUsize,
+}
+
+impl Backend for CountedSat {
+    fn name(&self) -> &'static str {
+        "sat"
+    }
+
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        SatBackend::default().solve(units, puzzle, limits)
+    }
+}
+
+#[test]
+fn a_killer_past_the_usual_budget_but_within_its_own_starts_no_sat_phase() {
+    // killer.txt's fifth puzzle: 24,171 native nodes (past the usual 23,240) and about 1.5 s of
+    // CPU in a release build, within the killers' 232,400 nodes and 2 s.
+    let text = std::fs::read_to_string(fixture("variants/killer.txt")).unwrap();
+    let records = read_str(&text, "killer.txt", ReadOptions::default());
+    let p = records[4].puzzle.as_ref().unwrap();
+    let limits = Limits::unique().with_timeout(Some(Duration::from_secs(60)));
+    let sat = CountedSat::default();
+    let auto = AutoBackend::from_phases(DfsBackend::new(), &sat);
+    let cpu = thread_time();
+    let (report, by) = auto.solve_reporting(&p.units, &p.grid, &limits).unwrap();
+    let cpu = thread_time() - cpu;
+    assert_eq!((report.outcome.status(), by), (Status::Unique, "dfs"));
+    assert_eq!(report.outcome.solution(), p.expected.as_ref());
+    let (nodes, after) = AutoBackend::handover_point(&p.units, &p.grid, limits.timeout());
+    assert!(
+        report.stats.nodes > AutoBackend::node_budget(81) && report.stats.nodes < nodes,
+        "{} nodes",
+        report.stats.nodes
+    );
+    // No SAT phase, unless the native search's own CPU time passed the handover (a debug build).
+    let calls = sat.calls.load(Ordering::SeqCst);
+    assert!(
+        calls == 0 || cpu >= after,
+        "{calls} SAT phases after {cpu:?}"
+    );
 }
