@@ -1019,11 +1019,17 @@ fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
     }
     for (cage, sum) in hidden_cages(units) {
         if cage.iter().all(|&c| cage_of[c as usize].is_none()) {
-            cage.iter().for_each(|&c| cage_of[c as usize] = Some(pieces.len()));
+            cage.iter()
+                .for_each(|&c| cage_of[c as usize] = Some(pieces.len()));
             pieces.push((cage, sum));
         }
     }
-    let cage_cells = |k: usize| pieces[k].0.iter().map(|&c| crate::grid::Cell::new(c as usize));
+    let cage_cells = |k: usize| {
+        pieces[k]
+            .0
+            .iter()
+            .map(|&c| crate::grid::Cell::new(c as usize))
+    };
     let cage_sum = |k: usize| pieces[k].1;
     let in_one_unit = |set: &[u32]| {
         set.first().is_some_and(|&first| {
@@ -1917,6 +1923,43 @@ mod tests {
         assert!(d.contains(&(vec![2, 3], 7)), "{d:?}");
         // Row 2 is covered by the cages of 7 and 5; r3c1 sticks out: 7 + 5 − 10 = 2.
         assert!(d.contains(&(vec![8], 2)), "{d:?}");
+    }
+
+    #[test]
+    fn little_killers_inside_a_unit_are_cages_and_sums_across_a_unit_are_derived() {
+        // 4x4: a little killer r1c2 r2c1 = 5 lies in box 1 (a cage in effect), and one along the
+        // main diagonal r1c1 r2c2 r3c3 r4c4 = 12 crosses it. Box 1 is covered by the two: r3c3 and
+        // r4c4 (both in box 4) add up to 5 + 12 − 10 = 7; in box 1, r1c1 + r2c2 = 10 − 5.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let at = |r: usize, c: usize| crate::grid::Cell::at(shape, r, c);
+        let killer = |sum: i32, cells: &[(usize, usize)]| crate::clue::Clue::LittleKiller {
+            sum,
+            cells: cells.iter().map(|&(r, c)| at(r, c)).collect(),
+        };
+        let units = Units::rules(shape)
+            .clue(killer(5, &[(0, 1), (1, 0)]))
+            .clue(killer(12, &[(0, 0), (1, 1), (2, 2), (3, 3)]))
+            .build()
+            .unwrap();
+        assert_eq!(hidden_cages(&units), vec![(vec![1, 4], 5)]);
+        assert!(derived(&units).contains(&(vec![0, 5], 5)));
+        let crossing: Vec<(Vec<usize>, Vec<i32>)> = crossing_sums(&units)
+            .iter()
+            .map(|s| {
+                (
+                    s.cells.iter().map(|c| c.index()).collect(),
+                    s.totals.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(crossing, vec![(vec![10, 15], vec![7])]);
+        // A total with slack (r3c3 + r4c4 = 5: 1 + 4 or 2 + 3) is not worth a sum of its own.
+        let units = Units::rules(shape)
+            .clue(killer(5, &[(0, 1), (1, 0)]))
+            .clue(killer(10, &[(0, 0), (1, 1), (2, 2), (3, 3)]))
+            .build()
+            .unwrap();
+        assert!(crossing_sums(&units).is_empty());
     }
 
     #[test]
