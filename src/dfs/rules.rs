@@ -31,6 +31,15 @@
 //! whole: the region's cells outside them less their cells outside it, the fewest cells of the
 //! three ways of counting.
 //!
+//! Clue sums take part too (little killers: plain sums of digits that may repeat). One lying in a
+//! single unit is a cage in effect (its digits differ): pruned by its combinations and counted
+//! among the cages of the rule of 45. And as sigh's optimizer does ("sum intersection"), when clue
+//! sums and cages meeting a unit cover it (without overlap, other units filling the gaps), their
+//! cells outside it add up to their totals less the unit's, less the units and cages lying wholly
+//! among those cells: a sum kept when tight (its slack at most a quarter of its range, cells that
+//! must differ counted as such) and pruned as a clue sum, by partial sums per group of cells that
+//! must differ (`lines.rs`).
+//!
 //! Non-consecutive pairs: arc consistency and a rule over the units (`consecutive.rs`).
 
 use super::consecutive::{NonConsecutive, all_digits};
