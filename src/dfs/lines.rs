@@ -104,8 +104,9 @@ pub(crate) struct ClueRules {
 }
 
 impl ClueRules {
-    /// The primitives of `units` other than the variants' (those `rules.rs` handles).
-    pub(crate) fn build(units: &Units) -> ClueRules {
+    /// The primitives of `units` other than the variants' (those `rules.rs` handles), with the
+    /// sums `derived` from them (pruned as the clues' own).
+    pub(crate) fn build(units: &Units, derived: &[SumRule]) -> ClueRules {
         let n = units.shape().n();
         let value = |d: usize| units.value(d as u16 + 1);
         let mut kinds = Vec::new();
@@ -138,6 +139,7 @@ impl ClueRules {
         let sums = units
             .sums()
             .iter()
+            .chain(derived)
             .map(|s| SumProp::new(units, s))
             .collect();
         let lines = units
@@ -847,7 +849,7 @@ mod tests {
             b = b.clue(c);
         }
         let units = b.build().unwrap();
-        let r = ClueRules::build(&units);
+        let r = ClueRules::build(&units, &[]);
         (units, r)
     }
 

@@ -31,6 +31,15 @@
 //! whole: the region's cells outside them less their cells outside it, the fewest cells of the
 //! three ways of counting.
 //!
+//! Clue sums take part too (little killers: plain sums of digits that may repeat). One lying in a
+//! single unit is a cage in effect (its digits differ): pruned by its combinations and counted
+//! among the cages of the rule of 45. And as sigh's optimizer does ("sum intersection"), when clue
+//! sums and cages meeting a unit cover it (without overlap, other units filling the gaps), their
+//! cells outside it add up to their totals less the unit's, less the units and cages lying wholly
+//! among those cells: a sum kept when tight (its slack at most a quarter of its range, cells that
+//! must differ counted as such) and pruned as a clue sum, by partial sums per group of cells that
+//! must differ (`lines.rs`).
+//!
 //! Non-consecutive pairs: arc consistency and a rule over the units (`consecutive.rs`).
 
 use super::consecutive::{NonConsecutive, all_digits};
@@ -39,7 +48,7 @@ use super::mask::Mask;
 pub(crate) use super::narrow::{Narrowed, narrow};
 use super::renban::Windows;
 use super::step::{Contradiction, Step};
-use crate::constraint::{RelationKind, sum_range};
+use crate::constraint::{RelationKind, SumRule, sum_range};
 use crate::units::Units;
 
 /// For how many of a cage's units [`CageTable::hidden`] keeps the candidates of the open cells
@@ -180,7 +189,8 @@ impl Rules {
                 )
             })
             .collect();
-        for (cells, sum) in derived(units) {
+        // Clue sums inside one unit are cages in effect: pruned by their combinations too.
+        for (cells, sum) in hidden_cages(units).into_iter().chain(derived(units)) {
             if !cages.iter().any(|c| *c.cells == *cells && c.sum == sum) {
                 cages.push(CageTable::new(units, cells, sum));
             }
@@ -225,7 +235,7 @@ impl Rules {
             pairs,
             cages: cages.into(),
             sums,
-            clue: ClueRules::build(units),
+            clue: ClueRules::build(units, &crossing_sums(units)),
             windows: Windows::build(units),
             inputs: inputs.into(),
             own: own.into(),
@@ -809,20 +819,227 @@ fn derived_sums(units: &Units) -> Vec<(Vec<u32>, u64, i32)> {
     out
 }
 
+/// The clue sums that are plain sums of digits: each cell adds its digit's value, one total, no
+/// cell twice. Cells ascending, and the total.
+fn plain_sums(units: &Units) -> Vec<(Vec<u32>, i64)> {
+    let n = units.shape().n();
+    let plain = |w: &Vec<i32>| {
+        w.len() == n
+            && w.iter()
+                .enumerate()
+                .all(|(d, &x)| x == units.value(d as u16 + 1))
+    };
+    let mut out = Vec::new();
+    for s in units.sums() {
+        if s.totals.len() != 1 || !s.weights.iter().all(plain) {
+            continue;
+        }
+        let mut cells: Vec<u32> = s.cells.iter().map(|c| c.index() as u32).collect();
+        cells.sort_unstable();
+        if cells.windows(2).any(|w| w[0] == w[1]) {
+            continue;
+        }
+        out.push((cells, i64::from(s.totals[0])));
+    }
+    out
+}
+
+/// The plain clue sums (little killers) whose cells all lie in one unit: cages in effect (their
+/// digits differ), as sigh's optimizer reads a sum inside a house. Cells ascending, and the total;
+/// none on grids whose digits are not 1..=N.
+fn hidden_cages(units: &Units) -> Vec<(Vec<u32>, u32)> {
+    if units.value(1) != 1 {
+        return Vec::new();
+    }
+    plain_sums(units)
+        .into_iter()
+        .filter(|(cells, _)| {
+            cells.len() >= 2
+                && units
+                    .units_of(crate::grid::Cell::new(cells[0] as usize))
+                    .iter()
+                    .any(|&u| {
+                        let unit = &units.units()[u as usize].cells;
+                        cells
+                            .iter()
+                            .all(|&c| unit.iter().any(|x| x.index() == c as usize))
+                    })
+        })
+        .filter_map(|(cells, t)| Some((cells, u32::try_from(t).ok()?)))
+        .collect()
+}
+
+/// Sums the rule of 45 derives across a unit from the clue sums crossing it (sigh's optimizer's
+/// "sum intersection"): when plain clue sums (little killers) and cages meeting a unit, taken
+/// without overlap and with other units filling the gaps, cover it, their cells outside the unit
+/// add up to their totals less the unit's; units and cages lying wholly among those cells are then
+/// taken out with their totals. Kept only when that sum is tight for its cells (its slack at most a
+/// quarter of its range, counting the cells that must differ as such, as sigh keeps them), and
+/// only when a clue sum takes part (killers alone have the cages' own rule of 45).
+fn crossing_sums(units: &Units) -> Vec<SumRule> {
+    let shape = units.shape();
+    let (n, cells) = (shape.n(), shape.cells());
+    let plain = plain_sums(units);
+    if plain.is_empty() {
+        return Vec::new();
+    }
+    let values: Vec<i64> = (1..=n as u16).map(|d| i64::from(units.value(d))).collect();
+    let unit_total: i64 = values.iter().sum();
+    let as_cells = |list: &[crate::grid::Cell]| -> Vec<u32> {
+        let mut v: Vec<u32> = list.iter().map(|c| c.index() as u32).collect();
+        v.sort_unstable();
+        v
+    };
+    // The pieces of known total: clue sums first, then cages (true: a clue sum).
+    let mut pieces: Vec<(Vec<u32>, i64, bool)> =
+        plain.into_iter().map(|(c, t)| (c, t, true)).collect();
+    pieces.extend(
+        units
+            .cages()
+            .iter()
+            .map(|c| (as_cells(&c.cells), i64::from(c.sum), false)),
+    );
+    // Regions of known total whose digits differ (units, cages), smallest first: taken out of
+    // the cells outside the unit when they lie wholly among them.
+    let mut whole: Vec<(Vec<u32>, i64)> = units
+        .units()
+        .iter()
+        .map(|u| (as_cells(&u.cells), unit_total))
+        .chain(
+            units
+                .cages()
+                .iter()
+                .map(|c| (as_cells(&c.cells), i64::from(c.sum))),
+        )
+        .collect();
+    whole.sort_by_key(|(c, _)| c.len());
+    let mut out: Vec<SumRule> = Vec::new();
+    let mut found: Vec<(Vec<u32>, i64)> = Vec::new();
+    let mut in_unit = vec![false; cells];
+    let mut covered = vec![false; cells];
+    for (u, unit) in units.units().iter().enumerate() {
+        let base = as_cells(&unit.cells);
+        base.iter().for_each(|&c| in_unit[c as usize] = true);
+        covered.iter_mut().for_each(|x| *x = false);
+        let (mut total, mut clue) = (0i64, false);
+        // The pieces meeting the unit, those overlapping fewest others first (greedy packing, as
+        // sigh's optimizer picks them).
+        let mut meeting: Vec<&(Vec<u32>, i64, bool)> = pieces
+            .iter()
+            .filter(|(piece, _, _)| piece.iter().any(|&c| in_unit[c as usize]))
+            .collect();
+        let overlaps = |a: &[u32]| {
+            meeting
+                .iter()
+                .filter(|(b, _, _)| b.as_slice() != a && b.iter().any(|c| a.contains(c)))
+                .count()
+        };
+        let counts: Vec<usize> = meeting.iter().map(|(p, _, _)| overlaps(p)).collect();
+        let mut order: Vec<usize> = (0..meeting.len()).collect();
+        order.sort_by_key(|&i| counts[i]);
+        meeting = order.into_iter().map(|i| meeting[i]).collect();
+        for (piece, t, is_clue) in meeting {
+            if !piece.iter().any(|&c| covered[c as usize]) {
+                piece.iter().for_each(|&c| covered[c as usize] = true);
+                total += t;
+                clue |= is_clue;
+            }
+        }
+        let gap = |covered: &[bool]| base.iter().any(|&c| !covered[c as usize]);
+        if clue && gap(&covered) {
+            // Fill the gaps with other units meeting the unit in two cells or more, apart from
+            // the cells taken.
+            for (g, other) in units.units().iter().enumerate() {
+                let free = other.cells.iter().all(|c| !covered[c.index()]);
+                let meet = other.cells.iter().filter(|c| in_unit[c.index()]).count();
+                if g != u && free && meet >= 2 {
+                    other.cells.iter().for_each(|c| covered[c.index()] = true);
+                    total += unit_total;
+                    if !gap(&covered) {
+                        break;
+                    }
+                }
+            }
+        }
+        base.iter().for_each(|&c| in_unit[c as usize] = false);
+        if !clue || gap(&covered) {
+            continue;
+        }
+        base.iter().for_each(|&c| covered[c as usize] = false);
+        total -= unit_total;
+        for (region, t) in &whole {
+            if region.iter().all(|&c| covered[c as usize]) {
+                region.iter().for_each(|&c| covered[c as usize] = false);
+                total -= t;
+            }
+        }
+        let rest: Vec<u32> = (0..cells as u32).filter(|&c| covered[c as usize]).collect();
+        if rest.is_empty() || found.iter().any(|(c, t)| *c == rest && *t == total) {
+            continue;
+        }
+        found.push((rest.clone(), total));
+        let Ok(goal) = i32::try_from(total) else {
+            continue;
+        };
+        let rule = SumRule::linear(
+            rest.iter()
+                .map(|&c| crate::grid::Cell::new(c as usize))
+                .collect(),
+            &vec![1; rest.len()],
+            goal,
+            n,
+            units.value(1),
+        );
+        // The sum's bounds with the digits of each group of cells that must differ apart.
+        let (mut lo, mut hi) = (0i64, 0i64);
+        for (group, _) in units.sum_groups(&rule) {
+            let k = group.len().min(n);
+            lo += values[..k].iter().sum::<i64>() + (group.len() - k) as i64 * values[0];
+            hi += values[n - k..].iter().sum::<i64>() + (group.len() - k) as i64 * values[n - 1];
+        }
+        let (range, slack) = (hi - lo, (total - lo).min(hi - total));
+        if slack >= 0 && (range == 0 || range <= 4 * slack) {
+            continue;
+        }
+        out.push(rule);
+    }
+    out
+}
+
 /// The cages the rule of 45 derives from the units (see the module docs): cells ascending, and sums.
-/// None when cages overlap (a cell in two cages).
+/// None when cages overlap (a cell in two cages). Clue sums lying in one unit ([`hidden_cages`])
+/// count as cages here.
 fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
     let cells = units.shape().cells();
     let n = units.shape().n() as u32;
     let total = n * (n + 1) / 2;
+    let mut pieces: Vec<(Vec<u32>, u32)> = units
+        .cages()
+        .iter()
+        .map(|c| (c.cells.iter().map(|x| x.index() as u32).collect(), c.sum))
+        .collect();
     let mut cage_of: Vec<Option<usize>> = vec![None; cells];
-    for (k, cage) in units.cages().iter().enumerate() {
-        for c in &cage.cells {
-            if cage_of[c.index()].replace(k).is_some() {
+    for (k, (cage, _)) in pieces.iter().enumerate() {
+        for &c in cage {
+            if cage_of[c as usize].replace(k).is_some() {
                 return Vec::new();
             }
         }
     }
+    for (cage, sum) in hidden_cages(units) {
+        if cage.iter().all(|&c| cage_of[c as usize].is_none()) {
+            cage.iter()
+                .for_each(|&c| cage_of[c as usize] = Some(pieces.len()));
+            pieces.push((cage, sum));
+        }
+    }
+    let cage_cells = |k: usize| {
+        pieces[k]
+            .0
+            .iter()
+            .map(|&c| crate::grid::Cell::new(c as usize))
+    };
+    let cage_sum = |k: usize| pieces[k].1;
     let in_one_unit = |set: &[u32]| {
         set.first().is_some_and(|&first| {
             units
@@ -847,12 +1064,12 @@ fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
             .collect();
         meeting.sort_unstable();
         meeting.dedup();
-        let inside = |k: usize| units.cages()[k].cells.iter().all(|c| in_unit[c.index()]);
+        let inside = |k: usize| cage_cells(k).all(|c| in_unit[c.index()]);
         // Innies.
         let inner: u32 = meeting
             .iter()
             .filter(|&&k| inside(k))
-            .map(|&k| units.cages()[k].sum)
+            .map(|&k| cage_sum(k))
             .sum();
         let rest: Vec<u32> = unit
             .cells
@@ -868,10 +1085,10 @@ fn derived(units: &Units) -> Vec<(Vec<u32>, u32)> {
         // Outies.
         let covered = unit.cells.iter().all(|c| cage_of[c.index()].is_some());
         if covered {
-            let sum: u32 = meeting.iter().map(|&k| units.cages()[k].sum).sum();
+            let sum: u32 = meeting.iter().map(|&k| cage_sum(k)).sum();
             let mut outside: Vec<u32> = meeting
                 .iter()
-                .flat_map(|&k| units.cages()[k].cells.iter())
+                .flat_map(|&k| cage_cells(k))
                 .filter(|c| !in_unit[c.index()])
                 .map(|c| c.index() as u32)
                 .collect();
@@ -1715,6 +1932,43 @@ mod tests {
         assert!(d.contains(&(vec![2, 3], 7)), "{d:?}");
         // Row 2 is covered by the cages of 7 and 5; r3c1 sticks out: 7 + 5 − 10 = 2.
         assert!(d.contains(&(vec![8], 2)), "{d:?}");
+    }
+
+    #[test]
+    fn little_killers_inside_a_unit_are_cages_and_sums_across_a_unit_are_derived() {
+        // 4x4: a little killer r1c2 r2c1 = 5 lies in box 1 (a cage in effect), and one along the
+        // main diagonal r1c1 r2c2 r3c3 r4c4 = 12 crosses it. Box 1 is covered by the two: r3c3 and
+        // r4c4 (both in box 4) add up to 5 + 12 − 10 = 7; in box 1, r1c1 + r2c2 = 10 − 5.
+        let shape = crate::grid::Shape::new(2, 2).unwrap();
+        let at = |r: usize, c: usize| crate::grid::Cell::at(shape, r, c);
+        let killer = |sum: i32, cells: &[(usize, usize)]| crate::clue::Clue::LittleKiller {
+            sum,
+            cells: cells.iter().map(|&(r, c)| at(r, c)).collect(),
+        };
+        let units = Units::rules(shape)
+            .clue(killer(5, &[(0, 1), (1, 0)]))
+            .clue(killer(12, &[(0, 0), (1, 1), (2, 2), (3, 3)]))
+            .build()
+            .unwrap();
+        assert_eq!(hidden_cages(&units), vec![(vec![1, 4], 5)]);
+        assert!(derived(&units).contains(&(vec![0, 5], 5)));
+        let crossing: Vec<(Vec<usize>, Vec<i32>)> = crossing_sums(&units)
+            .iter()
+            .map(|s| {
+                (
+                    s.cells.iter().map(|c| c.index()).collect(),
+                    s.totals.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(crossing, vec![(vec![10, 15], vec![7])]);
+        // A total with slack (r3c3 + r4c4 = 5: 1 + 4 or 2 + 3) is not worth a sum of its own.
+        let units = Units::rules(shape)
+            .clue(killer(5, &[(0, 1), (1, 0)]))
+            .clue(killer(10, &[(0, 0), (1, 1), (2, 2), (3, 3)]))
+            .build()
+            .unwrap();
+        assert!(crossing_sums(&units).is_empty());
     }
 
     #[test]

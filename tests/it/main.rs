@@ -17,6 +17,7 @@ mod interrupt;
 mod killer_sat;
 mod large;
 mod layers;
+mod little_killers;
 mod lookahead;
 mod noisy_input;
 mod pretty;
