@@ -114,7 +114,7 @@ impl NonConsecutive {
     }
 
     /// The neighbours of cell `c`.
-    fn adjacent(&self, c: usize) -> &[u32] {
+    pub(crate) fn adjacent(&self, c: usize) -> &[u32] {
         &self.adjacent[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
@@ -181,6 +181,7 @@ impl NonConsecutive {
         changed: &mut [u64],
         pending: &mut [u64],
         out: &mut Narrowed<'_, M>,
+        units: bool,
     ) -> Step<bool> {
         let mut narrowed = false;
         let mut w = 0;
@@ -209,7 +210,7 @@ impl NonConsecutive {
                 }
             }
         }
-        if narrowed || self.units.is_empty() {
+        if narrowed || self.units.is_empty() || !units {
             return Ok(narrowed);
         }
         let from = out.removed.len();
@@ -417,7 +418,7 @@ mod tests {
             marks: &mut marks,
         };
         let (mut changed, mut pending) = ([changed], [0u64]);
-        let result = table.propagate(n, cand, vals, &mut changed, &mut pending, &mut out);
+        let result = table.propagate(n, cand, vals, &mut changed, &mut pending, &mut out, true);
         (result, removed, changed[0], pending[0])
     }
 
