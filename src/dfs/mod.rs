@@ -1,7 +1,7 @@
 //! The native backend: bitmask candidates, naked and hidden singles, locked candidates, naked and
 //! hidden pairs, failed-literal probing at the root of large grids (and near each branch under
-//! non-consecutive pairs), MRV branching, backtracking by
-//! copies (small grids) or an undo log (large ones).
+//! non-consecutive pairs), MRV branching, backtracking by copies (small grids) or an undo log
+//! (large ones).
 //!
 //! # Design
 //! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the mask of digits
