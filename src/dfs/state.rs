@@ -725,9 +725,8 @@ impl<M: Mask> State<M> {
             &mut self.cand[..t.cells],
             &self.vals[..t.cells],
             &mut self.changed,
-            &mut self.pending,
+            (!self.probing).then_some(&mut self.pending[..]),
             &mut out,
-            !self.probing,
         );
         // The pairs marked the cells they narrowed themselves.
         self.record(t, work, &result, false);
