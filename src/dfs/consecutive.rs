@@ -383,9 +383,8 @@ mod tests {
         assert_eq!(unsupported(0), u64::MAX);
     }
 
-    /// One pass of the unit rule of `table` over `cand` (`n` digits), which must not fail: what it
-    /// removed (cells and digits).
-    fn by_units(table: &NonConsecutive, n: usize, cand: &mut [u16]) -> Vec<(u32, u16)> {
+    /// `f` with empty propagation buffers: its result and what it removed (cells and digits).
+    fn with_out<R>(f: impl FnOnce(&mut Narrowed<'_, u16>) -> R) -> (R, Vec<(u32, u16)>) {
         let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let (mut scratch, mut marks) = (Vec::new(), Vec::new());
         let mut out = Narrowed {
@@ -396,8 +395,15 @@ mod tests {
             scratch: &mut scratch,
             marks: &mut marks,
         };
+        let result = f(&mut out);
+        (result, removed)
+    }
+
+    /// One pass of the unit rule of `table` over `cand` (`n` digits), which must not fail: what it
+    /// removed (cells and digits).
+    fn by_units(table: &NonConsecutive, n: usize, cand: &mut [u16]) -> Vec<(u32, u16)> {
         let pending = vec![u64::MAX; cand.len().div_ceil(64)];
-        let changed = table.by_units(n, cand, &pending, &mut out).unwrap();
+        let (changed, removed) = with_out(|out| table.by_units(n, cand, &pending, out).unwrap());
         assert_eq!(changed, !removed.is_empty());
         removed
     }
@@ -412,18 +418,9 @@ mod tests {
         vals: &[u16],
         changed: u64,
     ) -> (Step<bool>, Vec<(u32, u16)>, u64, u64) {
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut scratch, mut marks) = (Vec::new(), Vec::new());
-        let mut out = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut [],
-            scratch: &mut scratch,
-            marks: &mut marks,
-        };
         let (mut changed, mut pending) = ([changed], [0u64]);
-        let result = table.propagate(n, cand, vals, &mut changed, Some(&mut pending), &mut out);
+        let (result, removed) =
+            with_out(|out| table.propagate(n, cand, vals, &mut changed, Some(&mut pending), out));
         (result, removed, changed[0], pending[0])
     }
 
@@ -480,19 +477,10 @@ mod tests {
         let vals = [0u16; 4];
         for units in [true, false] {
             let mut cand = start.clone();
-            let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-            let (mut scratch, mut marks) = (Vec::new(), Vec::new());
-            let mut out = Narrowed {
-                queue: &mut queue,
-                removed: &mut removed,
-                blame: &mut blame,
-                seen: &mut [],
-                scratch: &mut scratch,
-                marks: &mut marks,
-            };
             let (mut changed, mut pending) = ([0b1111u64], [0u64]);
             let pending = units.then_some(&mut pending[..]);
-            let result = table.propagate(4, &mut cand, &vals, &mut changed, pending, &mut out);
+            let (result, _) =
+                with_out(|out| table.propagate(4, &mut cand, &vals, &mut changed, pending, out));
             assert_eq!(result, Ok(units));
             let left = if units { vec![4] } else { vec![1, 3, 4] };
             assert_eq!(digits(u64::from(cand[2])), left);
