@@ -114,7 +114,7 @@ impl NonConsecutive {
     }
 
     /// The neighbours of cell `c`.
-    fn adjacent(&self, c: usize) -> &[u32] {
+    pub(crate) fn adjacent(&self, c: usize) -> &[u32] {
         &self.adjacent[self.start[c] as usize..self.start[c + 1] as usize]
     }
 
@@ -161,7 +161,8 @@ impl NonConsecutive {
 
     /// Both rules (see the module docs) where something changed: `changed` holds the cells whose
     /// candidates or value changed since they were last looked at (a bit per cell, consumed), and
-    /// `pending` those changed since the unit rule last ran. The pairs are made arc-consistent by
+    /// `pending` those changed since the unit rule last ran (`None`: no unit rule, as in a probe's
+    /// propagation). The pairs are made arc-consistent by
     /// a worklist (AC-3, Mackworth, "Consistency in networks of relations", 1977): a changed cell
     /// narrows its neighbours, a narrowed neighbour is changed in turn. Once no pair narrows a
     /// cell, the unit rule runs on the units with a pending cell (or a pending watched cell).
@@ -179,7 +180,7 @@ impl NonConsecutive {
         cand: &mut [M],
         vals: &[u16],
         changed: &mut [u64],
-        pending: &mut [u64],
+        mut pending: Option<&mut [u64]>,
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let mut narrowed = false;
@@ -191,7 +192,9 @@ impl NonConsecutive {
             }
             let c = w * 64 + changed[w].trailing_zeros() as usize;
             changed[w] &= changed[w] - 1;
-            pending[w] |= 1 << (c & 63);
+            if let Some(pending) = pending.as_deref_mut() {
+                pending[w] |= 1 << (c & 63);
+            }
             for &x in self.adjacent(c) {
                 let x = x as usize;
                 match revise(x, c, cand, vals, out) {
@@ -209,6 +212,9 @@ impl NonConsecutive {
                 }
             }
         }
+        let Some(pending) = pending else {
+            return Ok(narrowed);
+        };
         if narrowed || self.units.is_empty() {
             return Ok(narrowed);
         }
@@ -377,9 +383,8 @@ mod tests {
         assert_eq!(unsupported(0), u64::MAX);
     }
 
-    /// One pass of the unit rule of `table` over `cand` (`n` digits), which must not fail: what it
-    /// removed (cells and digits).
-    fn by_units(table: &NonConsecutive, n: usize, cand: &mut [u16]) -> Vec<(u32, u16)> {
+    /// `f` with empty propagation buffers: its result and what it removed (cells and digits).
+    fn with_out<R>(f: impl FnOnce(&mut Narrowed<'_, u16>) -> R) -> (R, Vec<(u32, u16)>) {
         let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
         let (mut scratch, mut marks) = (Vec::new(), Vec::new());
         let mut out = Narrowed {
@@ -390,8 +395,15 @@ mod tests {
             scratch: &mut scratch,
             marks: &mut marks,
         };
+        let result = f(&mut out);
+        (result, removed)
+    }
+
+    /// One pass of the unit rule of `table` over `cand` (`n` digits), which must not fail: what it
+    /// removed (cells and digits).
+    fn by_units(table: &NonConsecutive, n: usize, cand: &mut [u16]) -> Vec<(u32, u16)> {
         let pending = vec![u64::MAX; cand.len().div_ceil(64)];
-        let changed = table.by_units(n, cand, &pending, &mut out).unwrap();
+        let (changed, removed) = with_out(|out| table.by_units(n, cand, &pending, out).unwrap());
         assert_eq!(changed, !removed.is_empty());
         removed
     }
@@ -406,18 +418,9 @@ mod tests {
         vals: &[u16],
         changed: u64,
     ) -> (Step<bool>, Vec<(u32, u16)>, u64, u64) {
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut scratch, mut marks) = (Vec::new(), Vec::new());
-        let mut out = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut [],
-            scratch: &mut scratch,
-            marks: &mut marks,
-        };
         let (mut changed, mut pending) = ([changed], [0u64]);
-        let result = table.propagate(n, cand, vals, &mut changed, &mut pending, &mut out);
+        let (result, removed) =
+            with_out(|out| table.propagate(n, cand, vals, &mut changed, Some(&mut pending), out));
         (result, removed, changed[0], pending[0])
     }
 
@@ -462,6 +465,26 @@ mod tests {
         // cover both: it keeps its 1 and 3.
         assert_eq!(digits(u64::from(cand[1])), [1, 2, 3, 4]);
         assert_eq!(removed.len(), 1);
+    }
+
+    #[test]
+    fn without_pending_cells_the_pairs_propagate_without_the_unit_rule() {
+        // The row of the test above, every cell changed: with the unit rule (a probe's
+        // propagation leaves it out, `pending` None) cell 2 loses 1 and 3; without it nothing
+        // goes, for every pair is arc-consistent.
+        let table = NonConsecutive::new(4, 4, vec![(0, 1), (1, 2), (2, 3)], vec![0, 1, 2, 3]);
+        let start: Vec<u16> = vec![0b1101, 0b1111, 0b1101, 0b1111];
+        let vals = [0u16; 4];
+        for units in [true, false] {
+            let mut cand = start.clone();
+            let (mut changed, mut pending) = ([0b1111u64], [0u64]);
+            let pending = units.then_some(&mut pending[..]);
+            let (result, _) =
+                with_out(|out| table.propagate(4, &mut cand, &vals, &mut changed, pending, out));
+            assert_eq!(result, Ok(units));
+            let left = if units { vec![4] } else { vec![1, 3, 4] };
+            assert_eq!(digits(u64::from(cand[2])), left);
+        }
     }
 
     /// Cells 0..9 of a 3x3 box (one unit), row by row, each next to the cells beside and below.

@@ -1,6 +1,7 @@
 //! The native backend: bitmask candidates, naked and hidden singles, locked candidates, naked and
-//! hidden pairs, failed-literal probing at the root of large grids, MRV branching, backtracking by
-//! copies (small grids) or an undo log (large ones).
+//! hidden pairs, failed-literal probing at the root of large grids (and near each branch under
+//! non-consecutive pairs), MRV branching, backtracking by copies (small grids) or an undo log
+//! (large ones).
 //!
 //! # Design
 //! - **State**: per cell a candidate mask (bit `d − 1` for digit `d`), per unit the mask of digits
@@ -30,7 +31,9 @@
 //!   anything (`State::settle`; removals are logged for the undo like any other). The
 //!   non-consecutive pairs go first and look only at what changed: the state marks each cell
 //!   that loses a candidate, the pairs revise its neighbours (AC-3), the unit rule the units with
-//!   a marked cell, and singles fold only the units marked since their last fold.
+//!   a marked cell, and singles fold only the units marked since their last fold. Below the root,
+//!   each node probes the two-candidate pair-neighbours of the cell its depth's branch placed, by
+//!   singles and the pairs alone (`Search::probe`).
 //! - **Branching**: on the open cell with the fewest candidates (MRV), smallest digit first. The
 //!   child puts the digit there, the parent then removes it. Under cages and on jigsaw grids, the
 //!   fewest candidates per unit of weight instead (dom/wdeg: a cell weighs one more for each dead

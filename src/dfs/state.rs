@@ -169,6 +169,9 @@ pub(crate) struct State<M: Mask> {
     deadline: Option<Instant>,
     /// Units folded since the last [`State::reset`].
     folds: u64,
+    /// In a probe's propagation ([`State::probe_propagate`]): the non-consecutive pairs leave out
+    /// their unit rule.
+    probing: bool,
     /// Whether a look found the time up: the propagation then fails, and the search must give up
     /// rather than read the failure as a dead end.
     stopped: bool,
@@ -197,6 +200,7 @@ impl<M: Mask> State<M> {
             look: false,
             deadline: None,
             folds: 0,
+            probing: false,
             stopped: false,
         }
     }
@@ -634,6 +638,19 @@ impl<M: Mask> State<M> {
         self.full(t)
     }
 
+    /// A probe's propagation ([`Search::probe`](super::search)): singles and the variant rules
+    /// to a fixpoint, the non-consecutive pairs without their unit rule, and neither locked
+    /// candidates nor naked pairs. Weaker than [`State::propagate`], and several times cheaper.
+    ///
+    /// # Errors
+    /// As [`State::propagate`].
+    pub fn probe_propagate(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
+        self.probing = true;
+        let result = self.settle(t, work);
+        self.probing = false;
+        result
+    }
+
     /// Whether every cell holds a digit (a solution, unless a unit lacks a digit: an error).
     ///
     /// # Errors
@@ -708,7 +725,7 @@ impl<M: Mask> State<M> {
             &mut self.cand[..t.cells],
             &self.vals[..t.cells],
             &mut self.changed,
-            &mut self.pending,
+            (!self.probing).then_some(&mut self.pending[..]),
             &mut out,
         );
         // The pairs marked the cells they narrowed themselves.
