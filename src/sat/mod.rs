@@ -27,7 +27,8 @@ mod vars;
 
 pub use backend::{CLAUSE_BUDGET, SatBackend, Simplify};
 pub use certify::{
-    Certificate, Certifier, CertifyError, CheckError, Settled, check_drat, check_drat_files,
+    Certificate, Certifier, CertifyError, CheckError, Settled, check_certificate,
+    check_certificate_files, check_drat, check_drat_files,
 };
 pub use decode::{DecodeError, decode_model};
 pub use dimacs::{

@@ -396,3 +396,35 @@ fn cadical_proofs_survive_restored_clauses() {
     assert_eq!(cert.status(), Status::Unique);
     checked(&cert);
 }
+
+#[test]
+#[ignore]
+fn zz_time_select() {
+    let text = std::fs::read_to_string("fixtures/17-clue-head200.txt").unwrap();
+    let units = Units::standard(s9());
+    let base = base_for(&units);
+    let puzzles: Vec<Vec<Lit>> = text
+        .lines()
+        .filter(|l| l.len() == 81 && !l.starts_with('#'))
+        .map(|l| {
+            let g = grid(s9(), l);
+            (0..81)
+                .filter_map(|i| g.get(Cell::new(i)).map(|d| cell_lit(9, Cell::new(i), d)))
+                .collect()
+        })
+        .collect();
+    let mut scratch = subset::Scratch::default();
+    let t = std::time::Instant::now();
+    let mut total = 0;
+    for _ in 0..10 {
+        for p in &puzzles {
+            total += base.index.select(p, &mut scratch).len();
+        }
+    }
+    eprintln!(
+        "{} puzzles, {:.1} µs each, {} kept on average",
+        puzzles.len(),
+        t.elapsed().as_secs_f64() * 1e6 / (10 * puzzles.len()) as f64,
+        total / (10 * puzzles.len())
+    );
+}
