@@ -129,6 +129,9 @@ struct Base {
     text_ends: Vec<u32>,
     /// The formula indexed for choosing a certificate's clauses.
     index: subset::Index,
+    /// The formula's unit clauses (cages' encodings have some; the standard rules none), which a
+    /// checker adds after each reset.
+    unit_clauses: Vec<u32>,
     /// The formula's clauses, sorted, for checking that a CNF's are among them (made when first
     /// needed).
     members: OnceLock<HashSet<Box<[Lit]>>>,
@@ -137,8 +140,8 @@ struct Base {
 thread_local! {
     /// The base of the last unit list certified on this thread.
     static BASE: RefCell<Option<Arc<Base>>> = const { RefCell::new(None) };
-    /// A checker with an empty base saved, reset for each check.
-    static CHECKER: RefCell<Option<Checker>> = const { RefCell::new(None) };
+    /// A checker with a base loaded (by the base's address), reset for each check.
+    static CHECKER: RefCell<Option<(usize, Checker)>> = const { RefCell::new(None) };
     /// The assignment of the last choice of a certificate's clauses.
     static SUBSET: RefCell<subset::Scratch> = RefCell::new(subset::Scratch::default());
 }
@@ -178,6 +181,9 @@ fn base_for(units: &Units) -> Arc<Base> {
             max_var,
             rules: rules_comments(units, crate::sat::CageEncoding::default()),
             index: subset::Index::new(&formula, max_var),
+            unit_clauses: (0..formula.len() as u32)
+                .filter(|&i| formula.clause(i as usize).len() == 1)
+                .collect(),
             formula,
             text,
             text_ends,
@@ -715,25 +721,37 @@ impl Certificate {
     /// [`CheckError::Rejected`] naming the last used lemma that does not follow, or
     /// [`CheckError::Incomplete`].
     pub fn check(&self) -> Result<(), CheckError> {
-        CHECKER.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut slot) => self.check_with(slot.get_or_insert_with(empty_checker)),
-            // Re-entered (cannot happen): a checker of its own.
-            Err(_) => self.check_with(&mut empty_checker()),
+        let key = Arc::as_ptr(&self.base) as usize;
+        CHECKER.with(|cell| {
+            let mut slot = match cell.try_borrow_mut() {
+                Ok(s) => s,
+                // Re-entered (cannot happen): a checker of its own.
+                Err(_) => return self.check_with(&mut load(&self.base)),
+            };
+            if slot.as_ref().is_none_or(|(k, _)| *k != key) {
+                *slot = Some((key, load(&self.base)));
+            }
+            match slot.as_mut() {
+                Some((_, checker)) => self.check_with(checker),
+                None => self.check_with(&mut load(&self.base)),
+            }
         })
     }
 
     fn check_with(&self, checker: &mut Checker) -> Result<(), CheckError> {
         checker.reset_to_base();
-        for &c in &self.kept {
+        // The base's unit clauses (cages' encodings have some) are not in the checker's saved base,
+        // which must assign nothing.
+        for &c in &self.base.unit_clauses {
             checker.add_clause(self.base.formula.clause(c as usize));
         }
         for c in self.extra.clauses() {
             checker.add_clause(c);
         }
-        // On large formulas, the lemmas against the CNF as its givens leave it (equivalent, far
-        // smaller): less checking on hard 25x25 puzzles; building it costs more than it saves on
-        // small grids (BENCHMARKS.md).
-        if self.kept.len() > REDUCE_FROM {
+        // On large formulas, the lemmas against the plain CNF as its givens leave it (equivalent,
+        // far smaller): 20 % less checking on hard 25x25 puzzles; building it costs more than it
+        // saves at 9x9 (BENCHMARKS.md).
+        if self.base.formula.len() > REDUCE_FROM {
             Ok(checker.reduced().check(self.proof.steps())?)
         } else {
             Ok(checker.check(self.proof.steps())?)
@@ -822,7 +840,11 @@ impl Certificate {
                 last += 1;
             }
             k += 1;
-            let start = if first == 0 { 0 } else { ends[first - 1] as usize };
+            let start = if first == 0 {
+                0
+            } else {
+                ends[first - 1] as usize
+            };
             kept.extend_from_slice(&self.base.text[start..ends[last] as usize]);
         }
         let mut parts = [
@@ -871,9 +893,13 @@ impl Certificate {
     }
 }
 
-/// A checker with nothing in it saved as its base, so that resetting it keeps its allocations.
-fn empty_checker() -> Checker {
+/// A checker with `base` loaded and saved, but for its unit clauses (a saved base assigns nothing;
+/// [`Certificate::check`] adds them after each reset).
+fn load(base: &Base) -> Checker {
     let mut checker = Checker::new();
+    for c in base.formula.clauses().filter(|c| c.len() != 1) {
+        checker.add_clause(c);
+    }
     checker.save_base();
     checker
 }
@@ -952,7 +978,8 @@ pub fn check_certificate(
     let givens: HashSet<Lit> = cells()
         .filter_map(|c| puzzle.get(c).map(|d| cell_lit(n, c, d)))
         .collect();
-    let excluding = solution.map(|s| sorted(cells().filter_map(|c| s.get(c).map(|d| !cell_lit(n, c, d)))));
+    let excluding =
+        solution.map(|s| sorted(cells().filter_map(|c| s.get(c).map(|d| !cell_lit(n, c, d)))));
     for (clause, &line) in formula.clauses().zip(&lines) {
         let key = sorted(clause.iter().copied());
         let given = matches!(*key, [l] if givens.contains(&l));

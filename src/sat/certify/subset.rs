@@ -30,6 +30,10 @@ pub(crate) struct Index {
     /// what l true implies.
     imp: Vec<(Lit, u32)>,
     imp_start: Vec<u32>,
+    /// Per variable v: (b, c) for each binary clause c = (a ∨ b) of two variables of which v, the
+    /// variable of a, is the lower.
+    pairs: Vec<(Lit, u32)>,
+    pairs_start: Vec<u32>,
     /// The other clauses (one literal, or three and more): their index in the formula, and their
     /// literals.
     long: Vec<u32>,
@@ -78,6 +82,7 @@ impl Index {
     pub(crate) fn new(formula: &Formula, vars: usize) -> Index {
         let codes = 2 * (vars + 1);
         let mut imp = vec![Vec::new(); codes];
+        let mut pairs = vec![Vec::new(); vars + 1];
         let mut occ = vec![Vec::new(); codes];
         let (mut long, mut long_lits, mut long_start) = (Vec::new(), Vec::new(), vec![0]);
         for (i, c) in formula.clauses().enumerate() {
@@ -85,6 +90,12 @@ impl Index {
                 [a, b] if a != b => {
                     imp[(!a).code()].push((b, i as u32));
                     imp[(!b).code()].push((a, i as u32));
+                    let (a, b) = if a.index() < b.index() {
+                        (a, b)
+                    } else {
+                        (b, a)
+                    };
+                    pairs[a.index()].push((b, i as u32));
                 }
                 _ => {
                     let k = long.len() as u32;
@@ -99,9 +110,12 @@ impl Index {
         }
         let (imp, imp_start) = flat(imp);
         let (occ, occ_start) = flat(occ);
+        let (pairs, pairs_start) = flat(pairs);
         Index {
             imp,
             imp_start,
+            pairs,
+            pairs_start,
             long,
             long_lits,
             long_start,
@@ -151,16 +165,17 @@ impl Index {
             None => {
                 // The binary clauses over two open literals (at the fixpoint, a binary clause with
                 // a false literal has its other literal true).
+                let values = &s.values[..];
                 for v in 0..self.vars {
-                    if s.values[2 * v] != UNSET {
+                    if values[2 * v] != UNSET {
                         continue;
                     }
-                    for l in [Lit::from_code(2 * v), Lit::from_code(2 * v + 1)] {
-                        for &(m, c) in self.implied(l) {
-                            if s.values[m.code()] == UNSET {
-                                set(&mut s.keep, c);
-                            }
-                        }
+                    let pairs =
+                        &self.pairs[self.pairs_start[v] as usize..self.pairs_start[v + 1] as usize];
+                    // Without a branch: about half are kept, unpredictably.
+                    for &(b, c) in pairs {
+                        let open = u64::from(values[b.code()] == UNSET);
+                        s.keep[c as usize / 64] |= open << (c % 64);
                     }
                 }
                 for (k, &c) in self.long.iter().enumerate() {
@@ -181,26 +196,29 @@ impl Index {
         kept
     }
 
+    /// Makes `l` true (`reason` its reason), or returns `reason` if `l` is false.
+    #[inline(always)]
+    fn assign(&self, s: &mut Scratch, l: Lit, reason: u32) -> Option<u32> {
+        match s.values[l.code()] {
+            TRUE => None,
+            FALSE => Some(reason),
+            _ => {
+                s.values[l.code()] = TRUE;
+                s.values[(!l).code()] = FALSE;
+                s.reasons[l.index()] = reason;
+                s.trail.push(l);
+                for &k in self.holding(l) {
+                    s.false_count[k as usize] = SATISFIED;
+                }
+                None
+            }
+        }
+    }
+
     /// Unit propagation of `givens` and the formula's unit clauses to a fixpoint, in `s`; the
     /// clause found false ([`GIVEN`] for a given found false), if any.
     fn propagate(&self, givens: &[Lit], s: &mut Scratch) -> Option<u32> {
-        // Makes `l` true (`reason` its reason), or returns `reason` if `l` is false.
-        let assign = |s: &mut Scratch, l: Lit, reason: u32| -> Option<u32> {
-            match s.values[l.code()] {
-                TRUE => None,
-                FALSE => Some(reason),
-                _ => {
-                    s.values[l.code()] = TRUE;
-                    s.values[(!l).code()] = FALSE;
-                    s.reasons[l.index()] = reason;
-                    s.trail.push(l);
-                    for &k in self.holding(l) {
-                        s.false_count[k as usize] = SATISFIED;
-                    }
-                    None
-                }
-            }
-        };
+        let assign = |s: &mut Scratch, l: Lit, reason: u32| self.assign(s, l, reason);
         for &g in givens {
             if let Some(c) = assign(s, g, GIVEN) {
                 return Some(c);
