@@ -65,14 +65,25 @@ pub(crate) struct Scratch {
 /// A long clause's count once one of its literals is true.
 const SATISFIED: u32 = u32::MAX;
 
-/// Lists of items per literal code, flat: the items and where each code's list starts.
-fn flat<T: Copy>(lists: Vec<Vec<T>>) -> (Vec<T>, Vec<u32>) {
-    let mut start = Vec::with_capacity(lists.len() + 1);
-    let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
-    start.push(0);
-    for list in lists {
-        items.extend_from_slice(&list);
-        start.push(items.len() as u32);
+/// Lists of items per key, flat: items and where each key's list starts, filled in two passes
+/// over `entries` (counting, then placing), with no list of its own per key (`fill` is overwritten).
+fn flat<T: Copy, I: Iterator<Item = (usize, T)>>(
+    keys: usize,
+    entries: impl Fn() -> I,
+    fill: T,
+) -> (Vec<T>, Vec<u32>) {
+    let mut start = vec![0u32; keys + 1];
+    for (k, _) in entries() {
+        start[k + 1] += 1;
+    }
+    for k in 0..keys {
+        start[k + 1] += start[k];
+    }
+    let mut next = start.clone();
+    let mut items = vec![fill; start[keys] as usize];
+    for (k, item) in entries() {
+        items[next[k] as usize] = item;
+        next[k] += 1;
     }
     (items, start)
 }
@@ -81,36 +92,49 @@ impl Index {
     /// Indexes `formula`, whose variables are at most `vars` (DIMACS numbers).
     pub(crate) fn new(formula: &Formula, vars: usize) -> Index {
         let codes = 2 * (vars + 1);
-        let mut imp = vec![Vec::new(); codes];
-        let mut pairs = vec![Vec::new(); vars + 1];
-        let mut occ = vec![Vec::new(); codes];
-        let (mut long, mut long_lits, mut long_start) = (Vec::new(), Vec::new(), vec![0]);
-        for (i, c) in formula.clauses().enumerate() {
-            match *c {
-                [a, b] if a != b => {
-                    imp[(!a).code()].push((b, i as u32));
-                    imp[(!b).code()].push((a, i as u32));
+        let binary = |c: &[Lit]| matches!(*c, [a, b] if a != b);
+        let binaries = || {
+            formula
+                .clauses()
+                .enumerate()
+                .filter(|(_, c)| binary(c))
+                .map(|(i, c)| (i as u32, c[0], c[1]))
+        };
+        let (imp, imp_start) = flat(
+            codes,
+            || binaries().flat_map(|(i, a, b)| [((!a).code(), (b, i)), ((!b).code(), (a, i))]),
+            (Lit::from_code(0), 0),
+        );
+        let (pairs, pairs_start) = flat(
+            vars + 1,
+            || {
+                binaries().map(|(i, a, b)| {
                     let (a, b) = if a.index() < b.index() {
                         (a, b)
                     } else {
                         (b, a)
                     };
-                    pairs[a.index()].push((b, i as u32));
-                }
-                _ => {
-                    let k = long.len() as u32;
-                    long.push(i as u32);
-                    for &l in c {
-                        occ[l.code()].push(k);
-                    }
-                    long_lits.extend_from_slice(c);
-                    long_start.push(long_lits.len() as u32);
-                }
-            }
+                    (a.index(), (b, i))
+                })
+            },
+            (Lit::from_code(0), 0),
+        );
+        let (mut long, mut long_lits, mut long_start) = (Vec::new(), Vec::new(), vec![0]);
+        for (i, c) in formula.clauses().enumerate().filter(|(_, c)| !binary(c)) {
+            long.push(i as u32);
+            long_lits.extend_from_slice(c);
+            long_start.push(long_lits.len() as u32);
         }
-        let (imp, imp_start) = flat(imp);
-        let (occ, occ_start) = flat(occ);
-        let (pairs, pairs_start) = flat(pairs);
+        let (occ, occ_start) = flat(
+            codes,
+            || {
+                (0..long.len()).flat_map(|k| {
+                    let (s, e) = (long_start[k] as usize, long_start[k + 1] as usize);
+                    long_lits[s..e].iter().map(move |l| (l.code(), k as u32))
+                })
+            },
+            0,
+        );
         Index {
             imp,
             imp_start,
