@@ -8,7 +8,8 @@
 //!   writer, [`FormulaStats`] counter, a solver).
 //! - [`SatBackend`]: the [`Backend`](crate::Backend) built on them, on a [`SatSolver`]; [`Simplify`]
 //!   says what our own clause-level code does before the solver.
-//! - [`Certifier`]: a [`Certificate`] for a settled puzzle, checked by our own DRAT checker.
+//! - [`Certifier`]: a [`Certificate`] for a settled puzzle, checked by our own DRAT checker;
+//!   [`check_certificate`]: a certificate's files checked against the puzzle's plain CNF.
 //! - [`write_dimacs`] / [`formula_stats`]: the formula for external solvers;
 //!   [`parse_solver_output`] and [`decode_model`]: their answers back to a grid.
 
