@@ -715,7 +715,12 @@ impl Certificate {
     /// solvers: backward, as DRAT-trim does (Wetzler, Heule & Hunt 2014), checking by RUP or RAT
     /// the lemmas the refutation uses, from the last to the first; a lemma nothing uses is not
     /// checked (a proof with a wrong but unused lemma is accepted, by DRAT-trim and `rate` too).
-    /// The CNF checked is exactly what [`Certificate::write_cnf`] writes.
+    /// The CNF checked is the plain CNF (the encoding of the empty grid, loaded once per unit list,
+    /// with the givens and the excluding clause), of which [`Certificate::write_cnf`] writes the
+    /// part that matters: unit propagation makes the same deductions in both from any assignment
+    /// (the clauses left out are satisfied by what the givens propagate), so a proof refutes one
+    /// exactly when it refutes the other (RAT lemmas: if the plain CNF, then the part). To check
+    /// the files as written, [`check_certificate`].
     ///
     /// # Errors
     /// [`CheckError::Rejected`] naming the last used lemma that does not follow, or
