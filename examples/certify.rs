@@ -8,7 +8,8 @@
 //! as `--certify` makes it ([`Certifier::solve_unique`]: the answer and, for unique or none, the
 //! proof), our check of the certificate, and writing both files. Prints the totals and per-puzzle
 //! means on standard error. With `--files`, also (outside the certified time) our check of the
-//! two files as written, read back from DIR ([`check_drat_files`]).
+//! two files as written, read back from DIR ([`check_certificate_files`]: the CNF's clauses are
+//! the puzzle's plain CNF's, the solution is one, the proof refutes the CNF).
 
 use std::fs::File;
 use std::io::BufReader;
@@ -16,7 +17,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use satdoku::format::{PuzzleReader, ReadOptions};
-use satdoku::sat::{Certifier, SatBackend, SatSolver, check_drat_files};
+use satdoku::sat::{Certifier, SatBackend, SatSolver, check_certificate_files};
 use satdoku::study::thread_time;
 use satdoku::{Backend, Limits, Outcome, Units};
 
@@ -95,7 +96,8 @@ fn main() {
                     writing += t3 - t2;
                     failed += usize::from(!ok);
                     if files {
-                        let ok = check_drat_files(&cnf, &drat).is_ok();
+                        let claim = cert.solution();
+                        let ok = check_certificate_files(u, &p.grid, claim, &cnf, &drat).is_ok();
                         failed += usize::from(!ok);
                         skipped = thread_time() - t3;
                         from_files += skipped;

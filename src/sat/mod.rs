@@ -8,7 +8,8 @@
 //!   writer, [`FormulaStats`] counter, a solver).
 //! - [`SatBackend`]: the [`Backend`](crate::Backend) built on them, on a [`SatSolver`]; [`Simplify`]
 //!   says what our own clause-level code does before the solver.
-//! - [`Certifier`]: a [`Certificate`] for a settled puzzle, checked by our own DRAT checker.
+//! - [`Certifier`]: a [`Certificate`] for a settled puzzle, checked by our own DRAT checker;
+//!   [`check_certificate`]: a certificate's files checked against the puzzle's plain CNF.
 //! - [`write_dimacs`] / [`formula_stats`]: the formula for external solvers;
 //!   [`parse_solver_output`] and [`decode_model`]: their answers back to a grid.
 
@@ -27,7 +28,8 @@ mod vars;
 
 pub use backend::{CLAUSE_BUDGET, SatBackend, Simplify};
 pub use certify::{
-    Certificate, Certifier, CertifyError, CheckError, Settled, check_drat, check_drat_files,
+    Certificate, Certifier, CertifyError, CheckError, Settled, check_certificate,
+    check_certificate_files, check_drat, check_drat_files,
 };
 pub use decode::{DecodeError, decode_model};
 pub use dimacs::{

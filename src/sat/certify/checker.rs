@@ -42,6 +42,13 @@ pub enum CheckError {
         /// What is wrong.
         message: String,
     },
+    /// The certificate does not certify the claim it was checked for: the puzzle and the unit
+    /// list are of different shapes, or the claimed solution is no solution of the puzzle.
+    #[error("{message}")]
+    Claim {
+        /// What is wrong.
+        message: String,
+    },
     /// The proof could not be read.
     #[error("DRAT proof: {0}")]
     Proof(#[from] ProofParseError),
@@ -537,6 +544,16 @@ impl Checker {
 
     /// Adds a clause of the formula and propagates at the top level.
     pub(crate) fn add_clause(&mut self, clause: &[Lit]) {
+        // Most of a Sudoku CNF: two literals of different variables, nothing to dedupe.
+        if let [a, b] = *clause
+            && a.index() != b.index()
+        {
+            self.grow(a.index().max(b.index()));
+            if !self.inconsistent {
+                self.add_binary(a, b);
+            }
+            return;
+        }
         let mut lits = std::mem::take(&mut self.scratch);
         let tautology = self.dedupe(clause, &mut lits);
         if lits.len() == 2 && !tautology {

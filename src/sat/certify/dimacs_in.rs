@@ -18,7 +18,16 @@ fn error(line: usize, message: impl Into<String>) -> CheckError {
 /// # Errors
 /// [`CheckError::Cnf`] naming the line.
 pub(crate) fn parse_cnf(bytes: &[u8]) -> Result<Formula, CheckError> {
+    parse_cnf_lines(bytes).map(|(formula, _)| formula)
+}
+
+/// [`parse_cnf`], and the line (1-based) on which each clause ends.
+///
+/// # Errors
+/// As [`parse_cnf`].
+pub(crate) fn parse_cnf_lines(bytes: &[u8]) -> Result<(Formula, Vec<usize>), CheckError> {
     let mut formula = Formula::new();
+    let mut lines = Vec::new();
     let mut header: Option<(usize, u64)> = None;
     let mut clause: Vec<Lit> = Vec::new();
     let mut last_line = 0;
@@ -63,6 +72,7 @@ pub(crate) fn parse_cnf(bytes: &[u8]) -> Result<Formula, CheckError> {
             })?;
             if v == 0 {
                 formula.add_clause(&clause);
+                lines.push(line);
                 clause.clear();
                 continue;
             }
@@ -94,7 +104,7 @@ pub(crate) fn parse_cnf(bytes: &[u8]) -> Result<Formula, CheckError> {
             ),
         ));
     }
-    Ok(formula)
+    Ok((formula, lines))
 }
 
 /// A DIMACS literal: an optional sign and decimal digits, at most 18 of them (so that it fits);

@@ -1,15 +1,18 @@
-//! Certificates for `unique` and `none`: the plain CNF of a puzzle (with, for `unique`, the clause
-//! that excludes the solution) and a DRAT proof that it is unsatisfiable, checked here by a checker
-//! of our own and checkable by anyone with a standard DRAT checker (`rate p.cnf p.drat`).
+//! Certificates for `unique` and `none`: clauses of the plain CNF of a puzzle (with, for `unique`,
+//! the clause that excludes the solution) and a DRAT proof that they are unsatisfiable, checked
+//! here by a checker of our own and checkable by anyone with a standard DRAT checker
+//! (`rate p.cnf p.drat`).
 
 mod checker;
 mod dimacs_in;
+mod subset;
 
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
 
@@ -105,12 +108,12 @@ pub enum CertifyError {
     },
 }
 
-/// The plain encoding of the empty grid of one unit list (extended, pairwise), shared by the
-/// certificates of its puzzles: the clauses and their DIMACS text.
-/// Certificates' plain CNFs of more clauses than this are checked in their reduced form
-/// ([`Checker::reduced`]): 16x16 (123,904 clauses) and up.
+/// Certificates' CNFs of more clauses than this are checked in their reduced form
+/// ([`Checker::reduced`]).
 const REDUCE_FROM: usize = 100_000;
 
+/// The plain encoding of the empty grid of one unit list (extended, pairwise), shared by the
+/// certificates of its puzzles: the clauses and their DIMACS text.
 #[derive(Debug)]
 struct Base {
     units_id: u64,
@@ -121,10 +124,17 @@ struct Base {
     /// The rules beside the units, as comment lines (empty for the standard rules).
     rules: String,
     formula: Formula,
+    /// The formula's DIMACS text, and where each clause's line ends in it.
+    text: Vec<u8>,
+    text_ends: Vec<u32>,
+    /// The formula indexed for choosing a certificate's clauses.
+    index: subset::Index,
     /// The formula's unit clauses (cages' encodings have some; the standard rules none), which a
     /// checker adds after each reset.
-    unit_clauses: Vec<Lit>,
-    text: Vec<u8>,
+    unit_clauses: Vec<u32>,
+    /// The formula's clauses, sorted, for checking that a CNF's are among them (made when first
+    /// needed).
+    members: OnceLock<HashSet<Box<[Lit]>>>,
 }
 
 thread_local! {
@@ -132,6 +142,8 @@ thread_local! {
     static BASE: RefCell<Option<Arc<Base>>> = const { RefCell::new(None) };
     /// A checker with a base loaded (by the base's address), reset for each check.
     static CHECKER: RefCell<Option<(usize, Checker)>> = const { RefCell::new(None) };
+    /// The assignment of the last choice of a certificate's clauses.
+    static SUBSET: RefCell<subset::Scratch> = RefCell::new(subset::Scratch::default());
 }
 
 fn base_for(units: &Units) -> Arc<Base> {
@@ -154,11 +166,13 @@ fn base_for(units: &Units) -> Arc<Base> {
         )
         .map_or(cell_var_count(units.shape()), |e| e.max_var);
         let mut text = Vec::with_capacity(formula.literal_count() * 8);
+        let mut text_ends = Vec::with_capacity(formula.len());
         for c in formula.clauses() {
             for &l in c {
                 push_dimacs(&mut text, l);
             }
             text.extend_from_slice(b"0\n");
+            text_ends.push(text.len() as u32);
         }
         let b = Arc::new(Base {
             units_id: units.id(),
@@ -166,33 +180,43 @@ fn base_for(units: &Units) -> Arc<Base> {
             unit_count: units.units().len(),
             max_var,
             rules: rules_comments(units, crate::sat::CageEncoding::default()),
-            unit_clauses: formula
-                .clauses()
-                .filter(|c| c.len() == 1)
-                .map(|c| c[0])
+            index: subset::Index::new(&formula, max_var),
+            unit_clauses: (0..formula.len() as u32)
+                .filter(|&i| formula.clause(i as usize).len() == 1)
                 .collect(),
             formula,
             text,
+            text_ends,
+            members: OnceLock::new(),
         });
         *slot = Some(Arc::clone(&b));
         b
     })
 }
 
-/// A certificate: the plain CNF of a puzzle settled as `unique` or `none` and a DRAT proof that it
-/// is unsatisfiable.
+/// A certificate: clauses of the plain CNF of a puzzle settled as `unique` or `none` and a DRAT
+/// proof that they are unsatisfiable.
 ///
-/// The CNF is the extended encoding (Lynce & Ouaknine 2006) with pairwise at-most-one over the cell
-/// variables x(r, c, d) = r·N² + c·N + d (every (cell, digit) pair, nothing simplified away), the
-/// givens as unit clauses, and for `unique` one more clause: that some cell holds another digit
-/// than in the solution. Unsatisfiable means no solution (`none`), or none but the one given
-/// (`unique`: the solution itself is checked by [`crate::verify`]). A DRAT checker needs nothing of
-/// ours: `rate p.cnf p.drat` or `drat-trim p.cnf p.drat`.
+/// The plain CNF is the extended encoding (Lynce & Ouaknine 2006) with pairwise at-most-one over
+/// the cell variables x(r, c, d) = r·N² + c·N + d (every (cell, digit) pair, nothing simplified
+/// away), the givens as unit clauses, and for `unique` one more clause: that some cell holds
+/// another digit than in the solution. The certificate's CNF keeps, of the encoding of the empty
+/// grid, only the clauses that matter once the givens are known: the reason of each literal that
+/// unit propagation of the givens assigns, and each clause that this assignment leaves
+/// unsatisfied (an equivalent formula, a fifth to a tenth of the size on 9x9); then the givens and
+/// the excluding clause. Its clauses being clauses of the plain CNF, its refutation refutes the
+/// plain CNF ([`check_certificate`] checks that they are). Unsatisfiable means no solution
+/// (`none`), or none but the one given (`unique`: the solution itself is checked by
+/// [`crate::verify`]). A DRAT checker needs nothing of ours: `rate p.cnf p.drat` or
+/// `drat-trim p.cnf p.drat`.
 #[derive(Clone, Debug)]
 pub struct Certificate {
     base: Arc<Base>,
     puzzle: Grid,
     solution: Option<Grid>,
+    /// The clauses of the base's formula in the CNF (ascending indices): those that matter once
+    /// the givens are known ([`subset`]).
+    kept: Vec<u32>,
     /// The givens as unit clauses, then the excluding clause.
     extra: Formula,
     proof: Proof,
@@ -560,12 +584,19 @@ impl Certifier {
     ) -> Certificate {
         let n = units.shape().n();
         let mut extra = Formula::new();
+        let mut givens = Vec::with_capacity(puzzle.filled());
         for i in 0..units.shape().cells() {
             let cell = Cell::new(i);
             if let Some(d) = puzzle.get(cell) {
+                givens.push(cell_lit(n, cell, d));
                 extra.add_clause(&[cell_lit(n, cell, d)]);
             }
         }
+        let base = base_for(units);
+        let kept = SUBSET.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => base.index.select(&givens, &mut scratch),
+            Err(_) => base.index.select(&givens, &mut Default::default()),
+        });
         if let Some(s) = solution {
             // Over every cell, givens included (their literals are false by the unit clauses), so
             // that it is never empty: `rate` 0.3 does not take an empty clause in the CNF.
@@ -576,9 +607,10 @@ impl Certifier {
             extra.add_clause(&clause);
         }
         Certificate {
-            base: base_for(units),
+            base,
             puzzle: puzzle.clone(),
             solution: solution.cloned(),
+            kept,
             extra,
             proof,
             solver: self.solver,
@@ -671,7 +703,7 @@ impl Certificate {
 
     /// Clauses in the CNF.
     pub fn clauses(&self) -> usize {
-        self.base.formula.len() + self.extra.len()
+        self.kept.len() + self.extra.len()
     }
 
     /// Lemmas in the proof.
@@ -683,7 +715,12 @@ impl Certificate {
     /// solvers: backward, as DRAT-trim does (Wetzler, Heule & Hunt 2014), checking by RUP or RAT
     /// the lemmas the refutation uses, from the last to the first; a lemma nothing uses is not
     /// checked (a proof with a wrong but unused lemma is accepted, by DRAT-trim and `rate` too).
-    /// The CNF checked is exactly what [`Certificate::write_cnf`] writes.
+    /// The CNF checked is the plain CNF (the encoding of the empty grid, loaded once per unit list,
+    /// with the givens and the excluding clause), of which [`Certificate::write_cnf`] writes the
+    /// part that matters: unit propagation makes the same deductions in both from any assignment
+    /// (the clauses left out are satisfied by what the givens propagate), so a proof refutes one
+    /// exactly when it refutes the other (RAT lemmas: if the plain CNF, then the part). To check
+    /// the files as written, [`check_certificate`].
     ///
     /// # Errors
     /// [`CheckError::Rejected`] naming the last used lemma that does not follow, or
@@ -710,8 +747,8 @@ impl Certificate {
         checker.reset_to_base();
         // The base's unit clauses (cages' encodings have some) are not in the checker's saved base,
         // which must assign nothing.
-        for &l in &self.base.unit_clauses {
-            checker.add_clause(&[l]);
+        for &c in &self.base.unit_clauses {
+            checker.add_clause(self.base.formula.clause(c as usize));
         }
         for c in self.extra.clauses() {
             checker.add_clause(c);
@@ -751,9 +788,24 @@ impl Certificate {
         )?;
         writeln!(
             w,
-            "c encoding extended (Lynce & Ouaknine 2006), pairwise at-most-one, the givens as unit clauses{}",
+            "c encoding extended (Lynce & Ouaknine 2006), pairwise at-most-one: {} of the {} clauses of the empty grid's, then the givens as unit clauses{}",
+            self.kept.len(),
+            self.base.formula.len(),
             if self.solution.is_some() {
                 ", then the clause excluding the solution"
+            } else {
+                ""
+            }
+        )?;
+        writeln!(
+            w,
+            "c kept: the clause that implied each literal unit propagation of the givens assigns, and each clause that assignment leaves unsatisfied (an equivalent CNF)"
+        )?;
+        writeln!(
+            w,
+            "c each clause{} is one of the puzzle's plain CNF (satdoku encode --encoding extended --amo pairwise), so that one is unsatisfiable too",
+            if self.solution.is_some() {
+                " but the last"
             } else {
                 ""
             }
@@ -781,9 +833,28 @@ impl Certificate {
             }
             extra.extend_from_slice(b"0\n");
         }
+        let mut kept = Vec::with_capacity(16 * self.kept.len());
+        let ends = &self.base.text_ends;
+        // Runs of consecutive clauses copied at once.
+        let mut k = 0;
+        while k < self.kept.len() {
+            let first = self.kept[k] as usize;
+            let mut last = first;
+            while k + 1 < self.kept.len() && self.kept[k + 1] as usize == last + 1 {
+                k += 1;
+                last += 1;
+            }
+            k += 1;
+            let start = if first == 0 {
+                0
+            } else {
+                ends[first - 1] as usize
+            };
+            kept.extend_from_slice(&self.base.text[start..ends[last] as usize]);
+        }
         let mut parts = [
             io::IoSlice::new(&w),
-            io::IoSlice::new(&self.base.text),
+            io::IoSlice::new(&kept),
             io::IoSlice::new(&extra),
         ];
         let mut parts = &mut parts[..];
@@ -844,7 +915,11 @@ fn load(base: &Base) -> Checker {
 /// # Errors
 /// A [`CheckError`]: unreadable CNF or proof, a lemma that does not follow, no empty clause.
 pub fn check_drat(cnf: &[u8], drat: &[u8]) -> Result<(), CheckError> {
-    let formula = dimacs_in::parse_cnf(cnf)?;
+    refutes(&dimacs_in::parse_cnf(cnf)?, drat)
+}
+
+/// Whether the DRAT proof `drat` refutes `formula`, by our checker.
+fn refutes(formula: &Formula, drat: &[u8]) -> Result<(), CheckError> {
     let proof = Proof::parse(drat)?;
     let mut checker = Checker::new();
     for c in formula.clauses() {
@@ -858,13 +933,105 @@ pub fn check_drat(cnf: &[u8], drat: &[u8]) -> Result<(), CheckError> {
 /// # Errors
 /// As [`check_drat`], and [`CheckError::Io`] if a file cannot be read.
 pub fn check_drat_files(cnf: &Path, drat: &Path) -> Result<(), CheckError> {
-    let read = |p: &Path| {
-        std::fs::read(p).map_err(|source| CheckError::Io {
-            path: p.to_path_buf(),
-            source,
-        })
-    };
     check_drat(&read(cnf)?, &read(drat)?)
+}
+
+/// Checks the files of a certificate of `puzzle` under `units` that claims `solution` is its only
+/// solution (`Some`) or that it has none (`None`), trusting nothing in them but their clauses and
+/// lemmas: `solution` is a solution of the puzzle ([`crate::verify`]); every clause of the CNF is
+/// a clause of the puzzle's plain CNF (the extended encoding with pairwise at-most-one of the empty
+/// grid, as [`crate::sat::encode`] makes it, or a given's unit clause), or for `unique` the clause
+/// excluding `solution` (over every cell); and the DRAT proof refutes the CNF ([`check_drat`]).
+/// Then the plain CNF, which holds every clause of this one, is unsatisfiable too. The comment
+/// lines are not read: the puzzle is the caller's.
+///
+/// # Errors
+/// [`CheckError::Claim`] for a solution that is none (or a puzzle of another shape than the unit
+/// list); [`CheckError::Cnf`] naming the line of a clause not in the plain CNF, or of what cannot
+/// be read; what [`check_drat`] returns.
+pub fn check_certificate(
+    units: &Units,
+    puzzle: &Grid,
+    solution: Option<&Grid>,
+    cnf: &[u8],
+    drat: &[u8],
+) -> Result<(), CheckError> {
+    if puzzle.shape() != units.shape() {
+        return Err(CheckError::Claim {
+            message: format!(
+                "puzzle shape {} does not match unit list shape {}",
+                puzzle.shape(),
+                units.shape()
+            ),
+        });
+    }
+    if let Some(s) = solution {
+        verify(units, puzzle, s).map_err(|violation| CheckError::Claim {
+            message: format!("the claimed solution is invalid: {violation}"),
+        })?;
+    }
+    let (formula, lines) = dimacs_in::parse_cnf_lines(cnf)?;
+    let base = base_for(units);
+    let members = base.members.get_or_init(|| {
+        base.formula
+            .clauses()
+            .map(|c| sorted(c.iter().copied()))
+            .collect()
+    });
+    let n = units.shape().n();
+    let cells = || (0..units.shape().cells()).map(Cell::new);
+    let givens: HashSet<Lit> = cells()
+        .filter_map(|c| puzzle.get(c).map(|d| cell_lit(n, c, d)))
+        .collect();
+    let excluding =
+        solution.map(|s| sorted(cells().filter_map(|c| s.get(c).map(|d| !cell_lit(n, c, d)))));
+    for (clause, &line) in formula.clauses().zip(&lines) {
+        let key = sorted(clause.iter().copied());
+        let given = matches!(*key, [l] if givens.contains(&l));
+        if !(given || members.contains(&key) || excluding.as_ref() == Some(&key)) {
+            return Err(CheckError::Cnf {
+                line,
+                message: format!(
+                    "the clause is not one of the puzzle's plain CNF{}",
+                    if solution.is_some() {
+                        " nor the one excluding the solution"
+                    } else {
+                        ""
+                    }
+                ),
+            });
+        }
+    }
+    refutes(&formula, drat)
+}
+
+/// [`check_certificate`] on two files.
+///
+/// # Errors
+/// As [`check_certificate`], and [`CheckError::Io`] if a file cannot be read.
+pub fn check_certificate_files(
+    units: &Units,
+    puzzle: &Grid,
+    solution: Option<&Grid>,
+    cnf: &Path,
+    drat: &Path,
+) -> Result<(), CheckError> {
+    check_certificate(units, puzzle, solution, &read(cnf)?, &read(drat)?)
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, CheckError> {
+    std::fs::read(path).map_err(|source| CheckError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// A clause's literals without repeats, in order: the same key for the same clause however written.
+fn sorted(lits: impl Iterator<Item = Lit>) -> Box<[Lit]> {
+    let mut v: Vec<Lit> = lits.collect();
+    v.sort_unstable();
+    v.dedup();
+    v.into_boxed_slice()
 }
 
 #[cfg(test)]

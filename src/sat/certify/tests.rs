@@ -8,6 +8,8 @@ use crate::dfs::DfsBackend;
 use crate::grid::Digit;
 use crate::sat::solver::SatSolver;
 use crate::solve::Backend;
+use std::collections::HashSet;
+
 use crate::testing::{PLATINUM_BLONDE, grid};
 
 fn s9() -> Shape {
@@ -70,8 +72,10 @@ fn unique_by_propagation() {
     let cert = certify(&p, &Outcome::Unique(s.clone())).unwrap();
     assert_eq!(cert.status(), Status::Unique);
     assert_eq!(cert.solution(), Some(&s));
-    // 11988 clauses of the extended encoding, one per given, the excluding clause.
-    assert_eq!(cert.clauses(), 11988 + p.filled() + 1);
+    // Propagation of the givens assigns every variable: the reason of each of the 729 - 32 not
+    // given, the 32 givens, the excluding clause (of the plain CNF's 11988 + 32 + 1).
+    assert_eq!(p.filled(), 32);
+    assert_eq!(cert.clauses(), 729 + 1);
     checked(&cert);
 }
 
@@ -395,4 +399,207 @@ fn cadical_proofs_survive_restored_clauses() {
     verify(&units, &puzzle, claim.as_ref().unwrap()).unwrap();
     assert_eq!(cert.status(), Status::Unique);
     checked(&cert);
+}
+
+/// The first puzzle of Royle's 17-clue collection (`fixtures/17-clue-head200.txt`; unique).
+const SEVENTEEN: &str =
+    ".................1.....2.3......3.2...1.4......5....6..3......4.7..8...962...7...";
+
+/// The clauses of a DIMACS text, each as its sorted literals, in order.
+fn dimacs_clauses(text: &[u8]) -> Vec<Vec<isize>> {
+    String::from_utf8_lossy(text)
+        .lines()
+        .filter(|l| !l.starts_with('c') && !l.starts_with('p') && !l.trim().is_empty())
+        .map(|l| {
+            let mut c: Vec<isize> = l.split_whitespace().map(|t| t.parse().unwrap()).collect();
+            assert_eq!(c.pop(), Some(0), "{l}");
+            c.sort_unstable();
+            c
+        })
+        .collect()
+}
+
+/// A 17-clue puzzle's certificate holds a small part of the plain CNF (its 11,988 clauses of the
+/// empty grid, 17 givens and the excluding clause): every clause but the last is one of the
+/// puzzle's plain CNF as the encoder writes it for external solvers (the recipe the README gives
+/// a reader), and the last is the clause excluding the solution.
+#[test]
+fn the_cnf_of_a_17_clue_puzzle_is_a_small_part_of_the_plain_cnf() {
+    let p = grid(s9(), SEVENTEEN);
+    let s = solve_unique(&p);
+    let cert = certify(&p, &Outcome::Unique(s.clone())).unwrap();
+    checked(&cert);
+    assert!(cert.clauses() * 4 < 11988, "{}", cert.clauses());
+    let (mut cnf, mut drat) = (Vec::new(), Vec::new());
+    cert.write_cnf(&mut cnf).unwrap();
+    cert.write_drat(&mut drat).unwrap();
+    let units = Units::standard(s9());
+    check_certificate(&units, &p, Some(&s), &cnf, &drat).unwrap();
+    let mut plain = Vec::new();
+    crate::sat::write_dimacs(&mut plain, &units, &p, Encoding::Extended, Amo::Pairwise).unwrap();
+    let plain: HashSet<Vec<isize>> = dimacs_clauses(&plain).into_iter().collect();
+    let mut clauses = dimacs_clauses(&cnf);
+    assert_eq!(clauses.len(), cert.clauses());
+    let excluding = clauses.pop().unwrap();
+    assert!(clauses.iter().all(|c| plain.contains(c)));
+    assert!(!plain.contains(&excluding));
+    assert_eq!(excluding.len(), 81);
+    let header = String::from_utf8_lossy(&cnf);
+    assert!(header.contains(&format!("c puzzle {}\n", SEVENTEEN)));
+    assert!(header.contains(&format!(": {} of the 11988 clauses", cert.clauses() - 18)));
+}
+
+/// The models of `clauses` over variables 1..=`vars`, counted by brute force (every assignment,
+/// cut short where a clause is false).
+fn count_models(clauses: &[Vec<Lit>], vars: usize) -> u64 {
+    // The clauses by their highest variable: checked once it is assigned.
+    let mut by_top: Vec<Vec<&[Lit]>> = vec![Vec::new(); vars];
+    for c in clauses {
+        let top = c.iter().map(|l| l.index()).max().expect("no empty clause");
+        by_top[top].push(c);
+    }
+    fn go(v: usize, values: &mut Vec<bool>, by_top: &[Vec<&[Lit]>]) -> u64 {
+        if v == by_top.len() {
+            return 1;
+        }
+        let mut n = 0;
+        for value in [false, true] {
+            values.push(value);
+            let ok = by_top[v]
+                .iter()
+                .all(|c| c.iter().any(|l| values[l.index()] == l.is_positive()));
+            if ok {
+                n += go(v + 1, values, by_top);
+            }
+            values.pop();
+        }
+        n
+    }
+    go(0, &mut Vec::new(), &by_top)
+}
+
+/// On 4x4 grids, the clauses a certificate keeps and the givens have exactly the models of the
+/// whole plain CNF (with the givens), which are the puzzle's solutions as the native backend counts
+/// them: several, one, none by propagation (a clash the givens' peers reach), none by a cell left
+/// without a digit.
+#[test]
+fn the_kept_clauses_have_the_models_of_the_plain_cnf() {
+    let s4 = Shape::new(2, 2).unwrap();
+    let units = Units::standard(s4);
+    let base = base_for(&units);
+    let mut scratch = subset::Scratch::default();
+    let puzzles = [
+        "1... .... .... ...2",
+        "12.. .... ..3. ....",
+        "1.3. ..1. .4.. ...2",
+        "12.. 3... .... ...4",
+        "12.. .... ..3. ..4.",
+        "1..1 .... .... ....",
+        "1234 34.. 2... 4...",
+        ".234 3.12 21.3 432.",
+    ];
+    let mut kinds = HashSet::new();
+    for text in puzzles {
+        let p = grid(s4, text);
+        let givens: Vec<Lit> = (0..16)
+            .filter_map(|i| p.get(Cell::new(i)).map(|d| cell_lit(4, Cell::new(i), d)))
+            .collect();
+        let kept = base.index.select(&givens, &mut scratch);
+        assert!(kept.len() < base.formula.len(), "{text}");
+        let with_givens = |mut clauses: Vec<Vec<Lit>>| {
+            clauses.extend(givens.iter().map(|&g| vec![g]));
+            count_models(&clauses, 64)
+        };
+        let subset = with_givens(
+            kept.iter()
+                .map(|&c| base.formula.clause(c as usize).to_vec())
+                .collect(),
+        );
+        let whole = with_givens(base.formula.clauses().map(<[Lit]>::to_vec).collect());
+        let solutions = DfsBackend::new()
+            .solve(&units, &p, &Limits::count_to(1000))
+            .unwrap()
+            .outcome
+            .count();
+        assert_eq!((subset, whole), (solutions, solutions), "{text}");
+        kinds.insert(solutions.min(2));
+    }
+    assert_eq!(kinds.len(), 3, "several, one and none");
+}
+
+/// A clause that is not in the puzzle's plain CNF is rejected by the check of the files, naming its
+/// line, even where the proof still refutes the CNF: a clause of the encoding changed, a unit
+/// clause for a cell that is not a given, and, for `none`, an excluding clause. Without a clause
+/// that forces a given's peer false, the proof no longer refutes the CNF.
+#[test]
+fn a_clause_not_in_the_plain_cnf_or_a_missing_one_is_rejected() {
+    let units = Units::standard(s9());
+    let p = grid(s9(), PE96_1);
+    let s = solve_unique(&p);
+    let cert = certify(&p, &Outcome::Unique(s.clone())).unwrap();
+    let (mut cnf, mut drat) = (Vec::new(), Vec::new());
+    cert.write_cnf(&mut cnf).unwrap();
+    cert.write_drat(&mut drat).unwrap();
+    check_certificate(&units, &p, Some(&s), &cnf, &drat).unwrap();
+    let text = String::from_utf8(cnf).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let header = lines.iter().position(|l| l.starts_with("p cnf")).unwrap();
+    // Line `at` (0-based) replaced by `with`.
+    let edit = |at: usize, with: &str| -> Vec<u8> {
+        let mut out: Vec<&str> = lines.clone();
+        out[at] = with;
+        (out.join("\n") + "\n").into_bytes()
+    };
+    let first = header + 1;
+    // (x1 ∨ x2): no such clause in the encoding (its binary clauses are negative).
+    for (at, with) in [(first, "1 2 0"), (first, "-1 0")] {
+        match check_certificate(&units, &p, Some(&s), &edit(at, with), &drat) {
+            Err(CheckError::Cnf { line, .. }) => assert_eq!(line, at + 1, "{with}"),
+            r => panic!("{with}: {r:?}"),
+        }
+    }
+    // The same file claims `none`: its last clause is then not the puzzle's.
+    assert!(matches!(
+        check_certificate(&units, &p, None, text.as_bytes(), &drat),
+        Err(CheckError::Cnf { line, .. }) if line == lines.len()
+    ));
+    // A wrong solution.
+    let mut wrong = s.clone();
+    wrong.set(
+        Cell::new(0),
+        Digit::new(wrong.get(Cell::new(0)).unwrap().get() % 9 + 1),
+    );
+    assert!(matches!(
+        check_certificate(&units, &p, Some(&wrong), text.as_bytes(), &drat),
+        Err(CheckError::Claim { .. })
+    ));
+    // The binary clauses that force the peers of the given r1c3 = 3, x(0,2,3) = 21, false (and its
+    // cell's other digits): without all of them, the proof does not refute the CNF (nor, here,
+    // without some one of them; a reason nothing later needs can go, the CNF left still
+    // unsatisfiable).
+    let forcing: Vec<usize> = (first..lines.len())
+        .filter(|&k| {
+            let t: Vec<&str> = lines[k].split(' ').collect();
+            t.len() == 3 && t.contains(&"-21")
+        })
+        .collect();
+    assert!(forcing.len() > 10, "{}", forcing.len());
+    let without = |ks: &[usize]| -> Vec<u8> {
+        let kept: Vec<&str> = (0..lines.len())
+            .filter(|k| !ks.contains(k))
+            .map(|k| lines[k])
+            .collect();
+        let mut out = kept.join("\n") + "\n";
+        out = out.replace(
+            lines[header],
+            &format!("p cnf 729 {}", cert.clauses() - ks.len()),
+        );
+        out.into_bytes()
+    };
+    let rejected = |ks: &[usize]| check_certificate(&units, &p, Some(&s), &without(ks), &drat);
+    assert!(matches!(
+        rejected(&forcing),
+        Err(CheckError::Rejected { .. })
+    ));
+    assert!(forcing.iter().any(|&k| rejected(&[k]).is_err()));
 }
