@@ -1102,7 +1102,21 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
         }
         Clue::Rellik { sum, cells } => {
             out.groups.push(cells.clone());
-            out.line(ctx, cells, &Rellik { sum: *sum })?;
+            // The digit sets the cage may hold, as windows (the cells one each of a set): the
+            // native search then knows which digits the cage must hold (sigh's `Rellik` handler's
+            // forced values, by a matching per set); over 128 sets (grids above 9 digits), the
+            // subset sums along the cage as a line.
+            let once = cells
+                .iter()
+                .enumerate()
+                .all(|(i, c)| !cells[..i].contains(c));
+            match rellik_sets(&ctx.values(), cells.len(), *sum, MAX_RELLIK_SETS) {
+                Some(windows) if once => out.window_rules.push(WindowRule {
+                    cells: cells.clone(),
+                    windows,
+                }),
+                _ => out.line(ctx, cells, &Rellik { sum: *sum })?,
+            }
         }
         Clue::ValueIndexing { cells } => {
             if cells.len() < 3 {
@@ -1761,6 +1775,70 @@ impl Automaton for Sky {
     }
 }
 
+/// The most digit sets a rellik cage is lowered into (see [`rellik_sets`]); 126 on 9 digits.
+const MAX_RELLIK_SETS: usize = 128;
+
+/// The sets of `k` different digits (indices into `values`, the digits' values) of which no one or
+/// more add up to `sum`, ascending by their lowest digit; `None` when there are more than `cap` (or
+/// the values are negative or the sum beyond 127, left to the [`Rellik`] automaton).
+fn rellik_sets(values: &[i32], k: usize, sum: i32, cap: usize) -> Option<Vec<DigitSet>> {
+    if !(0..128).contains(&sum)
+        || values.iter().any(|&v| v < 0)
+        || k > values.len()
+        || values.len() > 64
+    {
+        return None;
+    }
+    // Depth first over the digits in order, carrying the subset sums reached (bit t: some one or
+    // more chosen digits add up to t ≤ sum); a set is kept when no subset reaches `sum`.
+    fn walk(
+        values: &[i32],
+        from: usize,
+        left: usize,
+        (chosen, reach): (u64, u128),
+        sum: i32,
+        out: &mut Vec<u64>,
+        cap: usize,
+    ) -> bool {
+        if left == 0 {
+            out.push(chosen);
+            return out.len() <= cap;
+        }
+        let keep = if sum >= 127 {
+            u128::MAX
+        } else {
+            (1u128 << (sum + 1)) - 1
+        };
+        for d in from..=values.len() - left {
+            let v = values[d];
+            let single = if v <= sum { 1u128 << v } else { 0 };
+            let shifted = if v < 128 { reach << v } else { 0 };
+            let next = (reach | shifted | single) & keep;
+            if next >> sum & 1 == 0
+                && !walk(
+                    values,
+                    d + 1,
+                    left - 1,
+                    (chosen | 1 << d, next),
+                    sum,
+                    out,
+                    cap,
+                )
+            {
+                return false;
+            }
+        }
+        true
+    }
+    let mut sets = Vec::new();
+    if !walk(values, 0, k, (0, 0), sum, &mut sets, cap) {
+        return None;
+    }
+    let mut windows: Vec<DigitSet> = sets.iter().map(|&m| DigitSet::from_words(&[m])).collect();
+    windows.sort_by_key(|w| w.words()[0].trailing_zeros());
+    Some(windows)
+}
+
 /// Rellik cages: the subset sums reached so far (bit t: some one or more cells add up to t ≤
 /// `sum`), never `sum` itself.
 struct Rellik {
@@ -1837,6 +1915,44 @@ mod tests {
 
     fn values(from: i32, to: i32) -> Vec<i32> {
         (from..=to).collect()
+    }
+
+    #[test]
+    fn rellik_sets_are_the_sets_without_a_subset_of_the_sum() {
+        // Against every set of digits of 1-9 (and 0-8), its subsets' sums worked out one by one.
+        for base in [0, 1] {
+            let vals = values(base, base + 8);
+            for k in 0..=9 {
+                for sum in 0..=25 {
+                    let subset_sum = |m: u32, sub: u32| -> i32 {
+                        (0..9)
+                            .filter(|d| (m & sub) >> d & 1 == 1)
+                            .map(|d| vals[d])
+                            .sum()
+                    };
+                    let expect: Vec<u64> = (0u32..512)
+                        .filter(|m| m.count_ones() as usize == k)
+                        .filter(|&m| {
+                            (1u32..512).all(|sub| sub & !m != 0 || subset_sum(m, sub) != sum)
+                        })
+                        .map(u64::from)
+                        .collect();
+                    let mut got: Vec<u64> = rellik_sets(&vals, k, sum, 200)
+                        .unwrap()
+                        .iter()
+                        .map(|w| w.words()[0])
+                        .collect();
+                    let lows: Vec<u32> = got.iter().map(|w| w.trailing_zeros()).collect();
+                    assert!(lows.is_sorted(), "{k} {sum}");
+                    got.sort_unstable();
+                    assert_eq!(got, expect, "base {base}, {k} digits, sum {sum}");
+                }
+            }
+        }
+        // 126 sets of five digits of 1-9 avoid 50; with a cap of 100, none are given.
+        assert_eq!(rellik_sets(&values(1, 9), 5, 50, 200).unwrap().len(), 126);
+        assert!(rellik_sets(&values(1, 9), 5, 50, 100).is_none());
+        assert!(rellik_sets(&values(1, 9), 5, 200, 200).is_none());
     }
 
     /// Every word of `len` values of 1..=`n` (as digit indices) that `graph` accepts, against a

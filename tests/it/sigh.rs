@@ -366,6 +366,25 @@ fn renban_puzzles_within_node_budgets() {
     }
 }
 
+/// #139 (14 rellik cages and three white dots, no givens; sigh takes 1,229 nodes): with the cages
+/// as the digit sets they may hold (windows), the native search settles it at the root (main at
+/// `1bc508c`, the cages as subset-sum lines, took 3,788,834 nodes); both backends give the
+/// published solution.
+#[test]
+fn rellik_cages_as_digit_sets_settle_139_at_the_root() {
+    let records = corpus();
+    let p = records[139].puzzle.as_ref().unwrap();
+    let published = p.expected.as_ref().unwrap();
+    let limits = Limits::unique().with_budget(Some(100));
+    let report = DfsBackend::new().solve(&p.units, &p.grid, &limits).unwrap();
+    assert!(report.stats.nodes <= 10, "{:?}", report.stats);
+    assert!(matches!(&report.outcome, Outcome::Unique(g) if g.values() == published.values()));
+    let sat = SatBackend::default()
+        .solve(&p.units, &p.grid, &Limits::unique())
+        .unwrap();
+    assert!(matches!(&sat.outcome, Outcome::Unique(g) if g.values() == published.values()));
+}
+
 /// Two little killers on 6x6 diagonals, tight enough to be combined into one derived sum (the rules
 /// then hold three sums): both backends count as enumeration does (the derived sum keeps every
 /// solution), with and without cells given.

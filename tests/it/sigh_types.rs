@@ -218,6 +218,38 @@ fn new_sigh_types_count_as_enumeration_on_4x4() {
     eprintln!("4x4 counts: {seen:?}");
 }
 
+/// Rellik cages, lowered into the digit sets they may hold (windows): counts as enumeration on 4x4
+/// (no givens) and on the published solution of #21 (6x6) with its top half blanked.
+#[test]
+fn rellik_cages_count_as_enumeration() {
+    for text in [
+        ".Shape~4x4.RellikCage~8~R1C1~R1C2~R2C1",
+        ".Shape~4x4.RellikCage~9~R1C1~R2C2~R3C3.RellikCage~3~R4C1~R4C2",
+        ".Shape~4x4~0-3.RellikCage~5~R1C1~R2C2~R3C3",
+    ] {
+        let k = counts_agree(text, 300);
+        assert!(k > 0 && k < 288, "{text}: {k}");
+    }
+    let r = corpus(21);
+    let p = r.puzzle.as_ref().unwrap();
+    let solution = p.expected.clone().unwrap();
+    let mut values = solution.values().to_vec();
+    values[..18].fill(0);
+    let puzzle = Grid::from_values(solution.shape(), values).unwrap();
+    let with = enumerate(&p.units, &puzzle);
+    let without = enumerate(&Units::standard(solution.shape()), &puzzle);
+    assert!(with >= 1 && with < without, "{with} of {without}");
+    for b in [
+        Box::new(DfsBackend::new()) as Box<dyn Backend>,
+        Box::new(SatBackend::default()),
+    ] {
+        let r = b
+            .solve(&p.units, &puzzle, &Limits::count_to(100_000))
+            .unwrap();
+        assert_eq!(r.outcome.count(), with);
+    }
+}
+
 #[test]
 fn global_entropy_and_mod_count_as_enumeration_on_9x9() {
     // The published solutions of the corpus's global entropy and mod 3 puzzles, with the top three
