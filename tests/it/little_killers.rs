@@ -4,7 +4,7 @@
 //! puzzles (answers from the published solutions), and counts against enumeration.
 
 use satdoku::sat::SatBackend;
-use satdoku::{Backend, DfsBackend, Limits, Outcome, Status};
+use satdoku::{Backend, Limits, Status};
 
 use crate::sigh::corpus;
 use crate::sigh_types::counts_agree;
@@ -16,21 +16,7 @@ use crate::sigh_types::counts_agree;
 #[test]
 fn little_killer_puzzles_within_node_budgets() {
     let records = corpus();
-    for (i, budget) in [(82, 150_000), (35, 100_000)] {
-        let p = records[i].puzzle.as_ref().unwrap();
-        let published = p.expected.as_ref().unwrap();
-        let limits = Limits::unique().with_budget(Some(budget));
-        let report = DfsBackend::new().solve(&p.units, &p.grid, &limits).unwrap();
-        match &report.outcome {
-            Outcome::Unique(g) => assert_eq!(g.values(), published.values(), "#{i}"),
-            other => panic!(
-                "#{i}: {:?} after {} nodes",
-                other.status(),
-                report.stats.nodes
-            ),
-        }
-        assert!(report.stats.nodes <= budget, "#{i}: {}", report.stats.nodes);
-    }
+    crate::sigh::settled_natively_within(&records, &[(82, 150_000), (35, 100_000)]);
     let p = records[35].puzzle.as_ref().unwrap();
     let limits = Limits::unique().with_timeout(Some(std::time::Duration::from_secs(60)));
     let sat = SatBackend::default()

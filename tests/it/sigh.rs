@@ -349,21 +349,7 @@ fn a_pill_arrow_grouped_by_boxes_is_settled_at_the_root() {
 #[test]
 fn renban_puzzles_within_node_budgets() {
     let records = corpus();
-    for (i, budget) in [(163, 300_000), (165, 20_000)] {
-        let p = records[i].puzzle.as_ref().unwrap();
-        let published = p.expected.as_ref().unwrap();
-        let limits = Limits::unique().with_budget(Some(budget));
-        let report = DfsBackend::new().solve(&p.units, &p.grid, &limits).unwrap();
-        match &report.outcome {
-            Outcome::Unique(g) => assert_eq!(g.values(), published.values(), "#{i}"),
-            other => panic!(
-                "#{i}: {:?} after {} nodes",
-                other.status(),
-                report.stats.nodes
-            ),
-        }
-        assert!(report.stats.nodes <= budget, "#{i}: {}", report.stats.nodes);
-    }
+    settled_natively_within(&records, &[(163, 300_000), (165, 20_000)]);
 }
 
 /// #139 (14 rellik cages and three white dots, no givens; sigh takes 1,229 nodes): with the cages
@@ -502,4 +488,24 @@ fn outside_clues_count_as_enumeration_on_4x4_and_6x6() {
         seen.push(k);
     }
     eprintln!("counts: {seen:?}");
+}
+
+/// Each corpus puzzle `i` of `budgets` settled by the native search as `unique` with its published
+/// solution, within its node budget.
+pub(crate) fn settled_natively_within(records: &[Record], budgets: &[(usize, u64)]) {
+    for &(i, budget) in budgets {
+        let p = records[i].puzzle.as_ref().unwrap();
+        let published = p.expected.as_ref().unwrap();
+        let limits = Limits::unique().with_budget(Some(budget));
+        let report = DfsBackend::new().solve(&p.units, &p.grid, &limits).unwrap();
+        match &report.outcome {
+            Outcome::Unique(g) => assert_eq!(g.values(), published.values(), "#{i}"),
+            other => panic!(
+                "#{i}: {:?} after {} nodes",
+                other.status(),
+                report.stats.nodes
+            ),
+        }
+        assert!(report.stats.nodes <= budget, "#{i}: {}", report.stats.nodes);
+    }
 }
