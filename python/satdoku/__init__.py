@@ -927,11 +927,35 @@ def certify_batch(
     )
 
 
-def check_certificate(cnf: bytes, drat: bytes) -> None:
+def check_certificate(
+    cnf: bytes,
+    drat: bytes,
+    puzzle: Optional[PuzzleLike] = None,
+    *,
+    solution: Optional[PuzzleLike] = None,
+    format: Optional[str] = None,
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
+    variant: Sequence[str] = (),
+) -> None:
     """Check a certificate with satdoku's own DRAT checker (backward, as DRAT-trim and ``rate``
-    check): returns if ``drat`` refutes ``cnf``, raises ``ValueError`` saying what fails
-    otherwise."""
-    _satdoku.check_drat(bytes(cnf), bytes(drat))
+    check): returns if ``drat`` refutes ``cnf``, raises ``ValueError`` saying what fails otherwise.
+
+    Given the ``puzzle`` (read as :func:`solve` reads it), also check that the certificate is the
+    puzzle's, trusting nothing in the files but their clauses: every clause of ``cnf`` must be one
+    of the puzzle's plain CNF (the extended encoding of the empty grid under its rules), a given's
+    unit clause, or, for a ``unique`` certificate, the clause excluding ``solution``, which must
+    solve the puzzle. Without ``puzzle``, a refuted CNF says nothing about which puzzle it was.
+    """
+    if puzzle is None:
+        if solution is not None:
+            raise ValueError("check_certificate: a solution is checked against its puzzle; pass puzzle=")
+        _satdoku.check_drat(bytes(cnf), bytes(drat))
+        return
+    opts = _read_opts(format, symbols, box, variant)
+    p = _one(puzzle, opts)
+    s = None if solution is None else _one(solution, {**opts, "variant": ()}, clashes=True)
+    _satdoku.check_certificate(p, bytes(cnf), bytes(drat), s)
 
 
 def sat_solvers() -> List[str]:

@@ -884,3 +884,44 @@ pub fn check_drat(py: Python<'_>, cnf: Vec<u8>, drat: Vec<u8>) -> PyResult<()> {
     py.detach(|| satdoku::sat::check_drat(&cnf, &drat))
         .map_err(|e| PyValueError::new_err(e.to_string()))
 }
+
+/// Checks a certificate of `puzzle` (its first row) as `satdoku::sat::check_certificate` does:
+/// `solution`, if given, solves the puzzle; every clause of `cnf` is one of the puzzle's plain
+/// CNF's, a given's unit clause, or the one excluding `solution`; and `drat` refutes `cnf`.
+/// Raises `ValueError` naming what fails.
+#[pyfunction]
+#[pyo3(signature = (puzzle, cnf, drat, solution=None))]
+pub fn check_certificate(
+    py: Python<'_>,
+    puzzle: &Puzzles,
+    cnf: Vec<u8>,
+    drat: Vec<u8>,
+    solution: Option<&Puzzles>,
+) -> PyResult<()> {
+    let loaded = only_row(puzzle, "puzzle")?;
+    let solved = solution.map(|s| only_row(s, "solution")).transpose()?;
+    py.detach(|| {
+        satdoku::sat::check_certificate(
+            &loaded.units,
+            &loaded.grid,
+            solved.as_ref().map(|s| &s.grid),
+            &cnf,
+            &drat,
+        )
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// The one puzzle of `p`, or why there is not exactly one.
+fn only_row<'a>(
+    p: &'a Puzzles,
+    what: &str,
+) -> PyResult<std::borrow::Cow<'a, crate::input::Loaded>> {
+    if p.len() != 1 {
+        return Err(PyValueError::new_err(format!(
+            "{what}: one puzzle expected, {} given",
+            p.len()
+        )));
+    }
+    p.row(0).map_err(PyValueError::new_err)
+}

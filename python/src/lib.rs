@@ -24,6 +24,7 @@ fn _satdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::encode, m)?)?;
     m.add_function(wrap_pyfunction!(batch::sat_solvers, m)?)?;
     m.add_function(wrap_pyfunction!(batch::check_drat, m)?)?;
+    m.add_function(wrap_pyfunction!(batch::check_certificate, m)?)?;
     m.add("STATUS_WORDS", batch::STATUS_WORDS.to_vec())?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -99,6 +99,39 @@ def test_certify_checked(case, tmp_path):
         assert run.returncode == 0 and "s VERIFIED" in run.stdout, run.stdout + run.stderr
 
 
+def test_check_certificate_ties_the_certificate_to_its_puzzle(case, tmp_path):
+    text, n = case
+    cert = satdoku.certify(text)
+    assert cert.status == Status.UNIQUE and cert.certified, cert.message
+    # The certificate is this puzzle's: its clauses are the puzzle's plain CNF's, its solution solves it.
+    satdoku.check_certificate(cert.cnf, cert.drat, text, solution=cert.solution)
+    # Given with a solution that is not one, it is refused before the proof is read.
+    wrong = cert.solution.copy()
+    wrong[0, 0], wrong[0, 1] = wrong[0, 1], wrong[0, 0]
+    with pytest.raises(ValueError, match="solution"):
+        satdoku.check_certificate(cert.cnf, cert.drat, text, solution=wrong)
+    # A clause the plain CNF does not have is named by its line, even if the proof still refutes.
+    lines = cert.cnf.decode().splitlines()
+    header = next(i for i, line in enumerate(lines) if line.startswith("p cnf"))
+    variables, clauses = lines[header].split()[2:4]
+    lines[header] = f"p cnf {variables} {int(clauses) + 1}"
+    lines.append("1 2 3 0")
+    bad = ("\n".join(lines) + "\n").encode()
+    satdoku.check_certificate(bad, cert.drat)  # the proof alone says nothing about the puzzle
+    with pytest.raises(ValueError, match="not one of the puzzle's plain CNF"):
+        satdoku.check_certificate(bad, cert.drat, text, solution=cert.solution)
+
+
+def test_check_certificate_refuses_another_puzzles_certificate():
+    first, second = (FIXTURES / "top95.txt").read_text().splitlines()[:2]
+    cert = satdoku.certify(first)
+    assert cert.certified, cert.message
+    with pytest.raises(ValueError, match="not one of the puzzle's plain CNF"):
+        satdoku.check_certificate(cert.cnf, cert.drat, second)
+    with pytest.raises(ValueError, match="pass puzzle="):
+        satdoku.check_certificate(cert.cnf, cert.drat, solution=cert.solution)
+
+
 def test_batch_matches_single(case):
     text, n = case
     single = satdoku.solve(text, unique=True)
