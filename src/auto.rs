@@ -609,19 +609,37 @@ mod race_tests {
         )
     }
 
-    /// The node count [`SlowStart`] reports after its first solve, to tell its reports apart.
-    const SLOW_START_NODES: u64 = 424_242;
+    /// What a stand-in's `n`-th `solve` call (from 0) does.
+    type Solve =
+        Box<dyn Fn(usize, &Units, &Grid, &Limits) -> Result<Report, SolveError> + Send + Sync>;
 
-    /// The native backend, except that its first solve gives up at once (as if the puzzle needed
-    /// more than the first phase's budget).
-    #[derive(Default)]
-    struct SlowStart {
-        calls: AtomicUsize,
+    /// A stand-in phase of the race: its name and what each `solve` call does; it counts its
+    /// calls.
+    pub(super) struct StandIn {
+        name: &'static str,
+        pub(super) calls: AtomicUsize,
+        solve: Solve,
     }
 
-    impl Backend for SlowStart {
+    impl StandIn {
+        pub(super) fn new(
+            name: &'static str,
+            solve: impl Fn(usize, &Units, &Grid, &Limits) -> Result<Report, SolveError>
+            + Send
+            + Sync
+            + 'static,
+        ) -> StandIn {
+            StandIn {
+                name,
+                calls: AtomicUsize::new(0),
+                solve: Box::new(solve),
+            }
+        }
+    }
+
+    impl Backend for StandIn {
         fn name(&self) -> &'static str {
-            "dfs"
+            self.name
         }
 
         fn solve(
@@ -630,68 +648,55 @@ mod race_tests {
             puzzle: &Grid,
             limits: &Limits,
         ) -> Result<Report, SolveError> {
-            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
+            let call = self.calls.fetch_add(1, Ordering::SeqCst);
+            (self.solve)(call, units, puzzle, limits)
+        }
+    }
+
+    /// The node count [`slow_start`] reports after its first solve, to tell its reports apart.
+    const SLOW_START_NODES: u64 = 424_242;
+
+    /// The native backend, except that its first solve gives up at once (as if the puzzle needed
+    /// more than the first phase's budget).
+    fn slow_start() -> StandIn {
+        StandIn::new("dfs", |call, units, puzzle, limits| {
+            if call == 0 {
                 return Ok(unknown());
             }
             let mut report = DfsBackend::new().solve(units, puzzle, limits)?;
             report.stats.nodes = SLOW_START_NODES;
             Ok(report)
-        }
+        })
     }
 
-    /// A SAT phase that never settles anything: it waits until it is stopped or its deadline
-    /// passes, and records which.
-    #[derive(Default)]
-    struct Waiter {
-        ended_by: Mutex<Option<&'static str>>,
-    }
+    /// How a [`waiter`] ended: stopped (`"stop"`) or at its deadline.
+    pub(super) type Ended = Arc<Mutex<Option<&'static str>>>;
 
-    impl Backend for Waiter {
-        fn name(&self) -> &'static str {
-            "sat"
-        }
-
-        fn solve(&self, _: &Units, _: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+    /// A SAT phase that never settles anything: it sets `flag`, if any (a caller's stop that
+    /// comes in the middle of the race), waits until it is stopped or its deadline passes, and
+    /// records which.
+    pub(super) fn waiter(flag: Option<Arc<AtomicBool>>) -> (StandIn, Ended) {
+        let ended = Ended::default();
+        let record = Arc::clone(&ended);
+        let phase = StandIn::new("sat", move |_, _, _, limits| {
+            if let Some(flag) = &flag {
+                flag.store(true, Ordering::SeqCst);
+            }
             let deadline = limits.deadline(Instant::now());
             while !past(deadline) {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            let why = if stop_requested() { "stop" } else { "deadline" };
-            *self.ended_by.lock().unwrap() = Some(why);
+            *record.lock().unwrap() = Some(if stop_requested() { "stop" } else { "deadline" });
             Ok(unknown())
-        }
-    }
-
-    /// A native phase whose first solve takes `0.3 s` and gives up; it counts its calls.
-    #[derive(Default)]
-    struct SlowFirst {
-        calls: AtomicUsize,
-    }
-
-    impl Backend for SlowFirst {
-        fn name(&self) -> &'static str {
-            "dfs"
-        }
-
-        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
-            if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
-                std::thread::sleep(Duration::from_millis(300));
-            }
-            Ok(unknown())
-        }
+        });
+        (phase, ended)
     }
 
     /// A SAT phase that says "no solution" at once.
-    pub(super) struct NoneAtOnce;
-
-    impl Backend for NoneAtOnce {
-        fn name(&self) -> &'static str {
-            "sat"
-        }
-
-        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+    pub(super) fn none_at_once() -> StandIn {
+        StandIn::new("sat", |_, _, _, _| {
             Ok(Report::new(Outcome::NoSolution, Stats::default()))
-        }
+        })
     }
 
     #[test]
@@ -700,7 +705,14 @@ mod race_tests {
         // (here the first phase's 0.3 s); the SAT phase settles the puzzle first, and the native
         // search is never called again (counted, not timed).
         let s = Shape::new(6, 6).unwrap();
-        let auto = AutoBackend::from_phases(SlowFirst::default(), NoneAtOnce);
+        // A native phase whose first solve takes 0.3 s and gives up.
+        let slow_first = StandIn::new("dfs", |call, _, _, _| {
+            if call == 0 {
+                std::thread::sleep(Duration::from_millis(300));
+            }
+            Ok(unknown())
+        });
+        let auto = AutoBackend::from_phases(slow_first, none_at_once());
         let (report, by) = auto
             .solve_reporting(&Units::standard(s), &Grid::empty(s), &Limits::first())
             .unwrap();
@@ -714,7 +726,8 @@ mod race_tests {
         // for its whole (long) timeout, is stopped instead.
         let s = Shape::new(3, 3).unwrap();
         let units = Units::standard(s);
-        let auto = AutoBackend::from_phases(SlowStart::default(), Waiter::default());
+        let (waiter, ended) = waiter(None);
+        let auto = AutoBackend::from_phases(slow_start(), waiter);
         let limits = Limits::unique().with_timeout(Some(Duration::from_secs(600)));
         let (report, by) = auto
             .solve_reporting(&units, &Grid::empty(s), &limits)
@@ -724,24 +737,17 @@ mod race_tests {
         for g in report.outcome.grids() {
             verify(&units, &Grid::empty(s), g).unwrap();
         }
-        assert_eq!(auto.sat.ended_by.lock().unwrap().as_deref(), Some("stop"));
+        assert_eq!(*ended.lock().unwrap(), Some("stop"));
         assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 2);
     }
 
-    /// A native phase that only takes grids up to 9x9.
-    struct Small;
-
-    impl Backend for Small {
-        fn name(&self) -> &'static str {
-            "dfs"
-        }
-
-        fn solve(
-            &self,
-            units: &Units,
-            puzzle: &Grid,
-            limits: &Limits,
-        ) -> Result<Report, SolveError> {
+    #[test]
+    fn a_grid_too_large_for_the_native_phase_goes_to_sat() {
+        // The known bug: auto passed the native backend's refusal on instead of the SAT answer.
+        let s = Shape::new(4, 4).unwrap();
+        let units = Units::standard(s);
+        // A native phase that only takes grids up to 9x9.
+        let small = StandIn::new("dfs", |_, units, puzzle, limits| {
             let n = puzzle.shape().n();
             if n > 9 {
                 return Err(SolveError::TooLarge {
@@ -751,15 +757,8 @@ mod race_tests {
                 });
             }
             DfsBackend::new().solve(units, puzzle, limits)
-        }
-    }
-
-    #[test]
-    fn a_grid_too_large_for_the_native_phase_goes_to_sat() {
-        // The known bug: auto passed the native backend's refusal on instead of the SAT answer.
-        let s = Shape::new(4, 4).unwrap();
-        let units = Units::standard(s);
-        let auto = AutoBackend::from_phases(Small, SatBackend::default());
+        });
+        let auto = AutoBackend::from_phases(small, SatBackend::default());
         let (report, by) = auto
             .solve_reporting(&units, &Grid::empty(s), &Limits::first())
             .unwrap();
@@ -778,7 +777,7 @@ mod race_tests {
         // the SAT backend settles the puzzle alone.
         let s = Shape::new(2, 2).unwrap();
         let units = Units::standard(s);
-        let auto = AutoBackend::from_phases(SlowStart::default(), SatBackend::default());
+        let auto = AutoBackend::from_phases(slow_start(), SatBackend::default());
         let limits = Limits::unique().with_budget(Some(10));
         let (report, by) = auto
             .solve_reporting(&units, &Grid::empty(s), &limits)
@@ -787,21 +786,11 @@ mod race_tests {
         assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 1);
     }
 
-    /// A native phase that, on every call, reports two solutions of the first puzzle it is given
-    /// and then a stopped count (as the native search did when its first phase ran out of nodes
-    /// after two of six solutions): `multiple`, count 2, not complete.
-    #[derive(Default)]
-    struct PartialCount {
-        calls: AtomicUsize,
-    }
-
-    impl Backend for PartialCount {
-        fn name(&self) -> &'static str {
-            "dfs"
-        }
-
-        fn solve(&self, units: &Units, puzzle: &Grid, _: &Limits) -> Result<Report, SolveError> {
-            self.calls.fetch_add(1, Ordering::SeqCst);
+    /// A native phase that, on every call, reports two solutions of the puzzle it is given and
+    /// then a stopped count (as the native search did when its first phase ran out of nodes after
+    /// two of six solutions): `multiple`, count 2, not complete.
+    fn partial_count() -> StandIn {
+        StandIn::new("dfs", |_, units, puzzle, _| {
             // On a thread of its own, which a race's stop does not reach: the stand-in's answer is
             // the same whether it won or lost.
             let two = std::thread::scope(|s| {
@@ -821,7 +810,7 @@ mod race_tests {
                 stats: Stats::default(),
                 certificate: None,
             })
-        }
+        })
     }
 
     /// A 4x4 puzzle with several solutions, but fewer than six: the first row and column given.
@@ -843,7 +832,7 @@ mod race_tests {
         );
         // The native phase (first and in the race) only ever has a partial count; the SAT
         // phase's complete count is the answer.
-        let auto = AutoBackend::from_phases(PartialCount::default(), SatBackend::default());
+        let auto = AutoBackend::from_phases(partial_count(), SatBackend::default());
         let (report, by) = auto.solve_reporting(&units, &puzzle, &limits).unwrap();
         assert_eq!(by, "sat");
         assert_eq!(report.outcome.count(), exact.outcome.count());
@@ -856,21 +845,12 @@ mod race_tests {
         assert_eq!((report.outcome.status(), by), (Status::Multiple, "dfs"));
     }
 
-    /// A SAT phase that settles only after it was told to stop (after the native phase won), and
-    /// then anyway: a loser that settles too late.
-    struct LateSat;
-
-    impl Backend for LateSat {
-        fn name(&self) -> &'static str {
-            "sat"
-        }
-
-        fn solve(
-            &self,
-            units: &Units,
-            puzzle: &Grid,
-            limits: &Limits,
-        ) -> Result<Report, SolveError> {
+    #[test]
+    fn the_race_answer_is_the_winners() {
+        let (units, puzzle) = four_solutions();
+        // A SAT phase that settles only after it was told to stop (after the native phase won),
+        // and then anyway: a loser that settles too late.
+        let late_sat = StandIn::new("sat", |_, units, puzzle, limits| {
             while !stop_requested() {
                 std::thread::sleep(Duration::from_millis(1));
             }
@@ -883,13 +863,8 @@ mod race_tests {
             assert!(report.outcome.settles(limits));
             report.stats.nodes = 99;
             Ok(report)
-        }
-    }
-
-    #[test]
-    fn the_race_answer_is_the_winners() {
-        let (units, puzzle) = four_solutions();
-        let auto = AutoBackend::from_phases(SlowStart::default(), LateSat);
+        });
+        let auto = AutoBackend::from_phases(slow_start(), late_sat);
         let (report, by) = auto
             .solve_reporting(&units, &puzzle, &Limits::count_to(6))
             .unwrap();
@@ -904,7 +879,7 @@ mod race_tests {
     fn a_race_stop_reaches_no_later_search_on_the_thread() {
         let (units, puzzle) = four_solutions();
         // A race that the SAT phase wins stops the native search on this thread...
-        let auto = AutoBackend::from_phases(SlowStart::default(), SatBackend::default());
+        let auto = AutoBackend::from_phases(slow_start(), SatBackend::default());
         let limits = Limits::count_to(6);
         auto.solve_reporting(&units, &puzzle, &limits).unwrap();
         // ... and no later search on it: a stop flag set before a search starts is not its own.
@@ -952,41 +927,11 @@ mod race_tests {
 #[cfg(test)]
 mod handover_tests {
     use std::sync::Mutex;
-    use std::sync::atomic::AtomicUsize;
 
-    use super::race_tests::{NoneAtOnce, unknown};
+    use super::race_tests::{none_at_once, waiter};
     use super::*;
     use crate::grid::Shape;
-    use crate::solve::{Status, past, stop_requested, stop_when};
-
-    /// A SAT phase that never settles anything: it counts its calls and waits until it is
-    /// stopped (first setting `flag`, if any: a caller's stop that comes in the middle of the
-    /// race), and records whether it was.
-    #[derive(Default)]
-    struct Waiter {
-        calls: AtomicUsize,
-        stopped: AtomicBool,
-        flag: Option<Arc<AtomicBool>>,
-    }
-
-    impl Backend for Waiter {
-        fn name(&self) -> &'static str {
-            "sat"
-        }
-
-        fn solve(&self, _: &Units, _: &Grid, limits: &Limits) -> Result<Report, SolveError> {
-            self.calls.fetch_add(1, Ordering::SeqCst);
-            if let Some(flag) = &self.flag {
-                flag.store(true, Ordering::SeqCst);
-            }
-            let deadline = limits.deadline(Instant::now());
-            while !past(deadline) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            self.stopped.store(stop_requested(), Ordering::SeqCst);
-            Ok(unknown())
-        }
-    }
+    use crate::solve::{Status, stop_requested, stop_when};
 
     /// Counts `solve` on the empty 9x9 grid up to `k` solutions, which takes at least `k`
     /// nodes: a search that runs past the handover for as long as a test asks.
@@ -1045,7 +990,8 @@ mod handover_tests {
         let budget = AutoBackend::node_budget(81);
         let alone = count_empty_9x9(&DfsBackend::new(), 40_000);
         assert!(alone.stats.nodes > budget);
-        let auto = AutoBackend::from_phases(Recording::default(), Waiter::default());
+        let (waiter, ended) = waiter(None);
+        let auto = AutoBackend::from_phases(Recording::default(), waiter);
         let counters = WorkCounters::default();
         counters.count_on_this_thread();
         let start = Instant::now();
@@ -1063,8 +1009,9 @@ mod handover_tests {
             alone.stats.nodes
         );
         assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 1);
-        assert!(
-            auto.sat.stopped.load(Ordering::SeqCst),
+        assert_eq!(
+            *ended.lock().unwrap(),
+            Some("stop"),
             "the winner stops the SAT phase"
         );
         // The handover (and so the SAT phase) came at the first clock check (every 1,024 nodes on
@@ -1086,7 +1033,8 @@ mod handover_tests {
 
     #[test]
     fn a_puzzle_settled_before_the_handover_starts_no_sat_phase() {
-        let auto = AutoBackend::from_phases(DfsBackend::new(), Waiter::default());
+        let (waiter, _) = waiter(None);
+        let auto = AutoBackend::from_phases(DfsBackend::new(), waiter);
         let report = count_empty_9x9(&auto, 100);
         assert_eq!(report.outcome.count(), 100);
         assert_eq!(report.stats.answered_by, Some("dfs"));
@@ -1097,7 +1045,7 @@ mod handover_tests {
     fn the_sat_phase_stops_the_native_search_it_joined() {
         // Counting every 9x9 grid never ends natively; the SAT phase settles at once (a stand-in's
         // answer) and its race flag stops the native search, and no later search on the thread.
-        let auto = AutoBackend::from_phases(DfsBackend::new(), NoneAtOnce);
+        let auto = AutoBackend::from_phases(DfsBackend::new(), none_at_once());
         let s = Shape::new(3, 3).unwrap();
         let units = Units::standard(s);
         let (report, by) = auto
@@ -1113,10 +1061,7 @@ mod handover_tests {
         // The caller's flag is set by the SAT phase once the race has started: the native search,
         // which runs on the caller's thread, and the SAT phase both stop.
         let flag = Arc::new(AtomicBool::new(false));
-        let waiter = Waiter {
-            flag: Some(Arc::clone(&flag)),
-            ..Waiter::default()
-        };
+        let (waiter, ended) = waiter(Some(Arc::clone(&flag)));
         let auto = AutoBackend::from_phases(DfsBackend::new(), waiter);
         let report = stop_when(&flag, || count_empty_9x9(&auto, u64::MAX));
         assert_eq!(report.outcome.status(), Status::Unknown);
@@ -1125,7 +1070,7 @@ mod handover_tests {
             "the native search's count so far"
         );
         assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 1);
-        assert!(auto.sat.stopped.load(Ordering::SeqCst));
+        assert_eq!(*ended.lock().unwrap(), Some("stop"));
         assert!(!stop_requested());
     }
 
@@ -1156,10 +1101,12 @@ mod handover_tests {
     #[test]
     fn a_native_panic_in_the_race_stops_the_sat_phase() {
         // Else the panic would wait for the SAT phase's whole timeout (none here: forever).
-        let auto = AutoBackend::from_phases(HandsOverThenPanics, Waiter::default());
-        let panicked = std::panic::catch_unwind(|| count_empty_9x9(&auto, 2));
+        let (waiter, ended) = waiter(None);
+        let auto = AutoBackend::from_phases(HandsOverThenPanics, waiter);
+        let panicked =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| count_empty_9x9(&auto, 2)));
         assert!(panicked.is_err());
-        assert!(auto.sat.stopped.load(Ordering::SeqCst));
+        assert_eq!(*ended.lock().unwrap(), Some("stop"));
         assert!(!stop_requested(), "the race's flag is gone with it");
     }
 }
