@@ -1056,9 +1056,16 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             let mut distinct = values.clone();
             distinct.sort_unstable();
             distinct.dedup();
-            for v in distinct {
+            // The cells the listed values leave free: a value listed m times is in at most m + free
+            // cells, and with none free every cell holds a listed value.
+            let free = cells.len().saturating_sub(values.len()) as i32;
+            for &v in &distinct {
                 let m = values.iter().filter(|&&x| x == v).count() as i32;
-                out.count(ctx, cells, v, (m..=cells.len() as i32).collect());
+                out.count(ctx, cells, v, (m..=m + free).collect());
+            }
+            if free == 0 {
+                let set = ctx.digits_where(|v| distinct.contains(&v));
+                out.candidates.extend(cells.iter().map(|&c| (c, set)));
             }
         }
         Clue::CountingCircles { cells } => {
