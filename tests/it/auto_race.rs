@@ -110,6 +110,53 @@ fn killers_and_the_variants_pairs_hand_over_after_ten_first_phases() {
     );
 }
 
+#[test]
+fn classic_grids_above_16x16_hand_over_after_1000_nodes() {
+    let minute = Some(Duration::from_secs(60));
+    let point = |u: &Units, g: &Grid| AutoBackend::handover_point(u, g, minute);
+    let s = Shape::new(5, 5).unwrap();
+    let empty = Grid::empty(s);
+    // A 25x25 puzzle at 45-65 % fill: the SAT phase joins after 1,000 nodes or 10 ms.
+    let text = std::fs::read_to_string(fixture("25x25-planted-hard.txt")).unwrap();
+    let records = read_str(&text, "25x25-planted-hard.txt", ReadOptions::default());
+    let p = records[0].puzzle.as_ref().unwrap();
+    assert_eq!(p.grid.shape(), s);
+    let early = (1_000, Duration::from_millis(10));
+    assert_eq!(point(&p.units, &p.grid), early);
+    // The same grid with the same givens under the plain units.
+    assert_eq!(point(&Units::standard(s), &p.grid), early);
+    // A short timeout still caps the time at a tenth of it.
+    let short = Some(Duration::from_millis(50));
+    assert_eq!(
+        AutoBackend::handover_point(&p.units, &p.grid, short),
+        (1_000, Duration::from_millis(5))
+    );
+    // A sparse 25x25 grid (here empty) keeps the usual first phase (20,000 + 40 per cell nodes,
+    // 0.2 s): the native search fills it; so does a 16x16 puzzle.
+    let usual = |cells: u64| (20_000 + 40 * cells, Duration::from_millis(200));
+    assert_eq!(point(&Units::standard(s), &empty), usual(625));
+    let s16 = Shape::new(4, 4).unwrap();
+    let mut g16 = Grid::empty(s16);
+    // Every third cell given (86 of 256), from the pattern grid r * 4 + r / 4 + c (rows within a
+    // band shifted by 4, bands by 1): the handover reads only the shape and the fill.
+    for c in (0..256).step_by(3) {
+        let (r, col) = (c / 16, c % 16);
+        let d = ((r % 4) * 4 + r / 4 + col) % 16 + 1;
+        g16.set(Cell::at(s16, r, col), satdoku::Digit::new(d as u16));
+    }
+    assert!(!g16.is_sparse());
+    assert_eq!(point(&Units::standard(s16), &g16), usual(256));
+    // Killer cages or the variants' pairs on 25x25: the patient phase (10x 45,000 nodes, 2 s).
+    let patient = (450_000, Duration::from_secs(2));
+    let killer = Units::rules(s).cage(3, [(0, 0), (0, 1)]).build().unwrap();
+    assert_eq!(point(&killer, &empty), patient);
+    let knight = Units::rules(s)
+        .variant(Variant::AntiKnight)
+        .build()
+        .unwrap();
+    assert_eq!(point(&knight, &empty), patient);
+}
+
 /// The SAT backend, counting how often the race starts it.
 #[derive(Default)]
 struct CountedSat {
