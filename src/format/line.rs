@@ -11,9 +11,9 @@ use super::lines::{Kind, Line, classify, column, note_split, spaced_rows, trim_s
 use super::record::Puzzle;
 use super::symbols::SKIP;
 
-/// Feeds one line of a line-format input.
-pub(crate) fn feed(ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
-    match classify(line.text) {
+/// Feeds one line of a line-format input; `kind`: its [`classify`], when the caller has it.
+pub(crate) fn feed(ctx: &mut Context, line: Line<'_>, kind: Option<Kind>, out: &mut Emitted) {
+    match kind.unwrap_or_else(|| classify(line.text)) {
         Kind::Data => {}
         Kind::Blank | Kind::Comment => return,
         // A count or title line heads some files (Norvig's copies, Royle's list); among puzzles the
