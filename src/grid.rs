@@ -645,6 +645,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn filled_bits_names_the_nonzero_values() {
+        // Every length up to 32, with a pattern of zeros, small and large values in each lane.
+        for len in 0..=32usize {
+            for seed in 0..8u16 {
+                let values: Vec<u16> = (0..len as u16)
+                    .map(|j| match (j * 7 + seed) % 5 {
+                        0 | 3 => 0,
+                        1 => 1,
+                        2 => 9,
+                        _ => 0x8000 + j,
+                    })
+                    .collect();
+                let expected = values
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |m, (j, &v)| m | u32::from(v != 0) << j);
+                assert_eq!(filled_bits(&values), expected, "{values:?}");
+            }
+        }
+    }
+
+    #[test]
     fn a_grid_with_at_most_a_fifth_filled_is_sparse() {
         let s = Shape::new(2, 2).unwrap();
         let with = |k: usize| {

@@ -404,6 +404,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn digits_and_dots_sees_every_byte() {
+        // Each byte value at each position of lines of 0 to 40 bytes (16-byte chunks and the rest).
+        for len in 0..=40usize {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let mut line = vec![b'5'; len];
+                    line[at] = b;
+                    let expected = b == b'.' || b.is_ascii_digit();
+                    assert_eq!(digits_and_dots(&line), expected, "{len} {at} {b}");
+                }
+            }
+        }
+        assert!(digits_and_dots(b""));
+    }
+
+    #[test]
     fn digits_and_dots_are_data_beyond_three_characters() {
         let grid =
             b"4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

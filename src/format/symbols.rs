@@ -248,6 +248,27 @@ impl Symbols {
 mod tests {
     use super::*;
 
+    #[test]
+    fn read_decimal_matches_a_byte_at_a_time() {
+        // Each byte value at each position of rows of 0 to 40 bytes: the values and the verdict.
+        for len in 0..=40usize {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let row: Vec<u8> = (0..len)
+                        .map(|i| if i == at { b } else { b"0.123456789-_"[i % 13] })
+                        .collect();
+                    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                    let bad = read_decimal(&row, &mut fast);
+                    assert_eq!(bad, read_decimal_bytes(&row, &mut slow), "{len} {at} {b}");
+                    assert_eq!(bad, decimal(b).is_none(), "{len} {at} {b}");
+                    if !bad {
+                        assert_eq!(fast, slow, "{len} {at} {b}");
+                    }
+                }
+            }
+        }
+    }
+
     /// The arithmetic reading of the decimal table gives what the table gives, for every byte in
     /// every position of a row; the other tables are read by lookup, as before.
     #[test]
