@@ -493,6 +493,47 @@ pub enum GridError {
     },
 }
 
+/// The filled cells of up to 32 values as bits (bit `j`: `values[j]` is not 0), eight at a time
+/// (SSE2 on x86-64: one compare, pack and mask per eight), so that the scanners over givens (the
+/// readers' clash check, the 9x9 search's placement) take no branch per cell.
+#[inline(always)]
+pub(crate) fn filled_bits(values: &[u16]) -> u32 {
+    debug_assert!(values.len() <= 32);
+    let (groups, rest) = values.as_chunks::<8>();
+    let mut m = 0u32;
+    for (k, g) in groups.iter().enumerate().take(4) {
+        m |= u32::from(filled8(g)) << (8 * k);
+    }
+    let base = 8 * groups.len();
+    for (j, &v) in rest.iter().enumerate() {
+        m |= u32::from(v != 0) << ((base + j) & 31);
+    }
+    m
+}
+
+/// [`filled_bits`] of eight values.
+#[inline(always)]
+fn filled8(g: &[u16; 8]) -> u8 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: SSE2 is enabled on every x86-64 target; the unaligned load reads the 16 bytes of `g`.
+    unsafe {
+        use std::arch::x86_64::{
+            __m128i, _mm_cmpeq_epi16, _mm_loadu_si128, _mm_movemask_epi8, _mm_packs_epi16,
+            _mm_setzero_si128,
+        };
+        let v = _mm_loadu_si128(g.as_ptr().cast::<__m128i>());
+        let zero = _mm_cmpeq_epi16(v, _mm_setzero_si128());
+        // Lanes of 0xFFFF (empty) or 0 packed to bytes; the low eight mask bits are the eight cells.
+        !(_mm_movemask_epi8(_mm_packs_epi16(zero, zero)) as u8)
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        g.iter()
+            .enumerate()
+            .fold(0u8, |m, (j, &v)| m | u8::from(v != 0) << j)
+    }
+}
+
 /// An N×N grid of cells, each empty or holding a digit 1..=N.
 ///
 /// A puzzle is a grid of givens; a solution is a full grid.
@@ -523,9 +564,11 @@ impl Grid {
                 found: values.len(),
             });
         }
-        // A max-reduction the compiler vectorises; the position is looked for only on failure. This
+        // A reduction the compiler vectorises; the position is looked for only on failure. This
         // runs for every parsed puzzle and every returned solution.
-        if values.iter().fold(0u16, |m, &v| m.max(v)) as usize > shape.n() {
+        // (A saturating subtraction, not a maximum: SSE2 has the one on 16-bit lanes, not the other.)
+        let n = u16::try_from(shape.n()).unwrap_or(u16::MAX);
+        if values.iter().fold(0u16, |m, &v| m | v.saturating_sub(n)) != 0 {
             let i = values
                 .iter()
                 .position(|&v| v as usize > shape.n())
@@ -600,6 +643,28 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn filled_bits_names_the_nonzero_values() {
+        // Every length up to 32, with a pattern of zeros, small and large values in each lane.
+        for len in 0..=32usize {
+            for seed in 0..8u16 {
+                let values: Vec<u16> = (0..len as u16)
+                    .map(|j| match (j * 7 + seed) % 5 {
+                        0 | 3 => 0,
+                        1 => 1,
+                        2 => 9,
+                        _ => 0x8000 + j,
+                    })
+                    .collect();
+                let expected = values
+                    .iter()
+                    .enumerate()
+                    .fold(0u32, |m, (j, &v)| m | u32::from(v != 0) << j);
+                assert_eq!(filled_bits(&values), expected, "{values:?}");
+            }
+        }
+    }
 
     #[test]
     fn a_grid_with_at_most_a_fifth_filled_is_sparse() {

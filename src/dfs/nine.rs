@@ -24,7 +24,7 @@
 
 use super::search::{Bounds, Found, out_of_limits, splitmix};
 use super::step::{Contradiction, Step};
-use crate::grid::{Grid, Shape};
+use crate::grid::{Grid, Shape, filled_bits};
 use crate::solve::Limits;
 
 /// The 9 cells of one row of a band.
@@ -556,13 +556,10 @@ pub(crate) fn run(
     };
     let mut board = Board::new();
     // Givens placed one by one; two equal givens in a unit fail here. Each band's givens are found
-    // as a bit mask first (no branch per cell: which cells hold givens is unpredictable).
+    // as a bit mask first ([`filled_bits`]: no branch per cell: which cells hold givens is unpredictable).
     let mut clash = false;
     for (b, band) in puzzle.values().chunks_exact(27).enumerate() {
-        let mut filled = band
-            .iter()
-            .enumerate()
-            .fold(0u32, |m, (j, &v)| m | u32::from(v != 0) << j);
+        let mut filled = filled_bits(band);
         while filled != 0 {
             let bit = filled.trailing_zeros();
             filled &= filled - 1;

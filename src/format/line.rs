@@ -11,9 +11,9 @@ use super::lines::{Kind, Line, classify, column, note_split, spaced_rows, trim_s
 use super::record::Puzzle;
 use super::symbols::SKIP;
 
-/// Feeds one line of a line-format input.
-pub(crate) fn feed(ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
-    match classify(line.text) {
+/// Feeds one line of a line-format input; `kind`: its [`classify`], when the caller has it.
+pub(crate) fn feed(ctx: &mut Context, line: Line<'_>, kind: Option<Kind>, out: &mut Emitted) {
+    match kind.unwrap_or_else(|| classify(line.text)) {
         Kind::Data => {}
         Kind::Blank | Kind::Comment => return,
         // A count or title line heads some files (Norvig's copies, Royle's list); among puzzles the
@@ -90,7 +90,14 @@ pub(crate) fn parse_flat(
         let (l, c) = at(offset);
         ctx.error(l, c, kind)
     };
-    let plain = field.is_ascii() && memchr::memchr(b'|', field).is_none();
+    // With the decimal symbols one vector pass reads the values and finds no bad byte (so no `|` and
+    // nothing outside ASCII) in the common line; any other line takes the checks below.
+    let mut values = Vec::new();
+    let read = ctx
+        .syms
+        .as_ref()
+        .is_some_and(|s| s.is_decimal() && s.read_plain(field, &mut values).is_none());
+    let plain = read || (field.is_ascii() && memchr::memchr(b'|', field).is_none());
     let count = if plain {
         field.len()
     } else {
@@ -142,10 +149,12 @@ pub(crate) fn parse_flat(
     let Some(syms) = &ctx.syms else {
         return Err(ctx.error(line, 1, ParseErrorKind::TooLarge { n }));
     };
-    let mut values = Vec::with_capacity(n2);
-    let bad = if plain {
+    let bad = if read {
+        None
+    } else if plain {
         syms.read_plain(field, &mut values)
     } else {
+        values.clear();
         let mut bad = None;
         for (i, &b) in field.iter().enumerate() {
             let t = syms.lut[b as usize];

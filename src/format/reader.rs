@@ -290,12 +290,12 @@ impl Parser {
         let ctx = &mut self.ctx;
         if matches!(self.body, Body::Csv(_)) {
             // CSV records carry no rule lines.
-            return Self::body_feed(&mut self.body, ctx, line, out);
+            return Self::body_feed(&mut self.body, ctx, line, None, out);
         }
         match self.trailers.feed(ctx, &line, out) {
             Fed::Taken => {}
-            Fed::Pass => {
-                Self::body_feed(&mut self.body, ctx, line, &mut self.emitted);
+            Fed::Pass(kind) => {
+                Self::body_feed(&mut self.body, ctx, line, Some(kind), &mut self.emitted);
                 self.trailers.take(ctx, &mut self.emitted, out);
             }
             Fed::Interrupt => {
@@ -309,9 +309,16 @@ impl Parser {
         }
     }
 
-    fn body_feed(body: &mut Body, ctx: &mut Context, line: Line<'_>, out: &mut Emitted) {
+    /// Gives `line` to the format's parser; `kind`: the line's [`classify`], when already known.
+    fn body_feed(
+        body: &mut Body,
+        ctx: &mut Context,
+        line: Line<'_>,
+        kind: Option<Kind>,
+        out: &mut Emitted,
+    ) {
         match body {
-            Body::Line => line::feed(ctx, line, out),
+            Body::Line => line::feed(ctx, line, kind, out),
             Body::Block(b) => b.feed(ctx, line, out),
             Body::IntsLine(p) => p.feed(ctx, line, out),
             Body::Csv(c) => c.feed(ctx, line, out),

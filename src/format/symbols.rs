@@ -37,6 +37,61 @@ pub(crate) struct Symbols {
     file: Vec<u8>,
 }
 
+/// [`decimal`]'s values of `field`, appended to `values`; whether some byte is neither a digit nor a
+/// blank. No branch per byte: 16 bytes at a time with SSE2 on x86-64 (the value is the byte's distance
+/// above `0` where that is at most 9, else 0; the byte is bad unless it is a digit or `. - _`).
+fn read_decimal(field: &[u8], values: &mut Vec<u16>) -> bool {
+    let (chunks, rest) = field.as_chunks::<16>();
+    values.reserve(field.len());
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    // SAFETY: SSE2 is enabled on every x86-64 target; each unaligned load reads one 16-byte chunk
+    // and each store writes the 32 bytes of `out`.
+    let mut bad = unsafe {
+        use std::arch::x86_64::{
+            __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8,
+            _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128,
+            _mm_sub_epi8, _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+        };
+        let byte = |b: u8| _mm_set1_epi8(b as i8);
+        let (zero_digit, nine, zero) = (byte(b'0'), byte(9), _mm_setzero_si128());
+        let (dot, dash, under) = (byte(b'.'), byte(b'-'), byte(b'_'));
+        let mut bad = 0;
+        let mut out = [0u16; 16];
+        for c in chunks {
+            let v = _mm_loadu_si128(c.as_ptr().cast::<__m128i>());
+            let d = _mm_sub_epi8(v, zero_digit);
+            let digit = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d);
+            let blank = _mm_or_si128(
+                _mm_cmpeq_epi8(v, dot),
+                _mm_or_si128(_mm_cmpeq_epi8(v, dash), _mm_cmpeq_epi8(v, under)),
+            );
+            bad |= _mm_movemask_epi8(_mm_or_si128(digit, blank)) ^ 0xFFFF;
+            let d = _mm_and_si128(d, digit);
+            let o = out.as_mut_ptr().cast::<__m128i>();
+            _mm_storeu_si128(o, _mm_unpacklo_epi8(d, zero));
+            _mm_storeu_si128(o.add(1), _mm_unpackhi_epi8(d, zero));
+            values.extend_from_slice(&out);
+        }
+        bad != 0
+    };
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let mut bad = read_decimal_bytes(chunks.as_flattened(), values);
+    bad |= read_decimal_bytes(rest, values);
+    bad
+}
+
+/// [`read_decimal`] a byte at a time.
+fn read_decimal_bytes(field: &[u8], values: &mut Vec<u16>) -> bool {
+    let mut bad = false;
+    values.extend(field.iter().map(|&b| {
+        let d = b.wrapping_sub(b'0');
+        let digit = d <= 9;
+        bad |= !digit & !matches!(b, b'.' | b'-' | b'_');
+        u16::from(if digit { d } else { 0 })
+    }));
+    bad
+}
+
 impl Symbols {
     /// The table of `alphabet`; `file` lists the symbols the look-ahead showed (see
     /// [`super::detect::file_symbols`]).
@@ -82,15 +137,7 @@ impl Symbols {
     pub(crate) fn read_plain(&self, field: &[u8], values: &mut Vec<u16>) -> Option<usize> {
         values.clear();
         let bad = if self.decimal {
-            // Branch-free per byte, so that it vectorises: the value, and whether the byte is bad.
-            let mut bad = false;
-            values.extend(field.iter().map(|&b| {
-                let d = b.wrapping_sub(b'0');
-                let digit = d <= 9;
-                bad |= !digit & !matches!(b, b'.' | b'-' | b'_');
-                u16::from(if digit { d } else { 0 })
-            }));
-            bad
+            read_decimal(field, values)
         } else {
             values.extend(field.iter().map(|&b| u16::from(self.lut[b as usize])));
             values.iter().fold(0u16, |a, &v| a | v) & 0x80 != 0
@@ -99,6 +146,12 @@ impl Symbols {
             return None;
         }
         field.iter().position(|&b| self.lut[b as usize] & 0x80 != 0)
+    }
+
+    /// Whether the table is the decimal one (see [`Symbols::read_plain`]): then a row that reads
+    /// without a bad byte has no `|` and no byte outside ASCII either.
+    pub(crate) fn is_decimal(&self) -> bool {
+        self.decimal
     }
 
     /// The blank characters, for messages.
@@ -194,6 +247,27 @@ impl Symbols {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn read_decimal_matches_a_byte_at_a_time() {
+        // Each byte value at each position of rows of 0 to 40 bytes: the values and the verdict.
+        for len in 0..=40usize {
+            for at in 0..len {
+                for b in 0..=255u8 {
+                    let row: Vec<u8> = (0..len)
+                        .map(|i| if i == at { b } else { b"0.123456789-_"[i % 13] })
+                        .collect();
+                    let (mut fast, mut slow) = (Vec::new(), Vec::new());
+                    let bad = read_decimal(&row, &mut fast);
+                    assert_eq!(bad, read_decimal_bytes(&row, &mut slow), "{len} {at} {b}");
+                    assert_eq!(bad, decimal(b).is_none(), "{len} {at} {b}");
+                    if !bad {
+                        assert_eq!(fast, slow, "{len} {at} {b}");
+                    }
+                }
+            }
+        }
+    }
 
     /// The arithmetic reading of the decimal table gives what the table gives, for every byte in
     /// every position of a row; the other tables are read by lookup, as before.

@@ -180,8 +180,9 @@ pub(crate) struct Trailers {
 pub(crate) enum Fed {
     /// The line was a rule line or a row of one: done.
     Taken,
-    /// The line is the format's: give it to its parser.
-    Pass,
+    /// The line is the format's: give it to its parser (with the line's kind, so that it need
+    /// not classify the line again).
+    Pass(Kind),
     /// A rule line arrived: the format's parser must first end any grid it is reading (at this
     /// line), then give the line back with [`Trailers::rule`].
     Interrupt,
@@ -240,16 +241,16 @@ impl Trailers {
                     Fed::Taken
                 } else {
                     self.release(ctx, out);
-                    Fed::Pass
+                    Fed::Pass(kind)
                 }
             }
             Kind::Blank | Kind::HeaderText | Kind::HeaderInt(_) => {
                 if let Some(p) = &mut self.pending {
                     p.after_grid = false;
                 }
-                Fed::Pass
+                Fed::Pass(kind)
             }
-            Kind::Comment => Fed::Pass,
+            Kind::Comment => Fed::Pass(kind),
         }
     }
 
