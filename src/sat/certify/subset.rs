@@ -11,6 +11,10 @@
 //! the same conclusions in both from any further assignment, so a proof's lemmas are RUP (and RAT)
 //! in one exactly when in the other. And being clauses of the plain CNF, its refutation refutes
 //! the plain CNF whatever was left out.
+//!
+//! A certificate takes the propagation from our checker ([`Index::select_from`]), which propagates
+//! the givens over the plain CNF for the check anyway; [`Index::select`] propagates on its own (when
+//! the givens propagate to a conflict, or the checker is busy).
 
 use crate::sat::lit::Lit;
 use crate::sat::sink::Formula;
