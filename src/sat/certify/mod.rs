@@ -906,8 +906,8 @@ impl Certificate {
 /// assigns nothing; they are added after each reset).
 #[derive(Debug)]
 struct Loaded {
-    /// The base's address.
-    key: usize,
+    /// The base (held, so that its address is never another base's while this lives).
+    base: Arc<Base>,
     checker: Checker,
     /// Per clause stored in the saved base: its index in the base's formula.
     ids: Vec<u32>,
@@ -916,7 +916,7 @@ struct Loaded {
 }
 
 impl Loaded {
-    fn new(base: &Base) -> Loaded {
+    fn new(base: &Arc<Base>) -> Loaded {
         let mut checker = Checker::new();
         let mut ids = Vec::new();
         for (i, c) in base.formula.clauses().enumerate() {
@@ -927,7 +927,7 @@ impl Loaded {
         }
         checker.save_base();
         Loaded {
-            key: std::ptr::from_ref(base) as usize,
+            base: Arc::clone(base),
             checker,
             ids,
             ready: None,
@@ -936,8 +936,7 @@ impl Loaded {
 
     /// The checker in `slot`, made for `base` unless it is.
     fn for_base<'a>(slot: &'a mut Option<Loaded>, base: &Arc<Base>) -> &'a mut Loaded {
-        let key = Arc::as_ptr(base) as usize;
-        if slot.as_ref().is_none_or(|l| l.key != key) {
+        if slot.as_ref().is_none_or(|l| !Arc::ptr_eq(&l.base, base)) {
             *slot = Some(Loaded::new(base));
         }
         slot.as_mut().expect("just made")
