@@ -89,7 +89,7 @@ pub(crate) enum Rejection {
 
 /// Why a variable has its value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reason {
+pub(crate) enum Reason {
     /// Assumed by a check (the negation of a literal of the clause checked).
     Assumed,
     /// Implied by a binary clause of the formula, (¬a ∨ l), once its literal a was true.
@@ -345,6 +345,10 @@ impl Checker {
     /// The formula's binary clauses implying something from `l` (just true).
     #[inline]
     fn binaries(&mut self, l: Lit) -> Option<Conflict> {
+        // Half the trail has none (a false cell literal implies nothing by the binary clauses).
+        if self.imp[l.code()].is_empty() {
+            return None;
+        }
         let list = std::mem::take(&mut self.imp[l.code()]);
         let mut conflict = None;
         for &m in &list {
@@ -943,6 +947,33 @@ impl Checker {
         self.buf = lemma;
         self.steps = steps;
         result
+    }
+
+    /// The clauses stored so far (every clause added but the binary ones of two variables), the
+    /// next one's index.
+    pub(crate) fn stored(&self) -> usize {
+        self.start.len().saturating_sub(1)
+    }
+
+    /// Whether the clauses added so far are contradictory by unit propagation alone.
+    pub(crate) fn is_inconsistent(&self) -> bool {
+        self.inconsistent
+    }
+
+    /// Whether `l` is true, by the clauses added so far (at the top level, outside a check).
+    pub(crate) fn is_true(&self, l: Lit) -> bool {
+        self.values.get(l.code()) == Some(&TRUE)
+    }
+
+    /// Whether `l` has no value.
+    pub(crate) fn is_open(&self, l: Lit) -> bool {
+        self.values.get(l.code()).is_none_or(|&v| v == UNSET)
+    }
+
+    /// The literals true at the top level and why: the trail of unit propagation of the clauses
+    /// added so far.
+    pub(crate) fn top_level(&self) -> impl Iterator<Item = (Lit, Reason)> + '_ {
+        self.trail.iter().map(|&l| (l, self.reasons[l.index()]))
     }
 
     /// Remembers the clauses added so far as a base that [`Checker::reset_to_base`] returns to, so

@@ -17,7 +17,7 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 pub use self::checker::CheckError;
-use self::checker::Checker;
+use self::checker::{Checker, Reason};
 use crate::grid::{Cell, Grid, Shape};
 use crate::sat::backend::{CLAUSE_BUDGET, Proved, SatBackend, Settlement};
 use crate::sat::dimacs::{givens_string, rules_comments};
@@ -140,8 +140,8 @@ struct Base {
 thread_local! {
     /// The base of the last unit list certified on this thread.
     static BASE: RefCell<Option<Arc<Base>>> = const { RefCell::new(None) };
-    /// A checker with a base loaded (by the base's address), reset for each check.
-    static CHECKER: RefCell<Option<(usize, Checker)>> = const { RefCell::new(None) };
+    /// A checker with a base loaded, reset for each certificate.
+    static CHECKER: RefCell<Option<Loaded>> = const { RefCell::new(None) };
     /// The assignment of the last choice of a certificate's clauses.
     static SUBSET: RefCell<subset::Scratch> = RefCell::new(subset::Scratch::default());
 }
@@ -593,10 +593,6 @@ impl Certifier {
             }
         }
         let base = base_for(units);
-        let kept = SUBSET.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => base.index.select(&givens, &mut scratch),
-            Err(_) => base.index.select(&givens, &mut Default::default()),
-        });
         if let Some(s) = solution {
             // Over every cell, givens included (their literals are false by the unit clauses), so
             // that it is never empty: `rate` 0.3 does not take an empty clause in the CNF.
@@ -606,6 +602,23 @@ impl Certifier {
                 .collect();
             extra.add_clause(&clause);
         }
+        let excluding = usize::from(solution.is_some());
+        let kept = SUBSET.with(|cell| {
+            let mut own = subset::Scratch::default();
+            let mut borrowed = cell.try_borrow_mut();
+            let scratch = match &mut borrowed {
+                Ok(s) => &mut **s,
+                Err(_) => &mut own,
+            };
+            // The checker's propagation of the givens chooses the clauses, and stays loaded for
+            // the check ([`Certificate::check`]).
+            let chosen = CHECKER.with(|c| {
+                let mut slot = c.try_borrow_mut().ok()?;
+                Loaded::for_base(&mut slot, &base)
+                    .load_and_select(&base, &extra, excluding, scratch)
+            });
+            chosen.unwrap_or_else(|| base.index.select(&givens, scratch))
+        });
         Certificate {
             base,
             puzzle: puzzle.clone(),
@@ -726,33 +739,24 @@ impl Certificate {
     /// [`CheckError::Rejected`] naming the last used lemma that does not follow, or
     /// [`CheckError::Incomplete`].
     pub fn check(&self) -> Result<(), CheckError> {
-        let key = Arc::as_ptr(&self.base) as usize;
         CHECKER.with(|cell| {
-            let mut slot = match cell.try_borrow_mut() {
-                Ok(s) => s,
+            let Ok(mut slot) = cell.try_borrow_mut() else {
                 // Re-entered (cannot happen): a checker of its own.
-                Err(_) => return self.check_with(&mut load(&self.base)),
+                let mut own = Loaded::new(&self.base);
+                own.load(&self.base, &self.extra);
+                return self.check_with(&mut own.checker);
             };
-            if slot.as_ref().is_none_or(|(k, _)| *k != key) {
-                *slot = Some((key, load(&self.base)));
+            let loaded = Loaded::for_base(&mut slot, &self.base);
+            // Loaded with this CNF by `Certifier::certificate` and nothing checked since: the
+            // state a reset and loading would give.
+            if loaded.ready.take().as_ref() != Some(&self.extra) {
+                loaded.load(&self.base, &self.extra);
             }
-            match slot.as_mut() {
-                Some((_, checker)) => self.check_with(checker),
-                None => self.check_with(&mut load(&self.base)),
-            }
+            self.check_with(&mut loaded.checker)
         })
     }
 
     fn check_with(&self, checker: &mut Checker) -> Result<(), CheckError> {
-        checker.reset_to_base();
-        // The base's unit clauses (cages' encodings have some) are not in the checker's saved base,
-        // which must assign nothing.
-        for &c in &self.base.unit_clauses {
-            checker.add_clause(self.base.formula.clause(c as usize));
-        }
-        for c in self.extra.clauses() {
-            checker.add_clause(c);
-        }
         // On large formulas, the lemmas against the plain CNF as its givens leave it (equivalent,
         // far smaller): 20 % less checking on hard 25x25 puzzles; building it costs more than it
         // saves at 9x9 (BENCHMARKS.md).
@@ -898,15 +902,122 @@ impl Certificate {
     }
 }
 
-/// A checker with `base` loaded and saved, but for its unit clauses (a saved base assigns nothing;
-/// [`Certificate::check`] adds them after each reset).
-fn load(base: &Base) -> Checker {
-    let mut checker = Checker::new();
-    for c in base.formula.clauses().filter(|c| c.len() != 1) {
-        checker.add_clause(c);
+/// A checker with a base's plain CNF loaded and saved, but for its unit clauses (a saved base
+/// assigns nothing; they are added after each reset).
+#[derive(Debug)]
+struct Loaded {
+    /// The base (held, so that its address is never another base's while this lives).
+    base: Arc<Base>,
+    checker: Checker,
+    /// Per clause stored in the saved base: its index in the base's formula.
+    ids: Vec<u32>,
+    /// The clauses loaded on top of the base by [`Loaded::load`] when nothing was checked since.
+    ready: Option<Formula>,
+}
+
+impl Loaded {
+    fn new(base: &Arc<Base>) -> Loaded {
+        let mut checker = Checker::new();
+        let mut ids = Vec::new();
+        for (i, c) in base.formula.clauses().enumerate() {
+            if c.len() != 1 {
+                checker.add_clause(c);
+                ids.resize(checker.stored(), i as u32);
+            }
+        }
+        checker.save_base();
+        Loaded {
+            base: Arc::clone(base),
+            checker,
+            ids,
+            ready: None,
+        }
     }
-    checker.save_base();
-    checker
+
+    /// The checker in `slot`, made for `base` unless it is.
+    fn for_base<'a>(slot: &'a mut Option<Loaded>, base: &Arc<Base>) -> &'a mut Loaded {
+        if slot.as_ref().is_none_or(|l| !Arc::ptr_eq(&l.base, base)) {
+            *slot = Some(Loaded::new(base));
+        }
+        slot.as_mut().expect("just made")
+    }
+
+    /// Resets the checker to the base, then adds the base's unit clauses and `extra`.
+    fn load(&mut self, base: &Base, extra: &Formula) {
+        self.ready = None;
+        self.checker.reset_to_base();
+        for &c in &base.unit_clauses {
+            self.checker.add_clause(base.formula.clause(c as usize));
+        }
+        for c in extra.clauses() {
+            self.checker.add_clause(c);
+        }
+    }
+
+    /// Loads the certificate's CNF (the base's unit clauses, `extra`: the givens, then the
+    /// excluding clause if any, its last `excluding` clauses) and chooses its kept clauses from
+    /// the checker's propagation of the givens (see [`subset`]): one propagation for both. `None`
+    /// when the givens propagate to a conflict (or a reason is not the base's), left to
+    /// [`subset::Index::select`].
+    fn load_and_select(
+        &mut self,
+        base: &Base,
+        extra: &Formula,
+        excluding: usize,
+        scratch: &mut subset::Scratch,
+    ) -> Option<Vec<u32>> {
+        self.ready = None;
+        let checker = &mut self.checker;
+        checker.reset_to_base();
+        let saved = self.ids.len();
+        for &c in &base.unit_clauses {
+            checker.add_clause(base.formula.clause(c as usize));
+        }
+        let givens = extra.len() - excluding;
+        for c in extra.clauses().take(givens) {
+            checker.add_clause(c);
+        }
+        if checker.is_inconsistent() {
+            return None;
+        }
+        // The reasons as clauses of the base's formula: its long clauses by their place in the
+        // checker, its unit clauses added after the saved base, its binary clauses by their
+        // literals; the givens' unit clauses are no reason to keep.
+        let units = &base.unit_clauses;
+        let mut missing = false;
+        let reasons = checker.top_level().filter_map(|(l, r)| {
+            let c = match r {
+                Reason::Clause(id) if (id as usize) < saved => Some(self.ids[id as usize]),
+                Reason::Clause(id) => units.get(id as usize - saved).copied(),
+                Reason::Binary(a) => {
+                    let c = base.index.binary_clause(a, l);
+                    missing |= c.is_none();
+                    c
+                }
+                Reason::Assumed => None,
+            };
+            c.map(|c| (l, c))
+        });
+        let given_lits = extra
+            .clauses()
+            .take(givens)
+            .filter_map(|c| c.first().copied());
+        let kept = base.index.select_from(
+            given_lits,
+            reasons,
+            |l| checker.is_open(l),
+            |l| checker.is_true(l),
+            scratch,
+        );
+        if missing {
+            return None;
+        }
+        for c in extra.clauses().skip(givens) {
+            checker.add_clause(c);
+        }
+        self.ready = Some(extra.clone());
+        Some(kept)
+    }
 }
 
 /// Checks a DRAT proof (text or binary) against a DIMACS CNF with our own checker: the check of

@@ -11,6 +11,10 @@
 //! the same conclusions in both from any further assignment, so a proof's lemmas are RUP (and RAT)
 //! in one exactly when in the other. And being clauses of the plain CNF, its refutation refutes
 //! the plain CNF whatever was left out.
+//!
+//! A certificate takes the propagation from our checker ([`Index::select_from`]), which propagates
+//! the givens over the plain CNF for the check anyway; [`Index::select`] propagates on its own (when
+//! the givens propagate to a conflict, or the checker is busy).
 
 use crate::sat::lit::Lit;
 use crate::sat::sink::Formula;
@@ -27,7 +31,7 @@ const GIVEN: u32 = u32::MAX;
 #[derive(Debug, Default)]
 pub(crate) struct Index {
     /// Per literal code l: (m, c) for each binary clause c = (¬l ∨ m) of two different literals:
-    /// what l true implies.
+    /// what l true implies, by m's code.
     imp: Vec<(Lit, u32)>,
     imp_start: Vec<u32>,
     /// Per variable v: (b, c) for each binary clause c = (a ∨ b) of two variables of which v, the
@@ -60,6 +64,8 @@ pub(crate) struct Scratch {
     false_count: Vec<u32>,
     /// Per clause, a bit: kept.
     keep: Vec<u64>,
+    /// Per literal code, a bit: a given ([`Index::select_from`]).
+    given: Vec<u64>,
 }
 
 /// A long clause's count once one of its literals is true.
@@ -105,6 +111,12 @@ impl Index {
             || binaries().flat_map(|(i, a, b)| [((!a).code(), (b, i)), ((!b).code(), (a, i))]),
             (Lit::from_code(0), 0),
         );
+        // Each list sorted, for [`Index::binary_clause`].
+        let mut imp = imp;
+        for l in 0..codes {
+            imp[imp_start[l] as usize..imp_start[l + 1] as usize]
+                .sort_unstable_by_key(|e| e.0.code());
+        }
         let (pairs, pairs_start) = flat(
             vars + 1,
             || {
@@ -187,37 +199,84 @@ impl Index {
             Some(GIVEN) => {}
             Some(c) => set(&mut s.keep, c),
             None => {
-                // The binary clauses over two open literals (at the fixpoint, a binary clause with
-                // a false literal has its other literal true).
-                let values = &s.values[..];
-                for v in 0..self.vars {
-                    if values[2 * v] != UNSET {
-                        continue;
-                    }
-                    let pairs =
-                        &self.pairs[self.pairs_start[v] as usize..self.pairs_start[v + 1] as usize];
-                    // Without a branch: about half are kept, unpredictably.
-                    for &(b, c) in pairs {
-                        let open = u64::from(values[b.code()] == UNSET);
-                        s.keep[c as usize / 64] |= open << (c % 64);
-                    }
-                }
-                for (k, &c) in self.long.iter().enumerate() {
-                    if s.false_count[k] != SATISFIED {
-                        set(&mut s.keep, c);
-                    }
-                }
+                let values = std::mem::take(&mut s.values);
+                self.keep_unsatisfied(
+                    |l| values[l.code()] == UNSET,
+                    |l| values[l.code()] == TRUE,
+                    &mut s.keep,
+                );
+                s.values = values;
             }
         }
-        let mut kept = Vec::new();
-        for (w, &word) in s.keep.iter().enumerate() {
-            let mut bits = word;
-            while bits != 0 {
-                kept.push((64 * w + bits.trailing_zeros() as usize) as u32);
-                bits &= bits - 1;
+        kept_list(&s.keep)
+    }
+
+    /// The clauses a certificate keeps, as [`Index::select`] chooses them, from a propagation made
+    /// elsewhere (ended without conflict) from the literals `givens`: `reasons`, each literal it
+    /// assigned with the clause (index in the formula) that implied it, and what it left `open` and
+    /// made `true`.
+    pub(crate) fn select_from(
+        &self,
+        givens: impl Iterator<Item = Lit>,
+        reasons: impl Iterator<Item = (Lit, u32)>,
+        open: impl Fn(Lit) -> bool,
+        true_: impl Fn(Lit) -> bool,
+        s: &mut Scratch,
+    ) -> Vec<u32> {
+        // A given that the others imply keeps no reason (as in `select`, which assigns the givens
+        // first).
+        s.given.clear();
+        s.given.resize((2 * (self.vars + 1)).div_ceil(64), 0);
+        for g in givens {
+            set(&mut s.given, g.code() as u32);
+        }
+        s.keep.clear();
+        s.keep.resize(self.clauses.div_ceil(64), 0);
+        for (l, r) in reasons {
+            let code = l.code();
+            if s.given
+                .get(code / 64)
+                .is_none_or(|w| w >> (code % 64) & 1 == 0)
+            {
+                set(&mut s.keep, r);
             }
         }
-        kept
+        self.keep_unsatisfied(open, true_, &mut s.keep);
+        kept_list(&s.keep)
+    }
+
+    /// The index of a binary clause (¬a ∨ l) of the formula, if any.
+    pub(crate) fn binary_clause(&self, a: Lit, l: Lit) -> Option<u32> {
+        let list = self.implied(a);
+        let k = list.binary_search_by_key(&l.code(), |e| e.0.code()).ok()?;
+        Some(list[k].1)
+    }
+
+    /// Marks in `keep` the clauses an assignment without conflict (at a fixpoint of unit
+    /// propagation) does not satisfy: the binary ones over two `open` literals (a binary clause
+    /// with a false literal has its other literal true), the others without a `true_` literal.
+    fn keep_unsatisfied(
+        &self,
+        open: impl Fn(Lit) -> bool,
+        true_: impl Fn(Lit) -> bool,
+        keep: &mut [u64],
+    ) {
+        for v in 0..self.vars {
+            if !open(Lit::from_code(2 * v)) {
+                continue;
+            }
+            let pairs = &self.pairs[self.pairs_start[v] as usize..self.pairs_start[v + 1] as usize];
+            // Without a branch: about half are kept, unpredictably.
+            for &(b, c) in pairs {
+                let o = u64::from(open(b));
+                keep[c as usize / 64] |= o << (c % 64);
+            }
+        }
+        for (k, &c) in self.long.iter().enumerate() {
+            if !self.long_clause(k).iter().any(|&l| true_(l)) {
+                set(keep, c);
+            }
+        }
     }
 
     /// Makes `l` true (`reason` its reason), or returns `reason` if `l` is false.
@@ -305,6 +364,19 @@ impl Index {
         }
         None
     }
+}
+
+/// The indices of the bits set, ascending.
+fn kept_list(keep: &[u64]) -> Vec<u32> {
+    let mut kept = Vec::with_capacity(keep.len() * 16);
+    for (w, &word) in keep.iter().enumerate() {
+        let mut bits = word;
+        while bits != 0 {
+            kept.push((64 * w + bits.trailing_zeros() as usize) as u32);
+            bits &= bits - 1;
+        }
+    }
+    kept
 }
 
 fn set(bits: &mut [u64], i: u32) {

@@ -499,6 +499,7 @@ fn the_kept_clauses_have_the_models_of_the_plain_cnf() {
         ".234 3.12 21.3 432.",
     ];
     let mut kinds = HashSet::new();
+    let mut checked_from_checker = 0;
     for text in puzzles {
         let p = grid(s4, text);
         let givens: Vec<Lit> = (0..16)
@@ -522,9 +523,32 @@ fn the_kept_clauses_have_the_models_of_the_plain_cnf() {
             .outcome
             .count();
         assert_eq!((subset, whole), (solutions, solutions), "{text}");
+        // Chosen from our checker's propagation of the givens (what a certificate does): the same
+        // models; left to `select` when the givens propagate to a clash.
+        let mut extra = Formula::new();
+        for &g in &givens {
+            extra.add_clause(&[g]);
+        }
+        let mut loaded = Loaded::new(&base);
+        match loaded.load_and_select(&base, &extra, 0, &mut scratch) {
+            Some(chosen) => {
+                assert!(chosen.len() < base.formula.len(), "{text}");
+                let models = with_givens(
+                    chosen
+                        .iter()
+                        .map(|&c| base.formula.clause(c as usize).to_vec())
+                        .collect(),
+                );
+                assert_eq!(models, solutions, "{text}");
+                assert_eq!(loaded.ready.as_ref(), Some(&extra));
+                checked_from_checker += 1;
+            }
+            None => assert_eq!(solutions, 0, "{text}"),
+        }
         kinds.insert(solutions.min(2));
     }
     assert_eq!(kinds.len(), 3, "several, one and none");
+    assert!(checked_from_checker > 0);
 }
 
 /// A clause that is not in the puzzle's plain CNF is rejected by the check of the files, naming its
