@@ -454,9 +454,14 @@ mod tests {
                 // Nothing after it finished.
                 assert!(got[stuck..].iter().all(Result::is_err), "jobs 1");
             } else {
-                // Every item was read, and the finished ones after the stuck item were handed over:
-                // what is cut is the rest of the stuck chunk and what was in flight.
-                assert_eq!(got.len(), n, "jobs {jobs}");
+                // Every finished item was read, and the finished ones after the stuck item were
+                // handed over: what is cut is the rest of the stuck chunk and what was in flight.
+                // (The last few items may not have been read when the interrupt came.)
+                assert!(
+                    got.len() > others && got.len() <= n,
+                    "jobs {jobs}: {}",
+                    got.len()
+                );
                 let cut = got[stuck..].iter().filter(|g| g.is_err()).count();
                 assert!(cut <= 2 * CHUNK, "jobs {jobs}: {cut} cut");
                 assert!(got[stuck..].iter().any(Result::is_ok), "jobs {jobs}");
