@@ -211,13 +211,23 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         puzzle: &Grid,
         limits: &Limits,
     ) -> Result<(Report, &'static str), SolveError> {
-        let start = Instant::now();
+        let report = self.settle(units, puzzle, limits)?;
+        // Every answer names its backend ([`AutoBackend::answer`]).
+        let by = report.stats.answered_by.unwrap_or(self.dfs.name());
+        Ok((report, by))
+    }
+
+    /// [`AutoBackend::solve_reporting`]'s answer, its backend named in `stats.answered_by`.
+    fn settle(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        // Only a timeout needs the start (what is left of it): an easy puzzle without one reads
+        // no clock.
+        let start = limits.timeout().map(|_| Instant::now());
         if puzzle.shape().cells() <= RACE_DELAY_MIN_CELLS
             && let Some(answer) = self.handing_over(units, puzzle, limits, start)
         {
             return answer;
         }
-        self.restarting(units, puzzle, limits, start)
+        self.restarting(units, puzzle, limits, start.unwrap_or_else(Instant::now))
     }
 
     /// The native search, handing over to a race beside the SAT backend when it passes the first
@@ -228,8 +238,8 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
-        start: Instant,
-    ) -> Option<Result<(Report, &'static str), SolveError>> {
+        start: Option<Instant>,
+    ) -> Option<Result<Report, SolveError>> {
         let (nodes, after) = AutoBackend::handover_point(units, puzzle, limits.timeout());
         let winner = AtomicU8::new(0);
         std::thread::scope(|s| {
@@ -258,7 +268,13 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 .dfs
                 .solve_handing_over(units, puzzle, limits, &handover)?;
             let Some((stop, sat, watch)) = race.into_inner() else {
-                return Some(self.native_alone(native, units, puzzle, limits, start));
+                return Some(match native {
+                    // The common case, settled before the handover, without a move.
+                    Ok(report) if report.outcome.settles(limits) => {
+                        Ok(self.answer(report, self.dfs.name()))
+                    }
+                    native => self.native_alone(native, units, puzzle, limits, start),
+                });
             };
             drop(watch);
             claim(&native, limits, &winner, Phase::Native, &stop.0);
@@ -281,7 +297,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         puzzle: &Grid,
         limits: &Limits,
         start: Instant,
-    ) -> Result<(Report, &'static str), SolveError> {
+    ) -> Result<Report, SolveError> {
         let own = AutoBackend::first_phase_budget(puzzle);
         let budget = limits.budget().map_or(own, |b| b.min(own));
         let quick = AutoBackend::first_phase_time(limits.timeout(), puzzle);
@@ -294,9 +310,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         let again = limits.budget().is_none_or(|b| b > budget);
         let first = match first {
             Ok(report) if again && !report.outcome.settles(limits) => report,
-            first => return self.native_alone(first, units, puzzle, limits, start),
+            first => return self.native_alone(first, units, puzzle, limits, Some(start)),
         };
-        let race = time_left(limits, start);
+        let race = time_left(limits, Some(start));
         // On a large grid the SAT phase has the first phase's time alone: it settles most of
         // them, and the native search would spend its first moments redoing the first phase's
         // nodes (the same search from the same root).
@@ -327,8 +343,8 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
-        start: Instant,
-    ) -> Result<(Report, &'static str), SolveError> {
+        start: Option<Instant>,
+    ) -> Result<Report, SolveError> {
         match native {
             Ok(report) if report.outcome.settles(limits) => {
                 Ok(self.answer(report, self.dfs.name()))
@@ -357,7 +373,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         first: Result<Report, SolveError>,
         sat: Option<Result<Report, SolveError>>,
         native: Option<Result<Report, SolveError>>,
-    ) -> Result<(Report, &'static str), SolveError> {
+    ) -> Result<Report, SolveError> {
         let found = [&sat, &native]
             .into_iter()
             .flatten()
@@ -390,9 +406,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     }
 
     /// `report` as the answer of backend `by`.
-    fn answer(&self, mut report: Report, by: &'static str) -> (Report, &'static str) {
+    fn answer(&self, mut report: Report, by: &'static str) -> Report {
         report.stats.answered_by = Some(by);
-        (report, by)
+        report
     }
 
     /// The native and the SAT backend on two threads within `limits`; the first to settle the puzzle
@@ -451,8 +467,10 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
 
 /// `limits` with what is left of their timeout since `start` (or a far deadline, so that the
 /// solve can be stopped: the SAT solvers look at the stop flags only when they watch a deadline).
-fn time_left(limits: &Limits, start: Instant) -> Limits {
-    let left = limits.timeout().map(|t| t.saturating_sub(start.elapsed()));
+/// `start` is `None` only without a timeout, when nothing is left to count.
+fn time_left(limits: &Limits, start: Option<Instant>) -> Limits {
+    let since = |t: Duration| t.saturating_sub(start.map_or(Duration::ZERO, |s| s.elapsed()));
+    let left = limits.timeout().map(since);
     limits.with_timeout(Some(left.unwrap_or(FAR)))
 }
 
@@ -513,7 +531,7 @@ impl<D: Backend, S: Backend> Backend for AutoBackend<D, S> {
 
     /// See [`AutoBackend::solve_reporting`]; the report's `stats.answered_by` names the backend.
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
-        self.solve_reporting(units, puzzle, limits).map(|(r, _)| r)
+        self.settle(units, puzzle, limits)
     }
 }
 
