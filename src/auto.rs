@@ -264,17 +264,18 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 });
             };
             let handover = Handover::new(nodes, after, &hook);
-            let native = self
+            let mut native = self
                 .dfs
                 .solve_handing_over(units, puzzle, limits, &handover)?;
             let Some((stop, sat, watch)) = race.into_inner() else {
-                return Some(match native {
-                    // The common case, settled before the handover, without a move.
-                    Ok(report) if report.outcome.settles(limits) => {
-                        Ok(self.answer(report, self.dfs.name()))
-                    }
-                    native => self.native_alone(native, units, puzzle, limits, start),
-                });
+                // The common case, settled before the handover: named in place, not moved.
+                if let Ok(report) = &mut native
+                    && report.outcome.settles(limits)
+                {
+                    report.stats.answered_by = Some(self.dfs.name());
+                    return Some(native);
+                }
+                return Some(self.native_alone(native, units, puzzle, limits, start));
             };
             drop(watch);
             claim(&native, limits, &winner, Phase::Native, &stop.0);

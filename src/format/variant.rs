@@ -240,7 +240,9 @@ impl Trailers {
                     }
                     Fed::Taken
                 } else {
-                    self.release(ctx, out);
+                    if self.pending.is_some() {
+                        self.release(ctx, out);
+                    }
                     Fed::Pass(kind)
                 }
             }
