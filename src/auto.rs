@@ -542,6 +542,31 @@ mod tests {
     use crate::grid::Shape;
     use crate::solve::Status;
 
+    /// An easy 9x9 puzzle is the native search's alone: the report of `DfsBackend` itself (outcome,
+    /// nodes, guesses), named `dfs`, from `solve` and `solve_reporting` alike, with or without a
+    /// timeout (which is when the race reads the clock).
+    #[test]
+    fn an_easy_9x9_answer_is_the_native_searchs_own() {
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let text =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let values = text.bytes().map(|b| u16::from(b.saturating_sub(b'0')) % 10);
+        let puzzle = Grid::from_values(s, values.collect()).unwrap();
+        let timed = Limits::count_to(2).with_timeout(Some(Duration::from_secs(600)));
+        for limits in [Limits::first(), Limits::count_to(2), timed] {
+            let native = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
+            let auto = AutoBackend::new();
+            let (report, by) = auto.solve_reporting(&units, &puzzle, &limits).unwrap();
+            assert_eq!((by, report.stats.answered_by), ("dfs", Some("dfs")));
+            assert_eq!(report.outcome, native.outcome);
+            assert!(report.outcome.settles(&limits));
+            let work = |r: &Report| (r.stats.nodes, r.stats.guesses);
+            assert_eq!(work(&report), work(&native));
+            assert_eq!(auto.solve(&units, &puzzle, &limits).unwrap(), report);
+        }
+    }
+
     #[test]
     fn easy_puzzles_stay_native() {
         let s = Shape::new(3, 3).unwrap();
