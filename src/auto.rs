@@ -211,13 +211,23 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         puzzle: &Grid,
         limits: &Limits,
     ) -> Result<(Report, &'static str), SolveError> {
-        let start = Instant::now();
+        let report = self.settle(units, puzzle, limits)?;
+        // Every answer names its backend ([`AutoBackend::answer`]).
+        let by = report.stats.answered_by.unwrap_or(self.dfs.name());
+        Ok((report, by))
+    }
+
+    /// [`AutoBackend::solve_reporting`]'s answer, its backend named in `stats.answered_by`.
+    fn settle(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        // Only a timeout needs the start (what is left of it): an easy puzzle without one reads
+        // no clock.
+        let start = limits.timeout().map(|_| Instant::now());
         if puzzle.shape().cells() <= RACE_DELAY_MIN_CELLS
             && let Some(answer) = self.handing_over(units, puzzle, limits, start)
         {
             return answer;
         }
-        self.restarting(units, puzzle, limits, start)
+        self.restarting(units, puzzle, limits, start.unwrap_or_else(Instant::now))
     }
 
     /// The native search, handing over to a race beside the SAT backend when it passes the first
@@ -228,8 +238,8 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
-        start: Instant,
-    ) -> Option<Result<(Report, &'static str), SolveError>> {
+        start: Option<Instant>,
+    ) -> Option<Result<Report, SolveError>> {
         let (nodes, after) = AutoBackend::handover_point(units, puzzle, limits.timeout());
         let winner = AtomicU8::new(0);
         std::thread::scope(|s| {
@@ -254,10 +264,17 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 });
             };
             let handover = Handover::new(nodes, after, &hook);
-            let native = self
+            let mut native = self
                 .dfs
                 .solve_handing_over(units, puzzle, limits, &handover)?;
             let Some((stop, sat, watch)) = race.into_inner() else {
+                // The common case, settled before the handover: named in place, not moved.
+                if let Ok(report) = &mut native
+                    && report.outcome.settles(limits)
+                {
+                    report.stats.answered_by = Some(self.dfs.name());
+                    return Some(native);
+                }
                 return Some(self.native_alone(native, units, puzzle, limits, start));
             };
             drop(watch);
@@ -281,7 +298,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         puzzle: &Grid,
         limits: &Limits,
         start: Instant,
-    ) -> Result<(Report, &'static str), SolveError> {
+    ) -> Result<Report, SolveError> {
         let own = AutoBackend::first_phase_budget(puzzle);
         let budget = limits.budget().map_or(own, |b| b.min(own));
         let quick = AutoBackend::first_phase_time(limits.timeout(), puzzle);
@@ -294,9 +311,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         let again = limits.budget().is_none_or(|b| b > budget);
         let first = match first {
             Ok(report) if again && !report.outcome.settles(limits) => report,
-            first => return self.native_alone(first, units, puzzle, limits, start),
+            first => return self.native_alone(first, units, puzzle, limits, Some(start)),
         };
-        let race = time_left(limits, start);
+        let race = time_left(limits, Some(start));
         // On a large grid the SAT phase has the first phase's time alone: it settles most of
         // them, and the native search would spend its first moments redoing the first phase's
         // nodes (the same search from the same root).
@@ -327,8 +344,8 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
-        start: Instant,
-    ) -> Result<(Report, &'static str), SolveError> {
+        start: Option<Instant>,
+    ) -> Result<Report, SolveError> {
         match native {
             Ok(report) if report.outcome.settles(limits) => {
                 Ok(self.answer(report, self.dfs.name()))
@@ -357,7 +374,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         first: Result<Report, SolveError>,
         sat: Option<Result<Report, SolveError>>,
         native: Option<Result<Report, SolveError>>,
-    ) -> Result<(Report, &'static str), SolveError> {
+    ) -> Result<Report, SolveError> {
         let found = [&sat, &native]
             .into_iter()
             .flatten()
@@ -390,9 +407,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     }
 
     /// `report` as the answer of backend `by`.
-    fn answer(&self, mut report: Report, by: &'static str) -> (Report, &'static str) {
+    fn answer(&self, mut report: Report, by: &'static str) -> Report {
         report.stats.answered_by = Some(by);
-        (report, by)
+        report
     }
 
     /// The native and the SAT backend on two threads within `limits`; the first to settle the puzzle
@@ -451,8 +468,10 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
 
 /// `limits` with what is left of their timeout since `start` (or a far deadline, so that the
 /// solve can be stopped: the SAT solvers look at the stop flags only when they watch a deadline).
-fn time_left(limits: &Limits, start: Instant) -> Limits {
-    let left = limits.timeout().map(|t| t.saturating_sub(start.elapsed()));
+/// `start` is `None` only without a timeout, when nothing is left to count.
+fn time_left(limits: &Limits, start: Option<Instant>) -> Limits {
+    let since = |t: Duration| t.saturating_sub(start.map_or(Duration::ZERO, |s| s.elapsed()));
+    let left = limits.timeout().map(since);
     limits.with_timeout(Some(left.unwrap_or(FAR)))
 }
 
@@ -513,7 +532,7 @@ impl<D: Backend, S: Backend> Backend for AutoBackend<D, S> {
 
     /// See [`AutoBackend::solve_reporting`]; the report's `stats.answered_by` names the backend.
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
-        self.solve_reporting(units, puzzle, limits).map(|(r, _)| r)
+        self.settle(units, puzzle, limits)
     }
 }
 
@@ -522,6 +541,31 @@ mod tests {
     use super::*;
     use crate::grid::Shape;
     use crate::solve::Status;
+
+    /// An easy 9x9 puzzle is the native search's alone: the report of `DfsBackend` itself (outcome,
+    /// nodes, guesses), named `dfs`, from `solve` and `solve_reporting` alike, with or without a
+    /// timeout (which is when the race reads the clock).
+    #[test]
+    fn an_easy_9x9_answer_is_the_native_searchs_own() {
+        let s = Shape::new(3, 3).unwrap();
+        let units = Units::standard(s);
+        let text =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let values = text.bytes().map(|b| u16::from(b.saturating_sub(b'0')) % 10);
+        let puzzle = Grid::from_values(s, values.collect()).unwrap();
+        let timed = Limits::count_to(2).with_timeout(Some(Duration::from_secs(600)));
+        for limits in [Limits::first(), Limits::count_to(2), timed] {
+            let native = DfsBackend::new().solve(&units, &puzzle, &limits).unwrap();
+            let auto = AutoBackend::new();
+            let (report, by) = auto.solve_reporting(&units, &puzzle, &limits).unwrap();
+            assert_eq!((by, report.stats.answered_by), ("dfs", Some("dfs")));
+            assert_eq!(report.outcome, native.outcome);
+            assert!(report.outcome.settles(&limits));
+            let work = |r: &Report| (r.stats.nodes, r.stats.guesses);
+            assert_eq!(work(&report), work(&native));
+            assert_eq!(auto.solve(&units, &puzzle, &limits).unwrap(), report);
+        }
+    }
 
     #[test]
     fn easy_puzzles_stay_native() {

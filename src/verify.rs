@@ -133,6 +133,16 @@ fn relation_message(kind: RelationKind, first: &str, second: &str, a: u16, b: u1
 /// The first [`Violation`] found, checking cells in reading order, then units, relations and cages in
 /// order.
 pub fn verify(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Violation> {
+    // The common case in a few steps, without the set-up of the detailed checks.
+    if solves_classic_9x9(units, puzzle, candidate) {
+        return Ok(());
+    }
+    verify_in_full(units, puzzle, candidate)
+}
+
+/// [`verify`] for any shape and rules.
+#[inline(never)]
+fn verify_in_full(units: &Units, puzzle: &Grid, candidate: &Grid) -> Result<(), Violation> {
     let shape = units.shape();
     if puzzle.shape() != shape || candidate.shape() != shape {
         return Err(Violation::Shape {
@@ -1011,6 +1021,33 @@ pub(crate) fn is_solution(units: &Units, puzzle: &Grid, candidate: &Grid) -> boo
     }) && (!units.has_extras() || extras_hold(units, values))
 }
 
+/// Whether `candidate` solves `puzzle` under the classic 9x9 units (what [`is_solution`] says of
+/// them, with the sizes known to the compiler); `false` for any other shape or rules, which the
+/// detailed checks then decide.
+#[inline]
+fn solves_classic_9x9(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
+    let shape = units.shape();
+    if !units.is_standard()
+        || (shape.box_rows(), shape.box_cols()) != (3, 3)
+        || puzzle.shape() != shape
+        || candidate.shape() != shape
+    {
+        return false;
+    }
+    let (Ok(givens), Ok(values)) = (
+        <&[u16; 81]>::try_from(puzzle.values()),
+        <&[u16; 81]>::try_from(candidate.values()),
+    ) else {
+        return false;
+    };
+    // Every given kept: a fold over every cell (no early exit), so that it vectorises.
+    let changed = givens
+        .iter()
+        .zip(values)
+        .fold(0u16, |acc, (&g, &v)| acc | u16::from((g != 0) & (g != v)));
+    changed == 0 && full_9x9(values)
+}
+
 /// For each cell of a 9x9 grid the bits of its row (0-8), column (9-17) and box (18-26).
 const UNIT_BITS_9X9: [[u32; 9]; 9] = {
     let mut t = [[0u32; 9]; 9];
@@ -1027,17 +1064,29 @@ const UNIT_BITS_9X9: [[u32; 9]; 9] = {
 /// units it was seen in. The 81 cells bring 243 (digit, unit) marks for 243 pairs, so every digit
 /// seen in all 27 units means each pair exactly once; an empty cell marks digit 0, which is not
 /// looked at, and leaves some pair unmarked.
+#[inline]
 fn full_9x9(values: &[u16]) -> bool {
     let (rows @ [_, _, _, _, _, _, _, _, _], []) = values.as_chunks::<9>() else {
         return false;
     };
     let mut seen = [0u32; 16];
-    // Row by row, so that each row's nine steps are unrolled with their bits as constants.
-    for (row, bits) in rows.iter().zip(&UNIT_BITS_9X9) {
-        for (&v, &b) in row.iter().zip(bits) {
+    // Each row by a call of its own, so that all 81 steps are unrolled with their bits as
+    // constants (one load, one mask and one OR a cell).
+    #[inline(always)]
+    fn mark(seen: &mut [u32; 16], row: &[u16; 9], r: usize) {
+        for (&v, &b) in row.iter().zip(&UNIT_BITS_9X9[r]) {
             seen[usize::from(v) & 15] |= b;
         }
     }
+    mark(&mut seen, &rows[0], 0);
+    mark(&mut seen, &rows[1], 1);
+    mark(&mut seen, &rows[2], 2);
+    mark(&mut seen, &rows[3], 3);
+    mark(&mut seen, &rows[4], 4);
+    mark(&mut seen, &rows[5], 5);
+    mark(&mut seen, &rows[6], 6);
+    mark(&mut seen, &rows[7], 7);
+    mark(&mut seen, &rows[8], 8);
     seen[1..=9].iter().all(|&m| m == (1 << 27) - 1)
 }
 
@@ -1181,6 +1230,58 @@ mod tests {
                 let fast = is_solution(&standard, &empty, &g);
                 assert_eq!(fast, verify(&by_hand, &empty, &g).is_ok(), "swap {a}, {b}");
                 assert_eq!(fast, g == s);
+            }
+        }
+    }
+
+    /// The classic 9x9 path of [`verify`] agrees with the general checks (the same units built by
+    /// hand) on every one-cell change of an answer and of a given, and is not taken for other units.
+    #[test]
+    fn the_classic_9x9_path_agrees_with_the_general_checks() {
+        let shape = Shape::new(3, 3).unwrap();
+        let s = Grid::from_values(
+            shape,
+            "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+                .bytes()
+                .map(|b| u16::from(b - b'0'))
+                .collect(),
+        )
+        .unwrap();
+        let standard = Units::standard(shape);
+        let by_hand = Units::from_units(shape, standard.units().to_vec());
+        // Every third cell given.
+        let givens = s.values().iter().enumerate();
+        let puzzle = Grid::from_values(
+            shape,
+            givens
+                .map(|(i, &v)| if i % 3 == 0 { v } else { 0 })
+                .collect(),
+        )
+        .unwrap();
+        assert!(solves_classic_9x9(&standard, &puzzle, &s));
+        assert!(
+            !solves_classic_9x9(&by_hand, &puzzle, &s),
+            "other units: the general checks"
+        );
+        for cell in 0..81 {
+            for v in 0..=9u16 {
+                let mut g = s.clone();
+                g.set(Cell::new(cell), crate::grid::Digit::new(v));
+                let general = verify(&by_hand, &puzzle, &g).is_ok();
+                assert_eq!(general, v == s.values()[cell], "cell {cell} = {v}");
+                assert_eq!(solves_classic_9x9(&standard, &puzzle, &g), general);
+                assert_eq!(verify(&standard, &puzzle, &g).is_ok(), general);
+                // A given changed (or blanked) instead.
+                let mut p = puzzle.clone();
+                p.set(Cell::new(cell), crate::grid::Digit::new(v));
+                let general = verify(&by_hand, &p, &s).is_ok();
+                assert_eq!(
+                    general,
+                    v == 0 || v == s.values()[cell],
+                    "given {cell} = {v}"
+                );
+                assert_eq!(solves_classic_9x9(&standard, &p, &s), general);
+                assert_eq!(verify(&standard, &p, &s).is_ok(), general);
             }
         }
     }

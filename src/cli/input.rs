@@ -17,8 +17,9 @@ pub struct Item {
     pub source: Arc<str>,
     /// 1-based line where the puzzle starts (0 when the file could not be opened).
     pub line: usize,
-    /// The puzzle with its unit list, or why it could not be read.
-    pub puzzle: Result<Loaded, ItemError>,
+    /// The puzzle with its unit list, or why it could not be read. Boxed, so that an item moved
+    /// from the reader to the work is a few words, not a copy of the whole puzzle each time.
+    pub puzzle: Result<Box<Loaded>, ItemError>,
 }
 
 impl Item {
@@ -240,9 +241,11 @@ impl Items {
     fn item(&mut self, source: Arc<str>, line: usize, puzzle: Result<Puzzle, ItemError>) -> Item {
         let index = self.next_index;
         self.next_index += 1;
-        let puzzle = puzzle.map(|p| Loaded {
-            units: Arc::clone(&p.units),
-            puzzle: p,
+        let puzzle = puzzle.map(|p| {
+            Box::new(Loaded {
+                units: Arc::clone(&p.units),
+                puzzle: p,
+            })
         });
         Item {
             index,

@@ -156,9 +156,13 @@ fn solve_item(item: &Item, settings: &Settings) -> Record {
                             shown_in_record: false,
                         });
                     }
-                    with_times(record, &[a], settings)
+                    with_times(record, std::slice::from_ref(&a), settings)
                 }
-                Err(e) => with_times(failure(item, e, json, ""), &[a], settings),
+                Err(e) => with_times(
+                    failure(item, e, json, ""),
+                    std::slice::from_ref(&a),
+                    settings,
+                ),
             }
         }
         [first, second] => {

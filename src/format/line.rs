@@ -92,7 +92,8 @@ pub(crate) fn parse_flat(
     };
     // With the decimal symbols one vector pass reads the values and finds no bad byte (so no `|` and
     // nothing outside ASCII) in the common line; any other line takes the checks below.
-    let mut values = Vec::new();
+    // Room for every cell at once: the grid keeps this buffer.
+    let mut values = Vec::with_capacity(field.len());
     let read = ctx
         .syms
         .as_ref()

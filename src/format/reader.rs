@@ -294,6 +294,21 @@ impl Parser {
         }
         match self.trailers.feed(ctx, &line, out) {
             Fed::Taken => {}
+            Fed::Pass(kind) if self.trailers.idle() => {
+                // Nothing waits for rule lines: a plain record goes straight out (the common case,
+                // one 9x9 line after another), without a stop in `emitted`; anything else takes the
+                // rule-line layer's way, as below.
+                let before = out.len();
+                Self::body_feed(&mut self.body, ctx, line, Some(kind), out);
+                let emitted = out.len() - before;
+                if emitted == 0
+                    || emitted == 1 && out.back().is_some_and(|r| Trailers::passes(ctx, r))
+                {
+                    return;
+                }
+                self.emitted.extend(out.drain(before..));
+                self.trailers.take(ctx, &mut self.emitted, out);
+            }
             Fed::Pass(kind) => {
                 Self::body_feed(&mut self.body, ctx, line, Some(kind), &mut self.emitted);
                 self.trailers.take(ctx, &mut self.emitted, out);

@@ -240,7 +240,9 @@ impl Trailers {
                     }
                     Fed::Taken
                 } else {
-                    self.release(ctx, out);
+                    if self.pending.is_some() {
+                        self.release(ctx, out);
+                    }
                     Fed::Pass(kind)
                 }
             }
@@ -381,15 +383,24 @@ impl Trailers {
         while let Some(record) = emitted.pop_front() {
             let positions = ctx.positions.take();
             self.release(ctx, out);
-            // Not waiting for rule lines, no clash check deferred, no note (which may be a region
-            // map): `finish` would hand the puzzle on as it is, so it goes on at once.
-            let plain = |p: &Puzzle| p.note.is_none() && p.solvable.is_none();
-            if !self.hold && positions.is_none() && record.puzzle.as_ref().is_ok_and(plain) {
+            if !self.hold && positions.is_none() && plain(&record) {
                 out.push_back(record);
                 continue;
             }
             self.take_record(ctx, record, positions, out);
         }
+    }
+
+    /// Whether nothing waits here: no rule lines expected, no record pending, no section open.
+    /// Then [`Trailers::take`] hands on at once every record that [`Trailers::passes`].
+    pub(crate) fn idle(&self) -> bool {
+        !self.hold && self.pending.is_none() && self.section.is_none()
+    }
+
+    /// Whether [`Trailers::take`], with nothing waiting ([`Trailers::idle`]), would hand `record` on
+    /// as it is: the reader may then emit it straight to its output.
+    pub(crate) fn passes(ctx: &Context, record: &Record) -> bool {
+        ctx.positions.is_none() && plain(record)
     }
 
     fn take_record(
@@ -463,6 +474,15 @@ impl Trailers {
             });
         }
     }
+}
+
+/// A record that `finish` would hand on as it is: read, with no note (which may be a region map)
+/// and no `expected:` line (no clash check deferred is the caller's to see).
+fn plain(record: &Record) -> bool {
+    record
+        .puzzle
+        .as_ref()
+        .is_ok_and(|p: &Puzzle| p.note.is_none() && p.solvable.is_none())
 }
 
 /// Reads one row of a section into its cells; the first row decides whether the section is N rows or
