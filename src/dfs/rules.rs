@@ -415,6 +415,10 @@ impl Rules {
         seen: &mut [u64],
     ) -> Step<bool> {
         let count = self.cages.len() + self.sums.len();
+        if count == 0 {
+            // Nothing to prune, nor a copy of the cells to keep (non-consecutive pairs alone).
+            return Ok(false);
+        }
         let mut changed = false;
         if seen.len() < self.seen_len() || n >= 64 || M::BITS > 64 || cand.len() != self.cells {
             for k in 0..count {

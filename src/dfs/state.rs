@@ -916,7 +916,10 @@ impl<M: Mask> State<M> {
             let u = u as usize;
             self.dirty[u] = false;
             let (hidden, cells) = self.fold(t, u, all)?;
-            self.place_hidden(t, queue, hidden, cells)?;
+            // The queue is empty here: drained above and by each placing of hidden singles.
+            if hidden != M::ZERO {
+                self.place_hidden(t, queue, hidden, cells)?;
+            }
         }
         Ok(())
     }
