@@ -12,6 +12,7 @@ use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
@@ -137,6 +138,9 @@ struct Base {
     members: OnceLock<HashSet<Box<[Lit]>>>,
 }
 
+/// The next certificate's id.
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
 thread_local! {
     /// The base of the last unit list certified on this thread.
     static BASE: RefCell<Option<Arc<Base>>> = const { RefCell::new(None) };
@@ -211,6 +215,8 @@ fn base_for(units: &Units) -> Arc<Base> {
 /// `drat-trim p.cnf p.drat`.
 #[derive(Clone, Debug)]
 pub struct Certificate {
+    /// Made once per certificate (clones share it): which certificate a loaded checker holds.
+    id: u64,
     base: Arc<Base>,
     puzzle: Grid,
     solution: Option<Grid>,
@@ -603,6 +609,7 @@ impl Certifier {
             extra.add_clause(&clause);
         }
         let excluding = usize::from(solution.is_some());
+        let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let kept = SUBSET.with(|cell| {
             let mut own = subset::Scratch::default();
             let mut borrowed = cell.try_borrow_mut();
@@ -615,11 +622,12 @@ impl Certifier {
             let chosen = CHECKER.with(|c| {
                 let mut slot = c.try_borrow_mut().ok()?;
                 Loaded::for_base(&mut slot, &base)
-                    .load_and_select(&base, &extra, excluding, scratch)
+                    .load_and_select(id, &base, &extra, excluding, scratch)
             });
             chosen.unwrap_or_else(|| base.index.select(&givens, scratch))
         });
         Certificate {
+            id,
             base,
             puzzle: puzzle.clone(),
             solution: solution.cloned(),
@@ -749,7 +757,7 @@ impl Certificate {
             let loaded = Loaded::for_base(&mut slot, &self.base);
             // Loaded with this CNF by `Certifier::certificate` and nothing checked since: the
             // state a reset and loading would give.
-            if loaded.ready.take().as_ref() != Some(&self.extra) {
+            if loaded.ready.take() != Some(self.id) {
                 loaded.load(&self.base, &self.extra);
             }
             self.check_with(&mut loaded.checker)
@@ -911,8 +919,9 @@ struct Loaded {
     checker: Checker,
     /// Per clause stored in the saved base: its index in the base's formula.
     ids: Vec<u32>,
-    /// The clauses loaded on top of the base by [`Loaded::load`] when nothing was checked since.
-    ready: Option<Formula>,
+    /// The certificate (its [`Certificate::id`]) whose clauses [`Loaded::load_and_select`] loaded
+    /// on top of the base, when nothing was checked since.
+    ready: Option<u64>,
 }
 
 impl Loaded {
@@ -954,13 +963,14 @@ impl Loaded {
         }
     }
 
-    /// Loads the certificate's CNF (the base's unit clauses, `extra`: the givens, then the
+    /// Loads the CNF of certificate `id` (the base's unit clauses, `extra`: the givens, then the
     /// excluding clause if any, its last `excluding` clauses) and chooses its kept clauses from
     /// the checker's propagation of the givens (see [`subset`]): one propagation for both. `None`
     /// when the givens propagate to a conflict (or a reason is not the base's), left to
     /// [`subset::Index::select`].
     fn load_and_select(
         &mut self,
+        id: u64,
         base: &Base,
         extra: &Formula,
         excluding: usize,
@@ -1015,7 +1025,7 @@ impl Loaded {
         for c in extra.clauses().skip(givens) {
             checker.add_clause(c);
         }
-        self.ready = Some(extra.clone());
+        self.ready = Some(id);
         Some(kept)
     }
 }
