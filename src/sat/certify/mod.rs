@@ -125,9 +125,11 @@ struct Base {
     /// The rules beside the units, as comment lines (empty for the standard rules).
     rules: String,
     formula: Formula,
-    /// The formula's DIMACS text, and where each clause's line ends in it.
-    text: Vec<u8>,
-    text_ends: Vec<u32>,
+    /// The formula's DIMACS text, and where each clause's line ends in it, for formulas of at
+    /// most [`PRERENDERED_CLAUSES`] clauses (a certificate's kept clauses are copied from it in
+    /// runs); larger ones write their kept clauses one by one instead of rendering the whole
+    /// formula, most of which no certificate keeps (750,000 clauses on 25x25).
+    text: Option<(Vec<u8>, Vec<u32>)>,
     /// The formula indexed for choosing a certificate's clauses.
     index: subset::Index,
     /// The formula's unit clauses (cages' encodings have some; the standard rules none), which a
@@ -169,15 +171,18 @@ fn base_for(units: &Units) -> Arc<Base> {
             &mut formula,
         )
         .map_or(cell_var_count(units.shape()), |e| e.max_var);
-        let mut text = Vec::with_capacity(formula.literal_count() * 8);
-        let mut text_ends = Vec::with_capacity(formula.len());
-        for c in formula.clauses() {
-            for &l in c {
-                push_dimacs(&mut text, l);
+        let text = (formula.len() <= PRERENDERED_CLAUSES).then(|| {
+            let mut text = Vec::with_capacity(formula.literal_count() * 8);
+            let mut text_ends = Vec::with_capacity(formula.len());
+            for c in formula.clauses() {
+                for &l in c {
+                    push_dimacs(&mut text, l);
+                }
+                text.extend_from_slice(b"0\n");
+                text_ends.push(text.len() as u32);
             }
-            text.extend_from_slice(b"0\n");
-            text_ends.push(text.len() as u32);
-        }
+            (text, text_ends)
+        });
         let b = Arc::new(Base {
             units_id: units.id(),
             shape: units.shape(),
@@ -190,12 +195,35 @@ fn base_for(units: &Units) -> Arc<Base> {
                 .collect(),
             formula,
             text,
-            text_ends,
             members: OnceLock::new(),
         });
         *slot = Some(Arc::clone(&b));
         b
     })
+}
+
+/// Bases of at most this many clauses keep their DIMACS text (9x9: 11,988; 16x16: about 120,000).
+const PRERENDERED_CLAUSES: usize = 200_000;
+
+/// Appends the lines of clauses `kept` (ascending) of a pre-rendered `text` whose lines end at
+/// `ends`, runs of consecutive clauses at once.
+fn copy_runs(out: &mut Vec<u8>, kept: &[u32], text: &[u8], ends: &[u32]) {
+    let mut k = 0;
+    while k < kept.len() {
+        let first = kept[k] as usize;
+        let mut last = first;
+        while k + 1 < kept.len() && kept[k + 1] as usize == last + 1 {
+            k += 1;
+            last += 1;
+        }
+        k += 1;
+        let start = if first == 0 {
+            0
+        } else {
+            ends[first - 1] as usize
+        };
+        out.extend_from_slice(&text[start..ends[last] as usize]);
+    }
 }
 
 /// A certificate: clauses of the plain CNF of a puzzle settled as `unique` or `none` and a DRAT
@@ -846,23 +874,15 @@ impl Certificate {
             extra.extend_from_slice(b"0\n");
         }
         let mut kept = Vec::with_capacity(16 * self.kept.len());
-        let ends = &self.base.text_ends;
-        // Runs of consecutive clauses copied at once.
-        let mut k = 0;
-        while k < self.kept.len() {
-            let first = self.kept[k] as usize;
-            let mut last = first;
-            while k + 1 < self.kept.len() && self.kept[k + 1] as usize == last + 1 {
-                k += 1;
-                last += 1;
+        if let Some((text, ends)) = &self.base.text {
+            copy_runs(&mut kept, &self.kept, text, ends);
+        } else {
+            for &i in &self.kept {
+                for &l in self.base.formula.clause(i as usize) {
+                    push_dimacs(&mut kept, l);
+                }
+                kept.extend_from_slice(b"0\n");
             }
-            k += 1;
-            let start = if first == 0 {
-                0
-            } else {
-                ends[first - 1] as usize
-            };
-            kept.extend_from_slice(&self.base.text[start..ends[last] as usize]);
         }
         let mut parts = [
             io::IoSlice::new(&w),
