@@ -795,8 +795,9 @@ impl Certificate {
     fn check_with(&self, checker: &mut Checker) -> Result<(), CheckError> {
         // On large formulas, the lemmas against the plain CNF as its givens leave it (equivalent,
         // far smaller): 20 % less checking on hard 25x25 puzzles; building it costs more than it
-        // saves at 9x9 (BENCHMARKS.md).
-        if self.base.formula.len() > REDUCE_FROM {
+        // saves at 9x9 (BENCHMARKS.md), and more than it saves for a proof of one step (the empty
+        // clause, which the givens' propagation already refutes: most unique 25x25 puzzles).
+        if self.base.formula.len() > REDUCE_FROM && self.proof.len() > 1 {
             Ok(checker.reduced().check(self.proof.steps())?)
         } else {
             Ok(checker.check(self.proof.steps())?)
