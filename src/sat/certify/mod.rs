@@ -125,11 +125,14 @@ struct Base {
     /// The rules beside the units, as comment lines (empty for the standard rules).
     rules: String,
     formula: Formula,
-    /// The formula's DIMACS text, and where each clause's line ends in it, for formulas of at
-    /// most [`PRERENDERED_CLAUSES`] clauses (a certificate's kept clauses are copied from it in
-    /// runs); larger ones write their kept clauses one by one instead of rendering the whole
-    /// formula, most of which no certificate keeps (750,000 clauses on 25x25).
-    text: Option<(Vec<u8>, Vec<u32>)>,
+    /// The formula's DIMACS text, and where each clause's line ends in it: a certificate's kept
+    /// clauses are copied from it in runs. Made with the base when it has at most
+    /// [`PRERENDERED_CLAUSES`] clauses; a larger one (750,000 on 25x25, most of which no
+    /// certificate keeps) writes its first [`WRITTEN_BEFORE_TEXT`] certificates clause by clause
+    /// and makes the text only then, so that one puzzle does not pay for rendering all of it.
+    text: OnceLock<(Vec<u8>, Vec<u32>)>,
+    /// Certificates written with this base.
+    written: AtomicU64,
     /// The formula indexed for choosing a certificate's clauses.
     index: subset::Index,
     /// The formula's unit clauses (cages' encodings have some; the standard rules none), which a
@@ -171,18 +174,10 @@ fn base_for(units: &Units) -> Arc<Base> {
             &mut formula,
         )
         .map_or(cell_var_count(units.shape()), |e| e.max_var);
-        let text = (formula.len() <= PRERENDERED_CLAUSES).then(|| {
-            let mut text = Vec::with_capacity(formula.literal_count() * 8);
-            let mut text_ends = Vec::with_capacity(formula.len());
-            for c in formula.clauses() {
-                for &l in c {
-                    push_dimacs(&mut text, l);
-                }
-                text.extend_from_slice(b"0\n");
-                text_ends.push(text.len() as u32);
-            }
-            (text, text_ends)
-        });
+        let text = OnceLock::new();
+        if formula.len() <= PRERENDERED_CLAUSES {
+            let _ = text.set(render(&formula));
+        }
         let b = Arc::new(Base {
             units_id: units.id(),
             shape: units.shape(),
@@ -195,6 +190,7 @@ fn base_for(units: &Units) -> Arc<Base> {
                 .collect(),
             formula,
             text,
+            written: AtomicU64::new(0),
             members: OnceLock::new(),
         });
         *slot = Some(Arc::clone(&b));
@@ -202,8 +198,27 @@ fn base_for(units: &Units) -> Arc<Base> {
     })
 }
 
-/// Bases of at most this many clauses keep their DIMACS text (9x9: 11,988; 16x16: about 120,000).
+/// Bases of at most this many clauses make their DIMACS text at once (9x9: 11,988; 16x16: about
+/// 120,000).
 const PRERENDERED_CLAUSES: usize = 200_000;
+
+/// A larger base makes its DIMACS text after this many certificates (on 25x25 rendering the whole
+/// formula costs about as much as rendering the kept clauses of 20-30 certificates one by one).
+const WRITTEN_BEFORE_TEXT: u64 = 16;
+
+/// `formula`'s DIMACS text and where each clause's line ends in it.
+fn render(formula: &Formula) -> (Vec<u8>, Vec<u32>) {
+    let mut text = Vec::with_capacity(formula.literal_count() * 8);
+    let mut ends = Vec::with_capacity(formula.len());
+    for c in formula.clauses() {
+        for &l in c {
+            push_dimacs(&mut text, l);
+        }
+        text.extend_from_slice(b"0\n");
+        ends.push(text.len() as u32);
+    }
+    (text, ends)
+}
 
 /// Appends the lines of clauses `kept` (ascending) of a pre-rendered `text` whose lines end at
 /// `ends`, runs of consecutive clauses at once.
@@ -875,7 +890,14 @@ impl Certificate {
             extra.extend_from_slice(b"0\n");
         }
         let mut kept = Vec::with_capacity(16 * self.kept.len());
-        if let Some((text, ends)) = &self.base.text {
+        let written = self.base.written.fetch_add(1, Ordering::Relaxed);
+        let text = match self.base.text.get() {
+            None if written >= WRITTEN_BEFORE_TEXT => {
+                Some(self.base.text.get_or_init(|| render(&self.base.formula)))
+            }
+            text => text,
+        };
+        if let Some((text, ends)) = text {
             copy_runs(&mut kept, &self.kept, text, ends);
         } else {
             for &i in &self.kept {

@@ -627,3 +627,40 @@ fn a_clause_not_in_the_plain_cnf_or_a_missing_one_is_rejected() {
     ));
     assert!(forcing.iter().any(|&k| rejected(&[k]).is_err()));
 }
+
+/// A base too large to render at once (25x25: 750,000 clauses) writes its first certificates
+/// clause by clause and later ones from its text, made after [`WRITTEN_BEFORE_TEXT`] of them: the
+/// bytes are the same either way, and the checker accepts them.
+#[test]
+fn large_certificates_write_the_same_bytes_before_and_after_the_text_is_made() {
+    let shape = Shape::new(5, 5).unwrap();
+    let units = Units::standard(shape);
+    let full = DfsBackend::new()
+        .solve(&units, &Grid::empty(shape), &Limits::first())
+        .unwrap()
+        .outcome
+        .solution()
+        .unwrap()
+        .clone();
+    verify(&units, &Grid::empty(shape), &full).unwrap();
+    // A blank on each row, in distinct columns: every blank is the last of its row (unique).
+    let mut puzzle = full.clone();
+    for r in 0..25 {
+        puzzle.set(Cell::new(r * 25 + (r * 7) % 25), Digit::new(0));
+    }
+    let cert = certify(&puzzle, &Outcome::Unique(full)).unwrap();
+    assert!(cert.base.formula.len() > PRERENDERED_CLAUSES);
+    assert!(cert.base.text.get().is_none(), "rendered at once");
+    let mut first = Vec::new();
+    cert.write_cnf(&mut first).unwrap();
+    for k in 1..=WRITTEN_BEFORE_TEXT + 2 {
+        let mut again = Vec::new();
+        cert.write_cnf(&mut again).unwrap();
+        assert!(again == first, "write {k} differs");
+    }
+    assert!(cert.base.text.get().is_some(), "never rendered");
+    let mut drat = Vec::new();
+    cert.write_drat(&mut drat).unwrap();
+    check_drat(&first, &drat).unwrap();
+    check_certificate(&units, &puzzle, cert.solution.as_ref(), &first, &drat).unwrap();
+}
