@@ -1191,11 +1191,9 @@ mod tests {
             }
         }
     }
-    /// The 9x9 path (per digit the units it was seen in) against the detailed checks: Project Euler
-    /// 96 grid 01's published solution, with each cell set to each value 0..=9, and with each pair
-    /// of cells swapped (the same digits, in the wrong places unless equal).
-    #[test]
-    fn the_9x9_fast_test_agrees_with_the_detailed_checks() {
+    /// Project Euler 96 grid 01's published solution, with the standard 9x9 units and the same
+    /// units built by hand (which take the general checks).
+    fn pe96_01() -> (Shape, Grid, Units, Units) {
         let shape = Shape::new(3, 3).unwrap();
         let s = Grid::from_values(
             shape,
@@ -1207,6 +1205,15 @@ mod tests {
         .unwrap();
         let standard = Units::standard(shape);
         let by_hand = Units::from_units(shape, standard.units().to_vec());
+        (shape, s, standard, by_hand)
+    }
+
+    /// The 9x9 path (per digit the units it was seen in) against the detailed checks: Project Euler
+    /// 96 grid 01's published solution, with each cell set to each value 0..=9, and with each pair
+    /// of cells swapped (the same digits, in the wrong places unless equal).
+    #[test]
+    fn the_9x9_fast_test_agrees_with_the_detailed_checks() {
+        let (shape, s, standard, by_hand) = pe96_01();
         let empty = Grid::empty(shape);
         assert!(is_solution(&standard, &empty, &s));
         for cell in 0..81 {
@@ -1238,17 +1245,7 @@ mod tests {
     /// hand) on every one-cell change of an answer and of a given, and is not taken for other units.
     #[test]
     fn the_classic_9x9_path_agrees_with_the_general_checks() {
-        let shape = Shape::new(3, 3).unwrap();
-        let s = Grid::from_values(
-            shape,
-            "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
-                .bytes()
-                .map(|b| u16::from(b - b'0'))
-                .collect(),
-        )
-        .unwrap();
-        let standard = Units::standard(shape);
-        let by_hand = Units::from_units(shape, standard.units().to_vec());
+        let (shape, s, standard, by_hand) = pe96_01();
         // Every third cell given.
         let givens = s.values().iter().enumerate();
         let puzzle = Grid::from_values(
