@@ -23,8 +23,9 @@ use crate::units::Units;
 /// half-filled grids) is where a CDCL solver's learning pays, and the budget hands those over
 /// early. The native search goes on from where it was (a native phase that cannot hand over is
 /// started again from its root beside the SAT backend). The race gives each backend the whole of
-/// the time left (rather than a share of it), so that a puzzle one of them settles within the timeout is not left `unknown` for the
-/// other's sake. The report says which backend answered ([`AutoBackend::solve_reporting`]).
+/// the time left (rather than a share of it), so that a puzzle one of them settles within the
+/// timeout is not left `unknown` for the other's sake. The report says which backend answered
+/// ([`AutoBackend::solve_reporting`]).
 ///
 /// # Examples
 /// ```
@@ -73,10 +74,11 @@ impl AutoBackend {
     }
 
     /// How many times the usual first phase ([`AutoBackend::first_phase_budget`] nodes,
-    /// [`AutoBackend::first_phase_time`]) the native search runs before the SAT phase joins it under
-    /// `units`: [`NATIVE_RULES_PATIENCE`] when its only rules besides the units are killer cages and
-    /// the variants' pairs (anti-knight, anti-king, non-consecutive), the rules the native search
-    /// has its own reasoning for (cage combinations, the rule of 45, pair propagation); else 1.
+    /// [`AutoBackend::first_phase_time`]) the native search runs before the SAT phase joins it
+    /// under `units`: [`NATIVE_RULES_PATIENCE`] when its only rules besides the units are killer
+    /// cages and the variants' pairs (anti-knight, anti-king, non-consecutive), the rules the
+    /// native search has its own reasoning for (cage combinations, the rule of 45, pair
+    /// propagation); else 1.
     ///
     /// On those the SAT backend is the slower one: on `fixtures/variants/killer.txt` it settled
     /// none of the 58 first and took 1.5-10x the native search's time on each it settled; on the
@@ -117,10 +119,11 @@ impl AutoBackend {
     /// [`AutoBackend::patience`], the time (when more than the usual) at most half the timeout.
     ///
     /// On a grid above 16x16 (up to 32x32) with no rule besides its units and more than a fifth
-    /// of its cells given, the SAT phase joins sooner: after 1,000 nodes or 10 ms of CPU (or the usual time, if less). The native search settles most such puzzles at their root, but the hard ones
-    /// take it 1,000-100,000 nodes (10 us of CPU each on 25x25) where the SAT backend needs 40-300
-    /// ms: on 220 made 25x25 puzzles at 45-65 % fill, the usual phase (45,000 nodes, 0.2 s) cost
-    /// 2.2x the CPU in all and 2.5-3x the slowest puzzle's time.
+    /// of its cells given, the SAT phase joins sooner: after 1,000 nodes or 10 ms of CPU (or the
+    /// usual time, if less). The native search settles most such puzzles at their root, but the
+    /// hard ones take it 1,000-100,000 nodes (10 us of CPU each on 25x25) where the SAT backend
+    /// needs 40-300 ms: on 220 made 25x25 puzzles at 45-65 % fill, the usual phase (45,000 nodes,
+    /// 0.2 s) cost 2.2x the CPU in all and 2.5-3x the slowest puzzle's time.
     pub fn handover_point(
         units: &Units,
         puzzle: &Grid,
@@ -165,12 +168,13 @@ const LARGE_GRID_SAT_ALONE: Duration = Duration::from_millis(500);
 
 /// Grids above this many cells (32x32) give their native phase few nodes unless sparse
 /// ([`AutoBackend::first_phase_budget`]), and start the race's native search only once the SAT
-/// phase has had [`LARGE_GRID_SAT_ALONE`] alone: the SAT phase settles most of them (81x81-rkkautsar-1: 0.65-0.8 s of CPU in all with both racing from the
-/// start, 0.25-0.7 s after a native phase of 0.2 s, 0.25-0.3 s now).
+/// phase has had [`LARGE_GRID_SAT_ALONE`] alone: the SAT phase settles most of them
+/// (81x81-rkkautsar-1: 0.65-0.8 s of CPU in all with both racing from the start, 0.25-0.7 s after a
+/// native phase of 0.2 s, 0.25-0.3 s now).
 const RACE_DELAY_MIN_CELLS: usize = 1024;
 
-/// A deadline far enough to be none, for a solve that must be stoppable (the SAT solvers look at the
-/// stop request only when they have a deadline to watch).
+/// A deadline far enough to be none, for a solve that must be stoppable (the SAT solvers look at
+/// the stop request only when they have a deadline to watch).
 const FAR: Duration = Duration::from_secs(100 * 365 * 24 * 3600);
 
 impl<D: Backend, S: Backend> AutoBackend<D, S> {
@@ -183,11 +187,11 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
     /// [`Stats::answered_by`](crate::Stats::answered_by)).
     ///
     /// Up to 32x32, the native search runs within `limits` and hands over
-    /// ([`Backend::solve_handing_over`]) at [`AutoBackend::handover_point`] (nodes or CPU time; later
-    /// under the rules the native search reasons about best, [`AutoBackend::patience`]): the SAT backend then starts on a thread of its own, with
-    /// what is left of the timeout, while the native search goes on from where it is; the first to
-    /// settle the puzzle answers and the other is stopped. A puzzle settled before the handover
-    /// costs no thread.
+    /// ([`Backend::solve_handing_over`]) at [`AutoBackend::handover_point`] (nodes or CPU time;
+    /// later under the rules the native search reasons about best, [`AutoBackend::patience`]): the
+    /// SAT backend then starts on a thread of its own, with what is left of the timeout, while the
+    /// native search goes on from where it is; the first to settle the puzzle answers and the other
+    /// is stopped. A puzzle settled before the handover costs no thread.
     ///
     /// Above 32x32, or with a native phase that takes no handover, the native phase runs within
     /// the smaller of [`AutoBackend::first_phase_budget`] and `limits`' budget, and within
@@ -412,9 +416,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         report
     }
 
-    /// The native and the SAT backend on two threads within `limits`; the first to settle the puzzle
-    /// stops the other. The native search starts after `delay` (or as soon as the SAT phase ends
-    /// or a stop is asked). Their reports (native, SAT) and the winner, if one settled it.
+    /// The native and the SAT backend on two threads within `limits`; the first to settle the
+    /// puzzle stops the other. The native search starts after `delay` (or as soon as the SAT phase
+    /// ends or a stop is asked). Their reports (native, SAT) and the winner, if one settled it.
     #[allow(clippy::type_complexity)]
     fn race(
         &self,
