@@ -274,7 +274,7 @@ fn the_native_backend_settles_a_mathemagic_killer_within_a_node_budget() {
 }
 
 #[test]
-fn the_native_backend_searches_killers_in_exactly_as_many_nodes_as_before_its_memo() {
+fn the_native_backend_searches_four_killers_in_their_recorded_node_counts() {
     let name = "variants/killer.txt";
     let mut checked = 0;
     for (r, id) in read(name).iter().zip(ids(name)) {
