@@ -54,23 +54,14 @@ impl<B: Backend> Backend for Verified<B> {
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
         let report = self.inner.solve(units, puzzle, limits)?;
         let backend = self.inner.name();
-        let check = |grid: &Grid| {
+        for grid in report.outcome.grids() {
             verify(units, puzzle, grid)
-                .map_err(|violation| SolveError::InvalidAnswer { backend, violation })
-        };
-        // Every grid of the answer (as `Outcome::grids` lists them, without building the list).
-        match &report.outcome {
-            Outcome::NoSolution | Outcome::Unknown { first: None, .. } => {}
-            Outcome::Found(g) | Outcome::Unique(g) => check(g)?,
-            Outcome::Unknown { first: Some(g), .. } => check(g)?,
-            Outcome::Multiple { solutions, .. } => {
-                for g in solutions {
-                    check(g)?;
-                }
-                if solutions[0] == solutions[1] {
-                    return Err(SolveError::RepeatedSolution { backend });
-                }
-            }
+                .map_err(|violation| SolveError::InvalidAnswer { backend, violation })?;
+        }
+        if let Outcome::Multiple { solutions, .. } = &report.outcome
+            && solutions[0] == solutions[1]
+        {
+            return Err(SolveError::RepeatedSolution { backend });
         }
         Ok(report)
     }

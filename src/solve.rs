@@ -329,14 +329,15 @@ impl Outcome {
         }
     }
 
-    /// Every grid this outcome carries (0, 1 or 2), for verification.
-    pub fn grids(&self) -> Vec<&Grid> {
-        match self {
-            Outcome::NoSolution => vec![],
-            Outcome::Found(g) | Outcome::Unique(g) => vec![g],
-            Outcome::Multiple { solutions, .. } => solutions.iter().map(|g| &**g).collect(),
-            Outcome::Unknown { first, .. } => first.iter().map(|g| &**g).collect(),
-        }
+    /// Every grid this outcome carries (0, 1 or 2), for verification: without building a list.
+    pub fn grids(&self) -> impl Iterator<Item = &Grid> + '_ {
+        let (a, b): (Option<&Grid>, Option<&Grid>) = match self {
+            Outcome::NoSolution => (None, None),
+            Outcome::Found(g) | Outcome::Unique(g) => (Some(g), None),
+            Outcome::Multiple { solutions, .. } => (Some(&solutions[0]), Some(&solutions[1])),
+            Outcome::Unknown { first, .. } => (first.as_deref(), None),
+        };
+        a.into_iter().chain(b)
     }
 }
 

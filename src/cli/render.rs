@@ -89,7 +89,7 @@ pub fn answer_json(report: &Result<Report, SolveError>, time: Duration, layout: 
                         json!([layout.compact(&solutions[0]), layout.compact(&solutions[1])]);
                 }
                 o => {
-                    if let Some(g) = o.grids().first() {
+                    if let Some(g) = o.grids().next() {
                         v["solution"] = json!(layout.compact(g));
                     }
                 }

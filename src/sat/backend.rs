@@ -1273,7 +1273,7 @@ mod tests {
                     "{}",
                     p.name
                 );
-                for s in a.grids().into_iter().chain(b.grids()) {
+                for s in a.grids().chain(b.grids()) {
                     verify(&p.units, g, s).unwrap();
                 }
             }
@@ -1342,7 +1342,7 @@ mod tests {
                     let b = without.solve(&units, &puzzle, &limits).unwrap().outcome;
                     assert_eq!(a.status(), b.status(), "puzzle {i} {simplify}");
                     assert_eq!(a.count(), b.count(), "puzzle {i} {simplify}");
-                    for g in a.grids().into_iter().chain(b.grids()) {
+                    for g in a.grids().chain(b.grids()) {
                         verify(&units, &puzzle, g).unwrap();
                     }
                 }
@@ -1627,7 +1627,7 @@ mod tests {
                 }
                 o => panic!("{s}: {:?}", o.status()),
             }
-            assert_eq!(out.grids().len(), 2);
+            assert_eq!(out.grids().count(), 2);
             for g in out.grids() {
                 verify(&units, &Grid::empty(s), g).unwrap();
             }

@@ -212,11 +212,7 @@ pub fn measure_with(
                 if !sat_subject && r.stats.guesses == 0 {
                     propagated += 1;
                 }
-                if r.outcome
-                    .grids()
-                    .iter()
-                    .any(|g| verify(units, puzzle, g).is_err())
-                {
+                if r.outcome.grids().any(|g| verify(units, puzzle, g).is_err()) {
                     failures += 1;
                 }
             }

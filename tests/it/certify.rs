@@ -731,7 +731,7 @@ fn every_certifying_command_answers_through_the_certifying_sat_backend() {
     let solutions = dir.path().join("solutions.txt");
     let text: String = kinds
         .iter()
-        .map(|(g, o)| o.grids().first().map_or(line_of(g), |s| line_of(s)) + "\n")
+        .map(|(g, o)| o.grids().next().map_or(line_of(g), line_of) + "\n")
         .collect();
     std::fs::write(&solutions, text).unwrap();
     let solve = |extra: &[&str]| {

@@ -432,7 +432,7 @@ fn a_sandwich_snipe_settles_as_multiple_within_a_node_budget() {
     let r = DfsBackend::new().solve(&p.units, &p.grid, &limits).unwrap();
     assert_eq!(r.outcome.status(), Status::Multiple, "{:?}", r.stats);
     assert!(r.stats.nodes <= 20_000, "{:?}", r.stats);
-    let grids = r.outcome.grids();
+    let grids: Vec<_> = r.outcome.grids().collect();
     assert_eq!(grids.len(), 2);
     assert_ne!(grids[0].values(), grids[1].values());
     for g in &grids {

@@ -361,7 +361,7 @@ impl Certifier {
     /// assert_eq!(settled.outcome.status(), Status::Multiple);
     /// assert!(settled.certificate.is_none());
     ///
-    /// let mut puzzle = settled.outcome.grids()[0].clone();
+    /// let mut puzzle = settled.outcome.grids().next().unwrap().clone();
     /// puzzle.set(Cell::new(0), None); // one blank: unique
     /// let settled = Certifier::new().settle(&units, &puzzle, &first(&puzzle)).unwrap();
     /// assert_eq!(settled.outcome.status(), Status::Unique);
@@ -449,7 +449,7 @@ impl Certifier {
     /// assert_eq!(settled.outcome.status(), Status::Multiple);
     /// assert!(settled.certificate.is_none());
     ///
-    /// let mut puzzle = settled.outcome.grids()[0].clone();
+    /// let mut puzzle = settled.outcome.grids().next().unwrap().clone();
     /// puzzle.set(Cell::new(0), None); // one blank: unique
     /// let settled = Certifier::new().solve_unique(&units, &puzzle).unwrap();
     /// assert_eq!(settled.outcome.status(), Status::Unique);
