@@ -11,7 +11,7 @@ use crate::dfs::DfsBackend;
 use crate::grid::Grid;
 use crate::sat::SatBackend;
 use crate::solve::{
-    Backend, Handover, Limits, Outcome, Report, SolveError, WorkCounters, also_stop_when,
+    AlsoStop, Backend, Handover, Limits, Outcome, Report, SolveError, WorkCounters, also_stop_when,
     stop_flags, stoppable,
 };
 use crate::units::Units;
@@ -130,15 +130,28 @@ impl AutoBackend {
         timeout: Option<Duration>,
     ) -> (u64, Duration) {
         let cells = puzzle.shape().cells();
-        if !units.has_extras()
-            && cells > 256
-            && cells <= RACE_DELAY_MIN_CELLS
-            && !puzzle.is_sparse()
-        {
+        let extras = units.has_extras();
+        if !extras && cells <= 256 {
+            // The usual phase, the common case in a few steps: a grid this small is never sparse
+            // enough for a longer phase (200 us a cell is under 0.2 s), nor large.
+            let cap = Duration::from_millis(200);
+            return (
+                AutoBackend::node_budget(cells),
+                timeout.map_or(cap, |t| (t / 10).min(cap)),
+            );
+        }
+        if !extras && cells > 256 && cells <= RACE_DELAY_MIN_CELLS && !puzzle.is_sparse() {
             let usual = AutoBackend::first_phase_time(timeout, puzzle);
             return (CLASSIC_LARGE_NODES, usual.min(CLASSIC_LARGE_TIME));
         }
         let patience = AutoBackend::patience(units);
+        if patience == 1 {
+            // The usual phase (the common case, in a few steps).
+            return (
+                AutoBackend::first_phase_budget(puzzle),
+                AutoBackend::first_phase_time(timeout, puzzle),
+            );
+        }
         let nodes = AutoBackend::first_phase_budget(puzzle).saturating_mul(u64::from(patience));
         let usual = AutoBackend::first_phase_time(timeout, puzzle);
         let time = usual.saturating_mul(patience);
@@ -226,72 +239,91 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         // Only a timeout needs the start (what is left of it): an easy puzzle without one reads
         // no clock.
         let start = limits.timeout().map(|_| Instant::now());
-        if puzzle.shape().cells() <= RACE_DELAY_MIN_CELLS
-            && let Some(answer) = self.handing_over(units, puzzle, limits, start)
-        {
-            return answer;
+        if puzzle.shape().cells() <= RACE_DELAY_MIN_CELLS {
+            return self.handing_over(units, puzzle, limits, start);
         }
         self.restarting(units, puzzle, limits, start.unwrap_or_else(Instant::now))
     }
 
     /// The native search, handing over to a race beside the SAT backend when it passes the first
-    /// phase's budget or time (see [`AutoBackend::solve_reporting`]); `None` if the native phase
-    /// takes no handover (nothing was done).
+    /// phase's budget or time (see [`AutoBackend::solve_reporting`]); [`AutoBackend::restarting`]
+    /// if the native phase takes no handover.
+    ///
+    /// The SAT phase's thread is started only at the handover, and joined before this returns
+    /// (or unwinds): a puzzle settled before the handover pays for no thread and no scope.
     fn handing_over(
         &self,
         units: &Units,
         puzzle: &Grid,
         limits: &Limits,
         start: Option<Instant>,
-    ) -> Option<Result<Report, SolveError>> {
+    ) -> Result<Report, SolveError> {
         let (nodes, after) = AutoBackend::handover_point(units, puzzle, limits.timeout());
+        // Declared before the race, so that it outlives the SAT thread (joined when the race is
+        // dropped, at the latest).
         let winner = AtomicU8::new(0);
-        std::thread::scope(|s| {
-            let race = OnceCell::new();
-            // Called once, by the native search, on its own thread: the SAT phase starts, and the
-            // race's flag (which the SAT phase sets when it wins) stops the native search from now.
-            let hook = || {
-                race.get_or_init(|| {
-                    let stop = Arc::new(AtomicBool::new(false));
-                    let mut flags = stop_flags();
-                    flags.push(Arc::clone(&stop));
-                    let work = WorkCounters::on_this_thread();
-                    let sat_limits = time_left(limits, start);
-                    let (winner, sat_stop) = (&winner, Arc::clone(&stop));
-                    let sat = s.spawn(move || {
-                        let report =
-                            stoppable(flags, work, || self.sat.solve(units, puzzle, &sat_limits));
-                        claim(&report, limits, winner, Phase::Sat, &sat_stop);
-                        report
-                    });
-                    (StopOnPanic(Arc::clone(&stop)), sat, also_stop_when(stop))
-                });
-            };
-            let handover = Handover::new(nodes, after, &hook);
-            let mut native = self
-                .dfs
-                .solve_handing_over(units, puzzle, limits, &handover)?;
-            let Some((stop, sat, watch)) = race.into_inner() else {
-                // The common case, settled before the handover: named in place, not moved.
-                if let Ok(report) = &mut native
-                    && report.outcome.settles(limits)
-                {
-                    report.stats.answered_by = Some(self.dfs.name());
-                    return Some(native);
+        let race: OnceCell<Race> = OnceCell::new();
+        // Called once, by the native search, on its own thread: the SAT phase starts, and the
+        // race's flag (which the SAT phase sets when it wins) stops the native search from now.
+        let hook = || {
+            race.get_or_init(|| {
+                let stop = Arc::new(AtomicBool::new(false));
+                let mut flags = stop_flags();
+                flags.push(Arc::clone(&stop));
+                let work = WorkCounters::on_this_thread();
+                let sat_limits = time_left(limits, start);
+                let (winner, sat_stop) = (&winner, Arc::clone(&stop));
+                let run = move || {
+                    let report =
+                        stoppable(flags, work, || self.sat.solve(units, puzzle, &sat_limits));
+                    claim(&report, limits, winner, Phase::Sat, &sat_stop);
+                    report
+                };
+                // SAFETY: the thread borrows `self`, `units`, `puzzle`, `limits` and `winner`,
+                // which all outlive `race`; the handle lives in `race` (never leaked), and
+                // `SatThread` joins it when taken out or dropped (on an unwinding native search
+                // too), as `std::thread::scope` would.
+                let handle = unsafe { std::thread::Builder::new().spawn_unchecked(run) }
+                    .expect("failed to spawn the SAT phase's thread");
+                Race {
+                    stop: StopOnPanic(Arc::clone(&stop)),
+                    sat: SatThread(Some(handle), Arc::clone(&stop)),
+                    watch: also_stop_when(stop),
                 }
-                return Some(self.native_alone(native, units, puzzle, limits, start));
-            };
-            drop(watch);
-            claim(&native, limits, &winner, Phase::Native, &stop.0);
-            // A native search that gave up (or could not go on) leaves the SAT phase running.
-            let sat = sat.join().ok();
-            // The race's answer is always its winner's: the first phase to settle the puzzle.
-            Some(match (Phase::of(&winner), sat, native) {
-                (Some(Phase::Sat), Some(Ok(report)), _) => Ok(self.answer(report, self.sat.name())),
-                (Some(Phase::Native), _, Ok(report)) => Ok(self.answer(report, self.dfs.name())),
-                (_, sat, native) => self.unsettled(native, sat, None),
-            })
-        })
+            });
+        };
+        let handover = Handover::new(nodes, after, &hook);
+        let Some(mut native) = self
+            .dfs
+            .solve_handing_over(units, puzzle, limits, &handover)
+        else {
+            return self.restarting(units, puzzle, limits, start.unwrap_or_else(Instant::now));
+        };
+        let Some(Race {
+            stop,
+            mut sat,
+            watch,
+        }) = race.into_inner()
+        else {
+            // The common case, settled before the handover: named in place, not moved.
+            if let Ok(report) = &mut native
+                && report.outcome.settles(limits)
+            {
+                report.stats.answered_by = Some(self.dfs.name());
+                return native;
+            }
+            return self.native_alone(native, units, puzzle, limits, start);
+        };
+        drop(watch);
+        claim(&native, limits, &winner, Phase::Native, &stop.0);
+        // A native search that gave up (or could not go on) leaves the SAT phase running.
+        let sat = sat.join();
+        // The race's answer is always its winner's: the first phase to settle the puzzle.
+        match (Phase::of(&winner), sat, native) {
+            (Some(Phase::Sat), Some(Ok(report)), _) => Ok(self.answer(report, self.sat.name())),
+            (Some(Phase::Native), _, Ok(report)) => Ok(self.answer(report, self.dfs.name())),
+            (_, sat, native) => self.unsettled(native, sat, None),
+        }
     }
 
     /// The first phase within its budget and time, then (if it gave up) a race in which the native
@@ -488,6 +520,37 @@ impl Drop for StopOnPanic {
     fn drop(&mut self) {
         if std::thread::panicking() {
             self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// The race a handover started: its stop flag (set if the native search panics), the SAT phase's
+/// thread and the native search's watch of the flag.
+struct Race {
+    stop: StopOnPanic,
+    sat: SatThread,
+    watch: AlsoStop,
+}
+
+/// The SAT phase's thread (borrowing the solve's arguments) and its race's stop flag: joined by
+/// [`SatThread::join`] or, at the latest, when dropped (the flag set first, so that it stops).
+struct SatThread(
+    Option<std::thread::JoinHandle<Result<Report, SolveError>>>,
+    Arc<AtomicBool>,
+);
+
+impl SatThread {
+    /// Waits for the SAT phase: its report, `None` if it panicked.
+    fn join(&mut self) -> Option<Result<Report, SolveError>> {
+        self.0.take().and_then(|h| h.join().ok())
+    }
+}
+
+impl Drop for SatThread {
+    fn drop(&mut self) {
+        if let Some(handle) = self.0.take() {
+            self.1.store(true, Ordering::Release);
+            let _ = handle.join();
         }
     }
 }

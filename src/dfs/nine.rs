@@ -516,7 +516,8 @@ impl Search<'_> {
                     let grid = || {
                         let shape = Shape::new(3, 3).expect("3x3 is a valid box shape");
                         let values = board.values().iter().map(|&v| u16::from(v)).collect();
-                        Grid::from_values(shape, values).expect("values are 1..=9")
+                        // A full board's values are 1..=9 (its digits d + 1, d < 9).
+                        Grid::from_search(shape, values)
                     };
                     return self.found.solutions.add_with(grid);
                 }

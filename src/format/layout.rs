@@ -233,28 +233,33 @@ impl Layout {
 
     /// A one-line layout's symbols for `values`, then `'\n'` (symbols are ASCII).
     fn write_line(&self, values: &[u16], out: &mut Vec<u8>) {
-        let start = out.len();
-        out.resize(start + values.len(), 0);
-        let line = &mut out[start..];
+        out.reserve(values.len() + 1);
         let n = self.shape.n() as u16;
         match self.offset {
             // Values past N (never in a grid of this shape) would need the table's `?`: checked first.
             Some(base) if values.iter().fold(0, |m, &v| m.max(v)) <= n => {
                 let blank = self.blank;
-                for (o, &v) in line.iter_mut().zip(values) {
-                    // v ≤ N ≤ MAX_SYMBOLS here, so the cast keeps it.
-                    *o = if v == 0 {
+                // v ≤ N ≤ MAX_SYMBOLS here, so the cast keeps it.
+                let sym = |v: u16| {
+                    if v == 0 {
                         blank
                     } else {
                         base.wrapping_add(v as u8)
-                    };
+                    }
+                };
+                // 16 cells at a time into a buffer on the stack (a loop the compiler vectorises),
+                // then appended.
+                let (chunks, rest) = values.as_chunks::<16>();
+                for chunk in chunks {
+                    let mut buf = [0u8; 16];
+                    for (o, &v) in buf.iter_mut().zip(chunk) {
+                        *o = sym(v);
+                    }
+                    out.extend_from_slice(&buf);
                 }
+                out.extend(rest.iter().map(|&v| sym(v)));
             }
-            _ => {
-                for (o, &v) in line.iter_mut().zip(values) {
-                    *o = self.bytes[usize::from(v & 127)];
-                }
-            }
+            _ => out.extend(values.iter().map(|&v| self.bytes[usize::from(v & 127)])),
         }
         out.push(b'\n');
     }
