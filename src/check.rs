@@ -54,21 +54,32 @@ impl<B: Backend> Backend for Verified<B> {
     fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
         // The inner answer is returned as it came (not taken apart and put together again: a
         // report is large, and this runs once a puzzle).
-        let answer = self.inner.solve(units, puzzle, limits);
-        let Ok(report) = &answer else {
-            return answer;
-        };
-        let backend = self.inner.name();
-        for grid in report.outcome.grids() {
-            verify(units, puzzle, grid)
-                .map_err(|violation| SolveError::InvalidAnswer { backend, violation })?;
-        }
-        if let Outcome::Multiple { solutions, .. } = &report.outcome
-            && solutions[0] == solutions[1]
+        let mut answer = self.inner.solve(units, puzzle, limits);
+        if let Ok(report) = &answer
+            && let Some(e) = self.wrong(units, puzzle, report)
         {
-            return Err(SolveError::RepeatedSolution { backend });
+            answer = Err(e);
         }
         answer
+    }
+}
+
+impl<B: Backend> Verified<B> {
+    /// Why `report` (the inner backend's) is wrong: a grid that breaks a rule, or a `multiple`
+    /// answer with one grid twice; `None` if it is right.
+    fn wrong(&self, units: &Units, puzzle: &Grid, report: &Report) -> Option<SolveError> {
+        let backend = self.inner.name();
+        for grid in report.outcome.grids() {
+            if let Err(violation) = verify(units, puzzle, grid) {
+                return Some(SolveError::InvalidAnswer { backend, violation });
+            }
+        }
+        match &report.outcome {
+            Outcome::Multiple { solutions, .. } if solutions[0] == solutions[1] => {
+                Some(SolveError::RepeatedSolution { backend })
+            }
+            _ => None,
+        }
     }
 }
 

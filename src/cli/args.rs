@@ -1066,6 +1066,11 @@ impl RunArgs {
     /// The number of worker threads for reading `files`: `--jobs`, capped at 4 per core (with a note),
     /// else every core, or 1 when puzzles are typed at a terminal.
     pub fn jobs(&self, files: &[PathBuf]) -> usize {
+        // Up to 4 jobs are never more than 4 per core: no need to ask how many cores (which reads
+        // the cgroup files), a few system calls off every short run.
+        if let Some(n @ 1..=4) = self.jobs {
+            return n as usize;
+        }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         match self.jobs {
             Some(n) => {
