@@ -293,26 +293,24 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
             });
         };
         let handover = Handover::new(nodes, after, &hook);
-        let Some(mut native) = self
+        let native = self
             .dfs
-            .solve_handing_over(units, puzzle, limits, &handover)
-        else {
-            return self.restarting(units, puzzle, limits, start.unwrap_or_else(Instant::now));
-        };
-        let Some(Race {
-            stop,
-            mut sat,
-            watch,
-        }) = race.into_inner()
-        else {
-            // The common case, settled before the handover: named in place, not moved.
-            if let Ok(report) = &mut native
-                && report.outcome.settles(limits)
-            {
+            .solve_handing_over(units, puzzle, limits, &handover);
+        let (native, stop, mut sat, watch) = match (native, race.into_inner()) {
+            // The common case, settled before the handover: named and returned as it came.
+            (Some(Ok(mut report)), None) if report.outcome.settles(limits) => {
                 report.stats.answered_by = Some(self.dfs.name());
-                return native;
+                return Ok(report);
             }
-            return self.native_alone(native, units, puzzle, limits, start);
+            (Some(native), None) => {
+                return self.native_alone(native, units, puzzle, limits, start);
+            }
+            // A native phase that takes no handover (a race it started anyway is stopped first).
+            (None, race) => {
+                drop(race);
+                return self.restarting(units, puzzle, limits, start.unwrap_or_else(Instant::now));
+            }
+            (Some(native), Some(Race { stop, sat, watch })) => (native, stop, sat, watch),
         };
         drop(watch);
         claim(&native, limits, &winner, Phase::Native, &stop.0);
@@ -1229,6 +1227,84 @@ mod handover_tests {
         ) -> Option<Result<Report, SolveError>> {
             handover.fire();
             panic!("a native search bug")
+        }
+    }
+
+    /// A SAT phase that fails (a bug).
+    struct PanickingSat;
+
+    impl Backend for PanickingSat {
+        fn name(&self) -> &'static str {
+            "sat"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            panic!("a SAT backend bug")
+        }
+    }
+
+    /// A native phase that hands over at once, then searches as the native backend does.
+    struct HandsOverAtOnce;
+
+    impl Backend for HandsOverAtOnce {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+        ) -> Result<Report, SolveError> {
+            DfsBackend::new().solve(units, puzzle, limits)
+        }
+
+        fn solve_handing_over(
+            &self,
+            units: &Units,
+            puzzle: &Grid,
+            limits: &Limits,
+            handover: &Handover<'_>,
+        ) -> Option<Result<Report, SolveError>> {
+            handover.fire();
+            Some(DfsBackend::new().solve(units, puzzle, limits))
+        }
+    }
+
+    #[test]
+    fn a_sat_phase_that_panics_leaves_the_race_to_the_native_search() {
+        // The SAT phase's thread is joined, its panic taken as no report; the native answer
+        // stands, and the race's flag is gone.
+        let auto = AutoBackend::from_phases(HandsOverAtOnce, PanickingSat);
+        let report = count_empty_9x9(&auto, 100);
+        assert_eq!(report.outcome.count(), 100);
+        assert_eq!(report.stats.answered_by, Some("dfs"));
+        assert!(!stop_requested());
+    }
+
+    #[test]
+    fn plain_grids_up_to_16x16_hand_over_at_the_usual_point() {
+        // The handover point's short way for small plain grids is the general rule's answer:
+        // the first phase's budget (20,000 + 40 a cell) and time (a tenth of the timeout, at
+        // most 0.2 s), patience 1.
+        let ms = Duration::from_millis;
+        for (br, bc) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)] {
+            let s = Shape::new(br, bc).unwrap();
+            let units = Units::standard(s);
+            let cells = s.cells() as u64;
+            for timeout in [None, Some(ms(10)), Some(ms(1000)), Some(ms(60_000))] {
+                let time = timeout.map_or(ms(200), |t| (t / 10).min(ms(200)));
+                let empty = Grid::empty(s);
+                let point = AutoBackend::handover_point(&units, &empty, timeout);
+                assert_eq!(point, (20_000 + 40 * cells, time), "{br}x{bc}, {timeout:?}");
+                let general = (
+                    AutoBackend::first_phase_budget(&empty)
+                        * u64::from(AutoBackend::patience(&units)),
+                    AutoBackend::first_phase_time(timeout, &empty),
+                );
+                assert_eq!(point, general, "{br}x{bc}, {timeout:?}");
+            }
         }
     }
 
