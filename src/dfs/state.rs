@@ -76,7 +76,7 @@ impl<M: Mask> Work<M> {
         if self.countdown == 0 {
             self.countdown = DECAY_EVERY;
             for w in &mut self.weights {
-                *w = (*w + 1) / 2;
+                *w = w.div_ceil(2);
             }
             for v in &mut self.values {
                 *v /= 4;
