@@ -514,9 +514,9 @@ pub(crate) fn settled_natively_within(records: &[Record], budgets: &[(usize, u64
 /// `ConflictScores`: the digit that failed most lately weighs on the cells holding it, weights
 /// decay) and, when its cell has more than two candidates, on a digit's two places in a unit
 /// (sigh's `CandidateFinders.House`). Main at `421e3d8` took 12,214 nodes on #131 (whispers,
-/// disjoint sets, greater-than), 4,997 on #118 (lunchboxes), 192,492 on #88 (skyscrapers, global
-/// entropy), 69,683 on #35 (disjoint sets, little killers) and 121,438 on #90 (white and black
-/// dots); with the scores 1,416, 922, 44,392, 44,056 and 63,762.
+/// disjoint sets, greater-than), 4,971 on #222 (arrows, digits 0-8), 192,492 on #88 (skyscrapers,
+/// global entropy), 69,683 on #35 (disjoint sets, little killers) and 121,438 on #90 (white and
+/// black dots); with the scores 1,416, 888, 44,392, 44,056 and 63,762.
 #[test]
 fn value_aware_conflict_scores_within_node_budgets() {
     let records = corpus();
@@ -524,7 +524,7 @@ fn value_aware_conflict_scores_within_node_budgets() {
         &records,
         &[
             (131, 4_000),
-            (118, 2_500),
+            (222, 2_500),
             (88, 90_000),
             (35, 55_000),
             (90, 95_000),
