@@ -342,11 +342,15 @@ impl<M: Mask> Search<'_, M> {
     #[inline(always)]
     fn pick(&mut self, state: &State<M>) -> Branch {
         let t = self.t;
-        let mut b = if self.work.weights.is_empty() {
-            state.pick()
+        let (mut b, house) = if self.work.weights.is_empty() {
+            (state.pick(), false)
         } else {
-            state.pick_weighted(&self.work.weights)
+            let hot = self.work.hot_digit(t.n);
+            state.pick_weighted(t, &self.work.weights, hot)
         };
+        if house {
+            return b;
+        }
         if let Some(pairs) = t.rules.as_ref().map(|r| r.non_consecutive())
             && !pairs.is_empty()
         {
@@ -368,7 +372,7 @@ impl<M: Mask> Search<'_, M> {
     #[inline(always)]
     fn blame(&mut self, tried: Option<Branch>) {
         if let (Some(b), false) = (tried, self.work.weights.is_empty()) {
-            self.work.weights[b.cell] += 1;
+            self.work.conflict(b.cell, b.digit);
         }
     }
 

@@ -32,9 +32,15 @@ pub(crate) struct Work<M> {
     /// Per window rule, what its last narrowing left (`renban.rs`).
     windows_seen: Vec<u64>,
     marks: Vec<u8>,
-    /// Per cell, one more than the dead ends it was blamed for in this search (cages: see
-    /// [`State::pick_weighted`]); empty without cages.
+    /// Per cell, one more than the dead ends it was blamed for in this search, halved now and
+    /// then under clues (cages: see [`State::pick_weighted`]); empty without cages.
     pub weights: Vec<u32>,
+    /// Per digit, the dead ends right after a branch on it, quartered now and then (see
+    /// [`Work::conflict`]); empty without clues ([`Tables::restarts`]): killers, jigsaws and
+    /// non-consecutive pairs keep plain dom/wdeg.
+    values: Vec<u32>,
+    /// Dead ends left before the next decay of the weights.
+    countdown: u32,
 }
 
 impl<M: Mask> Work<M> {
@@ -51,6 +57,52 @@ impl<M: Mask> Work<M> {
             windows_seen: Vec::new(),
             marks: Vec::new(),
             weights: Vec::new(),
+            values: Vec::new(),
+            countdown: DECAY_EVERY,
+        }
+    }
+
+    /// A dead end right after the branch that put `digit` in `cell`: both weigh more. Every
+    /// [`DECAY_EVERY`] such dead ends the cells' weights are halved and the digits' quartered, so
+    /// that they tell where the search has failed lately (sigh's `ConflictScores`, which count
+    /// conflicts per cell and per value and decay them alike).
+    pub fn conflict(&mut self, cell: usize, digit: u32) {
+        self.weights[cell] += 1;
+        if self.values.is_empty() {
+            return;
+        }
+        self.values[digit as usize] += 1;
+        self.countdown -= 1;
+        if self.countdown == 0 {
+            self.countdown = DECAY_EVERY;
+            for w in &mut self.weights {
+                *w = w.div_ceil(2);
+            }
+            for v in &mut self.values {
+                *v /= 4;
+            }
+        }
+    }
+
+    /// The digit that failed most lately, as a mask, and the bonus a cell holding it gets in
+    /// [`State::pick_weighted`]: when its count is at least `n` (the grid side) and more than 1.5
+    /// times the smallest nonzero count (as sigh's `getMaxValueScore`); else (and without clues)
+    /// `ZERO` and 0.
+    pub fn hot_digit(&self, n: usize) -> (M, u64) {
+        let (mut max, mut best, mut min) = (0u32, 0u32, u32::MAX);
+        for (d, &v) in self.values.iter().enumerate() {
+            if v > max {
+                max = v;
+                best = d as u32;
+            }
+            if v != 0 && v < min {
+                min = v;
+            }
+        }
+        if (max as usize) < n || 2 * u64::from(max) <= 3 * u64::from(min) {
+            (M::ZERO, 0)
+        } else {
+            (M::bit(best), u64::from(max))
         }
     }
 
@@ -82,8 +134,13 @@ impl<M: Mask> Work<M> {
             self.seen.resize(rules.seen_len(), 0);
             self.windows_seen.resize(rules.windows.memo_len(), 0);
         }
+        self.values.clear();
+        self.countdown = DECAY_EVERY;
         if t.weighted {
             self.weights.resize(t.cells, 1);
+        }
+        if t.weighted && t.restarts {
+            self.values.resize(t.n, 0);
         }
     }
 
@@ -93,6 +150,9 @@ impl<M: Mask> Work<M> {
             + (self.inter.capacity() + self.outside.capacity()) * size_of::<M>()
     }
 }
+
+/// Dead ends between two decays of the branching weights ([`Work::conflict`]): sigh's figure.
+const DECAY_EVERY: u32 = 1 << 14;
 
 /// The `digit` of a log entry that records removed candidates rather than a placement.
 const REMOVED: u32 = u32::MAX;
@@ -1139,28 +1199,78 @@ impl<M: Mask> State<M> {
     }
 
     /// What to branch on under cages: the open cell with the fewest candidates per unit of weight
-    /// (`weights`: one more than the dead ends the cell was blamed for), smallest digit first. The
-    /// "dom/wdeg" heuristic of Boussemart, Hemery, Lecoutre and Sais ("Boosting systematic search by
-    /// weighting constraints", ECAI 2004), with weights on cells: a cell of a cage that keeps failing
-    /// is decided early.
-    pub fn pick_weighted(&self, weights: &[u32]) -> Branch {
-        let (mut best, mut best_count, mut best_weight) = (usize::MAX, 0u64, 1u64);
+    /// (`weights`: one more than the dead ends the cell was blamed for, decayed), smallest digit
+    /// first. The "dom/wdeg" heuristic of Boussemart, Hemery, Lecoutre and Sais ("Boosting
+    /// systematic search by weighting constraints", ECAI 2004), with weights on cells: a cell of a
+    /// cage that keeps failing is decided early. A cell holding the digit `hot.0` that failed most
+    /// lately weighs `hot.1 / 5` more ([`Work::hot_digit`]). When that cell has more than two
+    /// candidates, a digit with two places left in a unit, one of them weighing at least twice the
+    /// cell's weight per candidate, is branched on instead, at its heavier place (sigh's
+    /// `CandidateFinders.House`); under clues only ([`Tables::restarts`]: on killers it took 4-5x
+    /// the nodes). Whether the branch is such a digit's place.
+    pub fn pick_weighted(&self, t: &Tables, weights: &[u32], hot: (M, u64)) -> (Branch, bool) {
+        let (hot_digit, bonus) = hot;
+        let (mut best, mut best_count, mut best_score) = (usize::MAX, 1u64, 0u64);
         for (c, &m) in self.cand.iter().enumerate() {
             if m == M::ZERO {
                 continue;
             }
-            let (k, w) = (u64::from(m.count()), u64::from(weights[c]));
-            // k / w < best_count / best_weight.
-            if best == usize::MAX || k * best_weight < best_count * w {
+            let k = u64::from(m.count());
+            let mut s = 5 * u64::from(weights[c]);
+            if m & hot_digit != M::ZERO {
+                s += bonus;
+            }
+            // s / k > best_score / best_count.
+            if best == usize::MAX || s * best_count > best_score * k {
                 best = c;
                 best_count = k;
-                best_weight = w;
+                best_score = s;
             }
         }
         debug_assert!(best != usize::MAX, "pick on a full grid");
-        Branch {
+        let cell = Branch {
             cell: best,
             digit: self.cand[best].lowest(),
+        };
+        if best_count <= 2 || !t.restarts {
+            return (cell, false);
+        }
+        // The house branch's score is half its heavier place's weight; the cell's, its weight per
+        // candidate: num / den.
+        let (mut num, mut den) = (u64::from(weights[best]), best_count);
+        let mut house = None;
+        for u in 0..t.units {
+            let cells = t.unit(u);
+            let (mut all, mut twice, mut thrice) = (M::ZERO, M::ZERO, M::ZERO);
+            for &c in cells {
+                let m = self.cand[c as usize];
+                thrice |= twice & m;
+                twice |= all & m;
+                all |= m;
+            }
+            let mut two = twice & !thrice;
+            while two != M::ZERO {
+                let d = two.lowest();
+                two = two.without_lowest();
+                let (mut at, mut w) = (usize::MAX, 0u32);
+                for &c in cells {
+                    let c = c as usize;
+                    if self.cand[c] & M::bit(d) != M::ZERO && weights[c] > w {
+                        at = c;
+                        w = weights[c];
+                    }
+                }
+                // w / 2 >= num / den.
+                if u64::from(w) * den >= 2 * num {
+                    house = Some(Branch { cell: at, digit: d });
+                    num = u64::from(w);
+                    den = 2;
+                }
+            }
+        }
+        match house {
+            Some(b) => (b, true),
+            None => (cell, false),
         }
     }
 

@@ -509,3 +509,25 @@ pub(crate) fn settled_natively_within(records: &[Record], budgets: &[(usize, u64
         assert!(report.stats.nodes <= budget, "#{i}: {}", report.stats.nodes);
     }
 }
+
+/// Under clues the native search branches by value-aware conflict scores (sigh's
+/// `ConflictScores`: the digit that failed most lately weighs on the cells holding it, weights
+/// decay) and, when its cell has more than two candidates, on a digit's two places in a unit
+/// (sigh's `CandidateFinders.House`). Main at `421e3d8` took 12,214 nodes on #131 (whispers,
+/// disjoint sets, greater-than), 4,971 on #222 (arrows, digits 0-8), 192,492 on #88 (skyscrapers,
+/// global entropy), 69,683 on #35 (disjoint sets, little killers) and 121,438 on #90 (white and
+/// black dots); with the scores 1,416, 888, 44,392, 44,056 and 63,762.
+#[test]
+fn value_aware_conflict_scores_within_node_budgets() {
+    let records = corpus();
+    settled_natively_within(
+        &records,
+        &[
+            (131, 4_000),
+            (222, 2_500),
+            (88, 90_000),
+            (35, 55_000),
+            (90, 95_000),
+        ],
+    );
+}
