@@ -245,6 +245,16 @@ impl Index {
         kept_list(&s.keep)
     }
 
+    /// The binary clauses (¬a ∨ m) of the formula: (m, the clause's index), ascending by m's code
+    /// (a clause given twice is there twice).
+    pub(crate) fn implied_by(&self, a: Lit) -> &[(Lit, u32)] {
+        if a.code() + 1 < self.imp_start.len() {
+            self.implied(a)
+        } else {
+            &[]
+        }
+    }
+
     /// The index of a binary clause (¬a ∨ l) of the formula, if any.
     pub(crate) fn binary_clause(&self, a: Lit, l: Lit) -> Option<u32> {
         let list = self.implied(a);
