@@ -758,6 +758,26 @@ impl Checker {
         }
     }
 
+    /// Adds binary clauses (¬a ∨ m) of the formula, one for each literal m of `implied` (of
+    /// another variable than a), as implications of `a` only: the caller gives each clause's other
+    /// direction under its other literal, as [`Checker::add_clause`] would add both. For loading a
+    /// base from lists already sorted by code (which [`Checker::save_base`] then sorts cheaply),
+    /// before anything is assigned and before the base is saved.
+    pub(crate) fn add_implications(&mut self, a: Lit, implied: impl IntoIterator<Item = Lit>) {
+        debug_assert!(self.base.is_none() && self.trail.is_empty());
+        self.grow(a.index());
+        let mut list = std::mem::take(&mut self.imp[a.code()]);
+        for m in implied {
+            if m.index() != a.index() {
+                list.push(m);
+            }
+        }
+        if let Some(top) = list.iter().map(|m| m.index()).max() {
+            self.grow(top);
+        }
+        self.imp[a.code()] = list;
+    }
+
     /// Adds the formula's binary clause (a ∨ b) as two implications, and propagates what it
     /// implies at the top level.
     fn add_binary(&mut self, a: Lit, b: Lit) {

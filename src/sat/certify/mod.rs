@@ -994,11 +994,18 @@ impl Loaded {
     fn new(base: &Arc<Base>) -> Loaded {
         let mut checker = Checker::new();
         let mut ids = Vec::new();
+        // The binary clauses of two variables from the index's implication lists (sorted, so that
+        // saving the base sorts them cheaply), the others one by one.
+        let two_vars = |c: &[Lit]| matches!(*c, [a, b] if a.index() != b.index());
         for (i, c) in base.formula.clauses().enumerate() {
-            if c.len() != 1 {
+            if c.len() != 1 && !two_vars(c) {
                 checker.add_clause(c);
                 ids.resize(checker.stored(), i as u32);
             }
+        }
+        for code in 0..2 * (base.max_var + 1) {
+            let a = Lit::from_code(code);
+            checker.add_implications(a, base.index.implied_by(a).iter().map(|&(m, _)| m));
         }
         checker.save_base();
         // The checker's implications of a are the literals of the index's, each once, in the same

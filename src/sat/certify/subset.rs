@@ -106,17 +106,33 @@ impl Index {
                 .filter(|(_, c)| binary(c))
                 .map(|(i, c)| (i as u32, c[0], c[1]))
         };
+        // Each list sorted by the implied literal's code, for [`Index::binary_clause`]: a counting
+        // sort, the entries listed first by that literal, then (in that order) by the implying one.
+        let (by_implied, by_implied_start) = flat(
+            codes,
+            || {
+                binaries().flat_map(|(i, a, b)| {
+                    [
+                        (b.code(), ((!a).code() as u32, i)),
+                        (a.code(), ((!b).code() as u32, i)),
+                    ]
+                })
+            },
+            (0, 0),
+        );
         let (imp, imp_start) = flat(
             codes,
-            || binaries().flat_map(|(i, a, b)| [((!a).code(), (b, i)), ((!b).code(), (a, i))]),
+            || {
+                (0..codes).flat_map(|m| {
+                    let list =
+                        &by_implied[by_implied_start[m] as usize..by_implied_start[m + 1] as usize];
+                    list.iter()
+                        .map(move |&(l, i)| (l as usize, (Lit::from_code(m), i)))
+                })
+            },
             (Lit::from_code(0), 0),
         );
-        // Each list sorted, for [`Index::binary_clause`].
-        let mut imp = imp;
-        for l in 0..codes {
-            imp[imp_start[l] as usize..imp_start[l + 1] as usize]
-                .sort_unstable_by_key(|e| e.0.code());
-        }
+        drop(by_implied);
         let (pairs, pairs_start) = flat(
             vars + 1,
             || {

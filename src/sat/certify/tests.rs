@@ -874,3 +874,43 @@ fn copied_lines_are_the_kept_clauses_lines() {
         assert_eq!(copied, rendered, "{} kept", kept.len());
     }
 }
+
+/// A base loaded from the index's implication lists ([`Loaded::new`]) is the checker that adding
+/// every clause one by one makes: the same implications of every literal, the same stored clauses.
+#[test]
+fn a_base_from_the_implication_lists_is_the_clause_by_clause_base() {
+    for shape in [s9(), Shape::new(2, 3).unwrap(), Shape::new(4, 4).unwrap()] {
+        let units = Units::standard(shape);
+        let base = base_for(&units);
+        let loaded = Loaded::new(&base);
+        let mut plain = Checker::new();
+        for c in base.formula.clauses().filter(|c| c.len() != 1) {
+            plain.add_clause(c);
+        }
+        plain.save_base();
+        assert_eq!(loaded.checker.stored(), plain.stored());
+        let mut implications = 0;
+        for code in 0..2 * (base.max_var + 1) {
+            let a = Lit::from_code(code);
+            assert_eq!(
+                loaded.checker.implications(a),
+                plain.implications(a),
+                "{shape} {code}"
+            );
+            implications += plain.implications(a).len();
+            // The index's lists (counting-sorted) ascend by code, for its binary search.
+            let list = base.index.implied_by(a);
+            assert!(list.windows(2).all(|w| w[0].0.code() <= w[1].0.code()));
+            for &(m, c) in list {
+                assert_eq!(
+                    base.index
+                        .binary_clause(a, m)
+                        .map(|k| { sorted(base.formula.clause(k as usize).iter().copied()) }),
+                    Some(sorted([!a, m].into_iter()))
+                );
+                assert!(base.formula.clause(c as usize).contains(&m));
+            }
+        }
+        assert!(implications > 0);
+    }
+}
