@@ -221,43 +221,25 @@ fn render(formula: &Formula) -> (Vec<u8>, Vec<u32>) {
 }
 
 /// Appends the lines of clauses `kept` (ascending) of a pre-rendered `text` whose lines end at
-/// `ends`: a line of at most [`SHORT_LINE`] bytes (a binary clause of a 9x9 or 16x16 grid) by one
-/// copy of that fixed size, cut back to the line (no call to `memcpy` per line), runs of
-/// consecutive longer ones at once.
+/// `ends`, runs of consecutive clauses at once.
 fn copy_runs(out: &mut Vec<u8>, kept: &[u32], text: &[u8], ends: &[u32]) {
-    let start = |c: usize| if c == 0 { 0 } else { ends[c - 1] as usize };
-    let total: usize = kept
-        .iter()
-        .map(|&c| ends[c as usize] as usize - start(c as usize))
-        .sum();
-    out.reserve(total + SHORT_LINE);
     let mut k = 0;
     while k < kept.len() {
         let first = kept[k] as usize;
-        let s = start(first);
-        let e = ends[first] as usize;
-        if e - s <= SHORT_LINE
-            && let Some(chunk) = text.get(s..s + SHORT_LINE)
-        {
-            let len = out.len();
-            let chunk: &[u8; SHORT_LINE] = chunk.try_into().expect("SHORT_LINE bytes");
-            out.extend_from_slice(chunk);
-            out.truncate(len + e - s);
-            k += 1;
-            continue;
-        }
         let mut last = first;
         while k + 1 < kept.len() && kept[k + 1] as usize == last + 1 {
             k += 1;
             last += 1;
         }
         k += 1;
-        out.extend_from_slice(&text[s..ends[last] as usize]);
+        let start = if first == 0 {
+            0
+        } else {
+            ends[first - 1] as usize
+        };
+        out.extend_from_slice(&text[start..ends[last] as usize]);
     }
 }
-
-/// The longest line [`copy_runs`] copies by a fixed-size copy.
-const SHORT_LINE: usize = 16;
 
 /// A certificate: clauses of the plain CNF of a puzzle settled as `unique` or `none` and a DRAT
 /// proof that they are unsatisfiable.

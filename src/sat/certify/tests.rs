@@ -840,9 +840,9 @@ fn the_counting_load_agrees_with_the_clause_by_clause_load() {
     );
 }
 
-/// Copying the kept clauses' lines from the pre-rendered text (short lines by fixed-size copies,
-/// runs of long ones at once) gives the lines of those clauses rendered one by one, for kept sets
-/// of every kind: none, all, every other, runs, the last clause alone.
+/// Copying the kept clauses' lines from the pre-rendered text (runs of consecutive clauses at
+/// once) gives the lines of those clauses rendered one by one, for kept sets of every kind: none,
+/// all, every other, runs, the last clause alone.
 #[test]
 fn copied_lines_are_the_kept_clauses_lines() {
     let units = Units::standard(s9());
