@@ -215,6 +215,13 @@ pub(crate) struct Checker {
     same_hash: Vec<u32>,
     /// Scratch for a clause without repeated literals.
     scratch: Vec<Lit>,
+    /// Per clause of the base, in [`Checker::add_units`]: how many of its literals are false, or
+    /// [`SATISFIED`]; and the sum of the codes of those not false.
+    false_count: Vec<u32>,
+    open_sum: Vec<u32>,
+    /// Per variable that [`Checker::add_units`] made true by a binary clause (¬a ∨ l) of the base:
+    /// where l is in a's implications ([`Checker::binary_position`]).
+    binary_pos: Vec<u32>,
     /// The forward pass's additions and deletions, with their 0-based step in the proof.
     steps: Vec<(usize, Step)>,
 }
@@ -224,7 +231,17 @@ struct Base {
     clauses: usize,
     imp_len: Vec<u32>,
     inconsistent: bool,
+    /// Per literal code: the base's watched clauses (three or more literals) that hold it, flat,
+    /// the list of code l `occ[occ_start[l]..occ_start[l + 1]]`; for [`Checker::add_units`].
+    occ: Vec<u32>,
+    occ_start: Vec<u32>,
+    /// Per clause of the base: the sum of its literals' codes (wrapping), from which the one literal
+    /// left when all others are false is found without a look ([`Checker::add_units`]).
+    code_sum: Vec<u32>,
 }
+
+/// A clause's count in [`Checker::add_units`] once one of its literals is true.
+const SATISFIED: u32 = u32::MAX;
 
 /// An order-independent hash of a clause's literals (a sum of mixed codes).
 fn clause_hash(clause: &[Lit]) -> u64 {
@@ -266,6 +283,7 @@ impl Checker {
             self.reasons.resize(n, Reason::Assumed);
             self.position.resize(n, 0);
             self.analysed.resize(n, false);
+            self.binary_pos.resize(n, 0);
             self.seen.resize(n, 0);
             self.imp.resize_with(2 * n, Vec::new);
             self.watches.resize_with(2 * n, Default::default);
@@ -571,6 +589,193 @@ impl Checker {
             }
         }
         self.scratch = lits;
+    }
+
+    /// Adds unit clauses of the formula and propagates them at the top level, as
+    /// [`Checker::add_clause`] would one by one (the same top-level assignment, or the same
+    /// inconsistency; the reasons may differ), but by counting instead of through the watches:
+    /// each clause of the base keeps a count of its false literals and is looked at only when at
+    /// most one is left, and the watches of the few clauses the assignment leaves open are moved
+    /// once at the end. Most of a puzzle's CNF is settled by its givens, so this visits each
+    /// clause holding a settled literal once instead of moving its watches literal by literal.
+    /// Right after [`Checker::reset_to_base`] (nothing added since); otherwise, or without a
+    /// base, the units are added one by one.
+    pub(crate) fn add_units(&mut self, units: impl IntoIterator<Item = Lit>) {
+        let fresh = self
+            .base
+            .as_ref()
+            .is_some_and(|b| b.clauses == self.stored() && self.trail.is_empty());
+        if !fresh {
+            for l in units {
+                self.add_clause(&[l]);
+            }
+            return;
+        }
+        for l in units {
+            self.grow(l.index());
+            let id = self.store_deduped(&[l]);
+            if self.inconsistent {
+                continue;
+            }
+            match self.value(l) {
+                TRUE => {}
+                FALSE => self.inconsistent = true,
+                _ => self.assign(l, Reason::Clause(id as u32)),
+            }
+        }
+        if self.inconsistent {
+            return;
+        }
+        let base = self.base.take().expect("checked above");
+        self.inconsistent = self.propagate_counting(&base);
+        if !self.inconsistent {
+            self.rewatch_open(&base);
+        }
+        self.base = Some(base);
+    }
+
+    /// Unit propagation of the trail from `head` at the top level, over the formula's binary
+    /// clauses and, by counting, over the base's clauses ([`Checker::add_units`]); whether it ends
+    /// in a conflict. A clause all of whose literals but one are false holds that one as the sum of
+    /// its literals' codes less those of the false ones.
+    fn propagate_counting(&mut self, base: &Base) -> bool {
+        self.false_count.clear();
+        self.false_count.resize(base.clauses, 0);
+        self.open_sum.clear();
+        self.open_sum.extend_from_slice(&base.code_sum);
+        let occ = |code: usize| {
+            &base.occ[base.occ_start[code] as usize..base.occ_start[code + 1] as usize]
+        };
+        let codes = base.occ_start.len() - 1;
+        while self.head < self.trail.len() {
+            let l = self.trail[self.head];
+            self.head += 1;
+            // The binary clauses, inline, with where each implied literal is in l's list.
+            let Checker {
+                imp,
+                values,
+                reasons,
+                position,
+                binary_pos,
+                trail,
+                ..
+            } = self;
+            for (k, &m) in imp[l.code()].iter().enumerate() {
+                match values[m.code()] {
+                    TRUE => {}
+                    FALSE => return true,
+                    _ => {
+                        let v = m.index();
+                        values[m.code()] = TRUE;
+                        values[(!m).code()] = FALSE;
+                        reasons[v] = Reason::Binary(l);
+                        position[v] = trail.len() as u32;
+                        binary_pos[v] = k as u32;
+                        trail.push(m);
+                    }
+                }
+            }
+            if l.code() < codes {
+                for &c in occ(l.code()) {
+                    self.false_count[c as usize] = SATISFIED;
+                }
+            }
+            let f = !l;
+            if f.code() >= codes {
+                continue;
+            }
+            for &c in occ(f.code()) {
+                let c = c as usize;
+                let count = self.false_count[c];
+                if count == SATISFIED {
+                    continue;
+                }
+                self.false_count[c] = count + 1;
+                let sum = self.open_sum[c].wrapping_sub(f.code() as u32);
+                self.open_sum[c] = sum;
+                let len = self.start[c + 1] - self.start[c];
+                if count + 2 < len {
+                    continue;
+                }
+                if count + 2 > len {
+                    // All false (the last was not yet false when the one before was counted).
+                    return true;
+                }
+                // One literal left.
+                let x = Lit::from_code(sum as usize);
+                match self.value(x) {
+                    TRUE => self.false_count[c] = SATISFIED,
+                    FALSE => return true,
+                    _ => self.assign(x, Reason::Clause(c as u32)),
+                }
+            }
+        }
+        false
+    }
+
+    /// Where the reason of `l`, a binary clause (¬a ∨ l), has l in the implications of a
+    /// ([`Checker::implications`]), if [`Checker::add_units`] made `l` true that way.
+    pub(crate) fn binary_position(&self, l: Lit) -> u32 {
+        self.binary_pos[l.index()]
+    }
+
+    /// The literals that `a` true implies by the formula's binary clauses, each once, ascending by
+    /// code (for the base's clauses, once it is saved).
+    pub(crate) fn implications(&self, a: Lit) -> &[Lit] {
+        self.imp.get(a.code()).map_or(&[], Vec::as_slice)
+    }
+
+    /// After [`Checker::propagate_counting`] without conflict: the base's clauses left open with a
+    /// false watch watch two open literals instead (a satisfied clause may keep a false watch: it
+    /// never implies anything, and a visit finds its true literal).
+    fn rewatch_open(&mut self, base: &Base) {
+        for c in 0..base.clauses {
+            let count = self.false_count[c];
+            if count == 0 || count == SATISFIED {
+                continue;
+            }
+            let (s, e) = self.clause(c);
+            if e - s < 2 {
+                continue;
+            }
+            for w in [s, s + 1] {
+                let old = self.lits[w];
+                if self.value(old) != FALSE {
+                    continue;
+                }
+                // Open (two or more are: the clause is neither satisfied nor unit).
+                let Some(k) = (s + 2..e).find(|&k| self.value(self.lits[k]) == UNSET) else {
+                    continue;
+                };
+                let list = &mut self.watches[old.code()][Kind::Formula as usize];
+                if let Some(i) = list.iter().position(|x| x.clause == c as u32) {
+                    list.swap_remove(i);
+                }
+                self.lits.swap(w, k);
+                let other = self.lits[if w == s { s + 1 } else { s }];
+                self.push_watch(Kind::Formula, self.lits[w], c as u32, other);
+            }
+        }
+    }
+
+    /// Adds binary clauses (¬a ∨ m) of the formula, one for each literal m of `implied` (of
+    /// another variable than a), as implications of `a` only: the caller gives each clause's other
+    /// direction under its other literal, as [`Checker::add_clause`] would add both. For loading a
+    /// base from lists already sorted by code (which [`Checker::save_base`] then sorts cheaply),
+    /// before anything is assigned and before the base is saved.
+    pub(crate) fn add_implications(&mut self, a: Lit, implied: impl IntoIterator<Item = Lit>) {
+        debug_assert!(self.base.is_none() && self.trail.is_empty());
+        self.grow(a.index());
+        let mut list = std::mem::take(&mut self.imp[a.code()]);
+        for m in implied {
+            if m.index() != a.index() {
+                list.push(m);
+            }
+        }
+        if let Some(top) = list.iter().map(|m| m.index()).max() {
+            self.grow(top);
+        }
+        self.imp[a.code()] = list;
     }
 
     /// Adds the formula's binary clause (a ∨ b) as two implications, and propagates what it
@@ -990,10 +1195,48 @@ impl Checker {
             list.sort_unstable_by_key(|l| l.code());
             list.dedup();
         }
+        let clauses = self.start.len() - 1;
+        // The watched clauses (tautologies are stored but not watched, and need no propagation).
+        let mut counted = Vec::with_capacity(clauses);
+        for c in 0..clauses {
+            let (s, e) = self.clause(c);
+            counted.push(e - s >= 2 && !self.is_tautology(s, e));
+        }
+        let codes = self.values.len();
+        let mut occ_start = vec![0u32; codes + 1];
+        for c in (0..clauses).filter(|&c| counted[c]) {
+            let (s, e) = self.clause(c);
+            for l in &self.lits[s..e] {
+                occ_start[l.code() + 1] += 1;
+            }
+        }
+        for k in 0..codes {
+            occ_start[k + 1] += occ_start[k];
+        }
+        let mut next = occ_start.clone();
+        let mut occ = vec![0u32; occ_start[codes] as usize];
+        for c in (0..clauses).filter(|&c| counted[c]) {
+            let (s, e) = self.clause(c);
+            for l in &self.lits[s..e] {
+                occ[next[l.code()] as usize] = c as u32;
+                next[l.code()] += 1;
+            }
+        }
+        let code_sum = (0..clauses)
+            .map(|c| {
+                let (s, e) = self.clause(c);
+                self.lits[s..e]
+                    .iter()
+                    .fold(0u32, |h, l| h.wrapping_add(l.code() as u32))
+            })
+            .collect();
         self.base = Some(Base {
-            clauses: self.start.len() - 1,
+            clauses,
             imp_len: self.imp.iter().map(|v| v.len() as u32).collect(),
             inconsistent: self.inconsistent,
+            occ,
+            occ_start,
+            code_sum,
         });
         self.touched.clear();
         self.dirty.clear();

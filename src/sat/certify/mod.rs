@@ -962,6 +962,11 @@ struct Loaded {
     checker: Checker,
     /// Per clause stored in the saved base: its index in the base's formula.
     ids: Vec<u32>,
+    /// Per literal code a, the checker's implications of a (the base's binary clauses (¬a ∨ m))
+    /// as indices in the base's formula, flat: a's are `imp_ids[imp_start[a]..imp_start[a + 1]]`,
+    /// in the checker's order; for the reasons [`Checker::add_units`] finds.
+    imp_ids: Vec<u32>,
+    imp_start: Vec<u32>,
     /// The certificate (its [`Certificate::id`]) whose clauses [`Loaded::load_and_select`] loaded
     /// on top of the base, when nothing was checked since.
     ready: Option<u64>,
@@ -971,17 +976,42 @@ impl Loaded {
     fn new(base: &Arc<Base>) -> Loaded {
         let mut checker = Checker::new();
         let mut ids = Vec::new();
+        // The binary clauses of two variables from the index's implication lists (sorted, so that
+        // saving the base sorts them cheaply), the others one by one.
+        let two_vars = |c: &[Lit]| matches!(*c, [a, b] if a.index() != b.index());
         for (i, c) in base.formula.clauses().enumerate() {
-            if c.len() != 1 {
+            if c.len() != 1 && !two_vars(c) {
                 checker.add_clause(c);
                 ids.resize(checker.stored(), i as u32);
             }
         }
+        for code in 0..2 * (base.max_var + 1) {
+            let a = Lit::from_code(code);
+            checker.add_implications(a, base.index.implied_by(a).iter().map(|&(m, _)| m));
+        }
         checker.save_base();
+        // The checker's implications of a are the literals of the index's, each once, in the same
+        // order (both ascending by code): the first clause of each.
+        let codes = 2 * (base.max_var + 1);
+        let mut imp_ids = Vec::with_capacity(base.formula.len() * 2);
+        let mut imp_start = Vec::with_capacity(codes + 1);
+        imp_start.push(0);
+        for code in 0..codes {
+            let a = Lit::from_code(code);
+            let mut clauses = base.index.implied_by(a).iter().peekable();
+            for &m in checker.implications(a) {
+                while clauses.next_if(|&&(x, _)| x != m).is_some() {}
+                // Always there (the same clauses); `u32::MAX` would send the lookup to the index.
+                imp_ids.push(clauses.peek().map_or(u32::MAX, |&&(_, c)| c));
+            }
+            imp_start.push(imp_ids.len() as u32);
+        }
         Loaded {
             base: Arc::clone(base),
             checker,
             ids,
+            imp_ids,
+            imp_start,
             ready: None,
         }
     }
@@ -998,10 +1028,14 @@ impl Loaded {
     fn load(&mut self, base: &Base, extra: &Formula) {
         self.ready = None;
         self.checker.reset_to_base();
-        for &c in &base.unit_clauses {
-            self.checker.add_clause(base.formula.clause(c as usize));
-        }
-        for c in extra.clauses() {
+        let units = extra.clauses().take_while(|c| c.len() == 1).count();
+        self.checker.add_units(
+            base.unit_clauses
+                .iter()
+                .map(|&c| base.formula.clause(c as usize)[0])
+                .chain(extra.clauses().take(units).map(|c| c[0])),
+        );
+        for c in extra.clauses().skip(units) {
             self.checker.add_clause(c);
         }
     }
@@ -1023,13 +1057,14 @@ impl Loaded {
         let checker = &mut self.checker;
         checker.reset_to_base();
         let saved = self.ids.len();
-        for &c in &base.unit_clauses {
-            checker.add_clause(base.formula.clause(c as usize));
-        }
         let givens = extra.len() - excluding;
-        for c in extra.clauses().take(givens) {
-            checker.add_clause(c);
-        }
+        // The givens are unit clauses (one literal each).
+        checker.add_units(
+            base.unit_clauses
+                .iter()
+                .map(|&c| base.formula.clause(c as usize)[0])
+                .chain(extra.clauses().take(givens).map(|c| c[0])),
+        );
         if checker.is_inconsistent() {
             return None;
         }
@@ -1038,12 +1073,29 @@ impl Loaded {
         // literals; the givens' unit clauses are no reason to keep.
         let units = &base.unit_clauses;
         let mut missing = false;
+        let (imp_ids, imp_start) = (&self.imp_ids, &self.imp_start);
         let reasons = checker.top_level().filter_map(|(l, r)| {
             let c = match r {
                 Reason::Clause(id) if (id as usize) < saved => Some(self.ids[id as usize]),
                 Reason::Clause(id) => units.get(id as usize - saved).copied(),
                 Reason::Binary(a) => {
-                    let c = base.index.binary_clause(a, l);
+                    // Where `add_units` found it in a's implications (checked: l is there); the
+                    // index's lookup otherwise.
+                    let k = checker.binary_position(l) as usize;
+                    let (s, e) = match imp_start.get(a.code()..a.code() + 2) {
+                        Some(&[s, e]) => (s as usize, e as usize),
+                        _ => (0, 0),
+                    };
+                    let c = match imp_ids.get(s + k) {
+                        Some(&c)
+                            if s + k < e
+                                && c != u32::MAX
+                                && checker.implications(a).get(k) == Some(&l) =>
+                        {
+                            Some(c)
+                        }
+                        _ => base.index.binary_clause(a, l),
+                    };
                     missing |= c.is_none();
                     c
                 }

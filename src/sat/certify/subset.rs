@@ -106,17 +106,33 @@ impl Index {
                 .filter(|(_, c)| binary(c))
                 .map(|(i, c)| (i as u32, c[0], c[1]))
         };
+        // Each list sorted by the implied literal's code, for [`Index::binary_clause`]: a counting
+        // sort, the entries listed first by that literal, then (in that order) by the implying one.
+        let (by_implied, by_implied_start) = flat(
+            codes,
+            || {
+                binaries().flat_map(|(i, a, b)| {
+                    [
+                        (b.code(), ((!a).code() as u32, i)),
+                        (a.code(), ((!b).code() as u32, i)),
+                    ]
+                })
+            },
+            (0, 0),
+        );
         let (imp, imp_start) = flat(
             codes,
-            || binaries().flat_map(|(i, a, b)| [((!a).code(), (b, i)), ((!b).code(), (a, i))]),
+            || {
+                (0..codes).flat_map(|m| {
+                    let list =
+                        &by_implied[by_implied_start[m] as usize..by_implied_start[m + 1] as usize];
+                    list.iter()
+                        .map(move |&(l, i)| (l as usize, (Lit::from_code(m), i)))
+                })
+            },
             (Lit::from_code(0), 0),
         );
-        // Each list sorted, for [`Index::binary_clause`].
-        let mut imp = imp;
-        for l in 0..codes {
-            imp[imp_start[l] as usize..imp_start[l + 1] as usize]
-                .sort_unstable_by_key(|e| e.0.code());
-        }
+        drop(by_implied);
         let (pairs, pairs_start) = flat(
             vars + 1,
             || {
@@ -243,6 +259,16 @@ impl Index {
         }
         self.keep_unsatisfied(open, true_, &mut s.keep);
         kept_list(&s.keep)
+    }
+
+    /// The binary clauses (¬a ∨ m) of the formula: (m, the clause's index), ascending by m's code
+    /// (a clause given twice is there twice).
+    pub(crate) fn implied_by(&self, a: Lit) -> &[(Lit, u32)] {
+        if a.code() + 1 < self.imp_start.len() {
+            self.implied(a)
+        } else {
+            &[]
+        }
     }
 
     /// The index of a binary clause (¬a ∨ l) of the formula, if any.

@@ -664,3 +664,253 @@ fn large_certificates_write_the_same_bytes_before_and_after_the_text_is_made() {
     check_drat(&first, &drat).unwrap();
     check_certificate(&units, &puzzle, cert.solution.as_ref(), &first, &drat).unwrap();
 }
+
+/// The checker loaded by counting ([`Checker::add_units`], what certificates use) and loaded one
+/// unit clause at a time through the watches ([`Checker::add_clause`], the general path) agree on
+/// many puzzles of three sizes, with and without the excluding clause, and with a given changed so
+/// that propagation ends in a conflict: the same inconsistency, the same top-level literals; the
+/// certificates' proofs check on the checker loaded by counting, and a lemma that does not follow
+/// is rejected by it (its watches after the counting load still propagate).
+#[test]
+fn the_counting_load_agrees_with_the_clause_by_clause_load() {
+    let nines = include_str!("../../../fixtures/17-clue-royle-head50.txt")
+        .lines()
+        .chain(include_str!("../../../fixtures/forum-hardest-1905-11plus-head200.txt").lines())
+        .chain(include_str!("../../../fixtures/pe96.txt").lines())
+        .filter(|l| !l.starts_with('#') && l.trim().len() >= 81)
+        .filter(|l| l.as_bytes()[0].is_ascii_digit() || l.as_bytes()[0] == b'.')
+        .map(|l| grid(s9(), &l[..81]))
+        .step_by(3)
+        .take(40);
+    let others = ["16x16-sudoku-acs-sample.txt", "25x25-sudoku-acs-sample.txt"]
+        .iter()
+        .flat_map(|f| {
+            let text = match *f {
+                "16x16-sudoku-acs-sample.txt" => {
+                    include_str!("../../../fixtures/16x16-sudoku-acs-sample.txt")
+                }
+                _ => include_str!("../../../fixtures/25x25-sudoku-acs-sample.txt"),
+            };
+            crate::format::read_str(text, f, crate::format::ReadOptions::default())
+                .into_iter()
+                .filter_map(|r| r.puzzle.ok().map(|p| p.grid))
+                .take(2)
+        });
+    let (mut compared, mut conflicts, mut open, mut selected) = (0, 0, 0, 0);
+    for puzzle in nines.chain(others) {
+        let units = Units::standard(puzzle.shape());
+        let Outcome::Unique(solution) = DfsBackend::new()
+            .solve(&units, &puzzle, &Limits::unique())
+            .unwrap()
+            .outcome
+        else {
+            continue;
+        };
+        let n = puzzle.shape().n();
+        // The puzzle, then (a given changed to another digit) one whose givens may clash.
+        let mut changed = puzzle.clone();
+        let first = (0..puzzle.shape().cells())
+            .map(Cell::new)
+            .find(|&c| puzzle.get(c).is_some())
+            .unwrap();
+        let d = puzzle.get(first).unwrap().get() % n as u16 + 1;
+        changed.set(first, Digit::new(d));
+        for (p, excluded) in [
+            (&puzzle, Some(&solution)),
+            (&puzzle, None),
+            (&changed, None),
+        ] {
+            let mut extra = Formula::new();
+            for c in (0..p.shape().cells()).map(Cell::new) {
+                if let Some(d) = p.get(c) {
+                    extra.add_clause(&[cell_lit(n, c, d)]);
+                }
+            }
+            if let Some(s) = excluded {
+                let clause: Vec<Lit> = (0..p.shape().cells())
+                    .map(Cell::new)
+                    .filter_map(|c| s.get(c).map(|d| !cell_lit(n, c, d)))
+                    .collect();
+                extra.add_clause(&clause);
+            }
+            let base = base_for(&units);
+            let mut counting = Loaded::new(&base);
+            let mut general = Loaded::new(&base);
+            // Twice on the same checkers: the second load starts from the first's watches.
+            for _ in 0..2 {
+                counting.load(&base, &extra);
+                general.checker.reset_to_base();
+                for &c in &base.unit_clauses {
+                    general.checker.add_clause(base.formula.clause(c as usize));
+                }
+                for c in extra.clauses() {
+                    general.checker.add_clause(c);
+                }
+                let (a, b) = (&counting.checker, &general.checker);
+                assert_eq!(
+                    a.is_inconsistent(),
+                    b.is_inconsistent(),
+                    "{}",
+                    givens_string(p)
+                );
+                if a.is_inconsistent() {
+                    conflicts += 1;
+                    continue;
+                }
+                let top = |c: &Checker| c.top_level().map(|(l, _)| l).collect::<HashSet<Lit>>();
+                assert_eq!(top(a), top(b), "{}", givens_string(p));
+                open += usize::from(top(a).len() < n * n * n);
+                compared += 1;
+            }
+            // The kept clauses found through the reasons' places in the implication lists are
+            // those of looking each binary reason up in the index (the same literals; of a pair
+            // given twice, either copy).
+            let excluding = usize::from(excluded.is_some());
+            let mut scratch = subset::Scratch::default();
+            let Some(fast) = counting.load_and_select(0, &base, &extra, excluding, &mut scratch)
+            else {
+                continue;
+            };
+            let checker = &counting.checker;
+            let saved = counting.ids.len();
+            let reasons: Vec<(Lit, u32)> = checker
+                .top_level()
+                .filter_map(|(l, r)| match r {
+                    Reason::Clause(id) if (id as usize) < saved => {
+                        Some((l, counting.ids[id as usize]))
+                    }
+                    Reason::Clause(id) => {
+                        base.unit_clauses.get(id as usize - saved).map(|&c| (l, c))
+                    }
+                    Reason::Binary(a) => Some((l, base.index.binary_clause(a, l).unwrap())),
+                    Reason::Assumed => None,
+                })
+                .collect();
+            let givens = extra.clauses().take(extra.len() - excluding).map(|c| c[0]);
+            let general = base.index.select_from(
+                givens,
+                reasons.into_iter(),
+                |l| checker.is_open(l),
+                |l| checker.is_true(l),
+                &mut scratch,
+            );
+            let lits = |kept: &[u32]| {
+                let mut v: Vec<Box<[Lit]>> = kept
+                    .iter()
+                    .map(|&c| sorted(base.formula.clause(c as usize).iter().copied()))
+                    .collect();
+                v.sort();
+                v
+            };
+            assert_eq!(lits(&fast), lits(&general), "{}", givens_string(p));
+            selected += 1;
+        }
+        // The certificate's proof checks on a checker loaded by counting (a fresh one, and the
+        // thread's, which `Certificate::check` reloads), and a false lemma is rejected by it.
+        let cert = certify(&puzzle, &Outcome::Unique(solution.clone())).unwrap();
+        let mut fresh = Loaded::new(&cert.base);
+        fresh.load(&cert.base, &cert.extra);
+        cert.check_with(&mut fresh.checker).unwrap();
+        cert.check().unwrap();
+        if !fresh.checker.is_inconsistent() {
+            // The givens without the excluding clause (satisfiable), and the lemma that the
+            // solution's first open cell does not hold its digit: neither RUP nor RAT.
+            let mut givens = Formula::new();
+            for c in cert.extra.clauses().take(cert.extra.len() - 1) {
+                givens.add_clause(c);
+            }
+            fresh.load(&cert.base, &givens);
+            let cell = (0..puzzle.shape().cells())
+                .map(Cell::new)
+                .find(|&c| puzzle.get(c).is_none())
+                .unwrap();
+            let lemma = [!cell_lit(n, cell, solution.get(cell).unwrap())];
+            let steps: Vec<(bool, &[Lit])> = vec![(false, &lemma[..]), (false, &[])];
+            assert!(
+                fresh.checker.check(steps).is_err(),
+                "{}",
+                givens_string(&puzzle)
+            );
+        }
+    }
+    // Every kind met: consistent loads (some leaving cells open) and conflicts.
+    assert!(
+        compared >= 60 && open >= 20 && conflicts >= 10 && selected >= 30,
+        "{compared} {open} {conflicts} {selected}"
+    );
+}
+
+/// Copying the kept clauses' lines from the pre-rendered text (runs of consecutive clauses at
+/// once) gives the lines of those clauses rendered one by one, for kept sets of every kind: none,
+/// all, every other, runs, the last clause alone.
+#[test]
+fn copied_lines_are_the_kept_clauses_lines() {
+    let units = Units::standard(s9());
+    let base = base_for(&units);
+    let (text, ends) = base.text.get().expect("a 9x9 base is rendered at once");
+    let all: Vec<u32> = (0..base.formula.len() as u32).collect();
+    let sets: Vec<Vec<u32>> = vec![
+        Vec::new(),
+        all.clone(),
+        all.iter().copied().step_by(2).collect(),
+        all.iter().copied().filter(|c| c % 7 < 3).collect(),
+        // The long clauses and their neighbours.
+        all.iter()
+            .copied()
+            .filter(|&c| base.formula.clause(c as usize).len() > 2 || c % 97 == 0)
+            .collect(),
+        vec![all.len() as u32 - 1],
+    ];
+    for kept in sets {
+        let mut copied = Vec::new();
+        copy_runs(&mut copied, &kept, text, ends);
+        let mut rendered = Vec::new();
+        for &c in &kept {
+            for &l in base.formula.clause(c as usize) {
+                push_dimacs(&mut rendered, l);
+            }
+            rendered.extend_from_slice(b"0\n");
+        }
+        assert_eq!(copied, rendered, "{} kept", kept.len());
+    }
+}
+
+/// A base loaded from the index's implication lists ([`Loaded::new`]) is the checker that adding
+/// every clause one by one makes: the same implications of every literal, the same stored clauses.
+#[test]
+fn a_base_from_the_implication_lists_is_the_clause_by_clause_base() {
+    for shape in [s9(), Shape::new(2, 3).unwrap(), Shape::new(4, 4).unwrap()] {
+        let units = Units::standard(shape);
+        let base = base_for(&units);
+        let loaded = Loaded::new(&base);
+        let mut plain = Checker::new();
+        for c in base.formula.clauses().filter(|c| c.len() != 1) {
+            plain.add_clause(c);
+        }
+        plain.save_base();
+        assert_eq!(loaded.checker.stored(), plain.stored());
+        let mut implications = 0;
+        for code in 0..2 * (base.max_var + 1) {
+            let a = Lit::from_code(code);
+            assert_eq!(
+                loaded.checker.implications(a),
+                plain.implications(a),
+                "{shape} {code}"
+            );
+            implications += plain.implications(a).len();
+            // The index's lists (counting-sorted) ascend by code, for its binary search.
+            let list = base.index.implied_by(a);
+            assert!(list.windows(2).all(|w| w[0].0.code() <= w[1].0.code()));
+            for &(m, c) in list {
+                assert_eq!(
+                    base.index
+                        .binary_clause(a, m)
+                        .map(|k| { sorted(base.formula.clause(k as usize).iter().copied()) }),
+                    Some(sorted([!a, m].into_iter()))
+                );
+                assert!(base.formula.clause(c as usize).contains(&m));
+            }
+        }
+        assert!(implications > 0);
+    }
+}
