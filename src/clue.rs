@@ -763,6 +763,17 @@ pub(crate) fn plain_sum(s: &SumRule, base: i32) -> Option<(Vec<Cell>, i64)> {
     plain.then(|| (s.cells.clone(), i64::from(s.totals[0])))
 }
 
+/// Whether `cells` lie in one row or one column (whose cells always differ, on a rectangular grid
+/// as well, where a row has fewer cells than digits).
+fn one_row_or_col(shape: Shape, cells: &[Cell]) -> bool {
+    let same = |key: fn(Shape, Cell) -> usize| {
+        cells
+            .windows(2)
+            .all(|w| key(shape, w[0]) == key(shape, w[1]))
+    };
+    same(|s, c| c.row(s)) || same(|s, c| c.col(s))
+}
+
 /// The consecutive pairs of a line.
 fn consecutive(cells: &[Cell]) -> impl Iterator<Item = (Cell, Cell)> + '_ {
     cells.windows(2).map(|w| (w[0], w[1]))
@@ -1010,8 +1021,8 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
         }
         Clue::EqualSum { segments } => equal_sums(ctx, segments, out),
         Clue::Sandwich { sum, cells } | Clue::Lunchbox { sum, cells } => {
-            // A lunchbox's cells differ, and so do a whole house's; a sandwich along a shorter line
-            // (a row of a rectangular grid) is left to its units.
+            // A lunchbox's cells differ, and so do a row's or a column's (of fewer cells than digits
+            // on a rectangular grid as well).
             let boxed = matches!(clue, Clue::Lunchbox { .. });
             if boxed {
                 out.groups.push(cells.clone());
@@ -1023,25 +1034,29 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                 hi,
                 house,
             };
-            out.line_of(ctx, cells, &lunch, house || boxed)?;
+            out.line_of(ctx, cells, &lunch, boxed || one_row_or_col(shape, cells))?;
         }
         Clue::XSum { sum, cells } => {
-            let house = cells.len() == shape.n();
-            out.line_of(ctx, cells, &FirstX { sum: *sum }, house)?;
+            out.line_of(
+                ctx,
+                cells,
+                &FirstX { sum: *sum },
+                one_row_or_col(shape, cells),
+            )?;
         }
         Clue::Skyscraper { count, cells } => {
             let sky = Sky {
                 hidden: None,
                 count: *count,
             };
-            out.line_of(ctx, cells, &sky, cells.len() == shape.n())?;
+            out.line_of(ctx, cells, &sky, one_row_or_col(shape, cells))?;
         }
         Clue::HiddenSkyscraper { value, cells } => {
             let sky = Sky {
                 hidden: Some(*value),
                 count: 0,
             };
-            out.line_of(ctx, cells, &sky, cells.len() == shape.n())?;
+            out.line_of(ctx, cells, &sky, one_row_or_col(shape, cells))?;
         }
         Clue::NumberedRoom { value, cells } => {
             select(ctx, cells[0], cells, *value, out);

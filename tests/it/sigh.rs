@@ -490,6 +490,34 @@ fn outside_clues_count_as_enumeration_on_4x4_and_6x6() {
     eprintln!("counts: {seen:?}");
 }
 
+/// Outside clues along the rows and columns of rectangular grids with more digits than a row has
+/// cells (the row's digits still differ, which the lines are told): counted by enumeration and by
+/// both backends, on 3x3 grids of digits 1-4 without givens (576 grids).
+#[test]
+fn outside_clues_on_short_rows_count_as_enumeration() {
+    let texts = [
+        ".Shape~3x3~4.Skyscraper~R1~2~1.Skyscraper~C2~3~",
+        ".Shape~3x3~4.HiddenSkyscraper~R2~3~.HiddenSkyscraper~C1~~2",
+        ".Shape~3x3~4.XSum~R1~6~.XSum~C3~~8",
+        ".Shape~3x3~4.Sandwich~0~R1.Sandwich~2~C2",
+        ".Shape~3x3~4.Skyscraper~R1~2~.Skyscraper~C3~2~2.XSum~R3~8~",
+    ];
+    let mut seen = Vec::new();
+    for text in texts {
+        let k = crate::sigh_types::counts_agree(text, 600);
+        assert!(k > 0, "{text}");
+        seen.push(k);
+    }
+    eprintln!("counts: {seen:?}");
+}
+
+/// #189 (7x7 of digits 1-9, skyscrapers along the rows of seven cells): the skyscraper lines told
+/// the row's digits differ settle it within a few hundred nodes (main at `421e3d8`: 7,943).
+#[test]
+fn skyscrapers_on_short_rows_settle_189() {
+    settled_natively_within(&corpus(), &[(189, 300)]);
+}
+
 /// Each corpus puzzle `i` of `budgets` settled by the native search as `unique` with its published
 /// solution, within its node budget.
 pub(crate) fn settled_natively_within(records: &[Record], budgets: &[(usize, u64)]) {
