@@ -1243,42 +1243,15 @@ mod handover_tests {
         }
     }
 
-    /// A native phase that hands over at once, then searches as the native backend does.
-    struct HandsOverAtOnce;
-
-    impl Backend for HandsOverAtOnce {
-        fn name(&self) -> &'static str {
-            "dfs"
-        }
-
-        fn solve(
-            &self,
-            units: &Units,
-            puzzle: &Grid,
-            limits: &Limits,
-        ) -> Result<Report, SolveError> {
-            DfsBackend::new().solve(units, puzzle, limits)
-        }
-
-        fn solve_handing_over(
-            &self,
-            units: &Units,
-            puzzle: &Grid,
-            limits: &Limits,
-            handover: &Handover<'_>,
-        ) -> Option<Result<Report, SolveError>> {
-            handover.fire();
-            Some(DfsBackend::new().solve(units, puzzle, limits))
-        }
-    }
-
     #[test]
     fn a_sat_phase_that_panics_leaves_the_race_to_the_native_search() {
-        // The SAT phase's thread is joined, its panic taken as no report; the native answer
-        // stands, and the race's flag is gone.
-        let auto = AutoBackend::from_phases(HandsOverAtOnce, PanickingSat);
-        let report = count_empty_9x9(&auto, 100);
-        assert_eq!(report.outcome.count(), 100);
+        // 40,000 solutions: past the 9x9 budget, so the SAT phase starts (once) and panics. Its
+        // thread is joined, its panic taken as no report; the native answer stands, and the
+        // race's flag is gone.
+        let auto = AutoBackend::from_phases(Recording::default(), PanickingSat);
+        let report = count_empty_9x9(&auto, 40_000);
+        assert_eq!(auto.dfs.fired.lock().unwrap().len(), 1, "one handover");
+        assert_eq!(report.outcome.count(), 40_000);
         assert_eq!(report.stats.answered_by, Some("dfs"));
         assert!(!stop_requested());
     }
