@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use super::subset::flat;
 use crate::sat::lit::Lit;
 use crate::sat::proof::ProofParseError;
 
@@ -1202,26 +1203,16 @@ impl Checker {
             let (s, e) = self.clause(c);
             counted.push(e - s >= 2 && !self.is_tautology(s, e));
         }
-        let codes = self.values.len();
-        let mut occ_start = vec![0u32; codes + 1];
-        for c in (0..clauses).filter(|&c| counted[c]) {
-            let (s, e) = self.clause(c);
-            for l in &self.lits[s..e] {
-                occ_start[l.code() + 1] += 1;
-            }
-        }
-        for k in 0..codes {
-            occ_start[k + 1] += occ_start[k];
-        }
-        let mut next = occ_start.clone();
-        let mut occ = vec![0u32; occ_start[codes] as usize];
-        for c in (0..clauses).filter(|&c| counted[c]) {
-            let (s, e) = self.clause(c);
-            for l in &self.lits[s..e] {
-                occ[next[l.code()] as usize] = c as u32;
-                next[l.code()] += 1;
-            }
-        }
+        let (occ, occ_start) = flat(
+            self.values.len(),
+            || {
+                (0..clauses).filter(|&c| counted[c]).flat_map(|c| {
+                    let (s, e) = self.clause(c);
+                    self.lits[s..e].iter().map(move |l| (l.code(), c as u32))
+                })
+            },
+            0,
+        );
         let code_sum = (0..clauses)
             .map(|c| {
                 let (s, e) = self.clause(c);

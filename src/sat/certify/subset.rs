@@ -73,7 +73,7 @@ const SATISFIED: u32 = u32::MAX;
 
 /// Lists of items per key, flat: items and where each key's list starts, filled in two passes
 /// over `entries` (counting, then placing), with no list of its own per key (`fill` is overwritten).
-fn flat<T: Copy, I: Iterator<Item = (usize, T)>>(
+pub(super) fn flat<T: Copy, I: Iterator<Item = (usize, T)>>(
     keys: usize,
     entries: impl Fn() -> I,
     fill: T,
