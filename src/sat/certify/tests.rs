@@ -898,6 +898,17 @@ fn a_base_from_the_implication_lists_is_the_clause_by_clause_base() {
                 "{shape} {code}"
             );
             implications += plain.implications(a).len();
+            // Each implication's clause in the base, for choosing the kept clauses.
+            let ids = &loaded.imp_ids
+                [loaded.imp_start[code] as usize..loaded.imp_start[code + 1] as usize];
+            assert_eq!(ids.len(), plain.implications(a).len(), "{shape} {code}");
+            for (&m, &c) in plain.implications(a).iter().zip(ids) {
+                assert_eq!(
+                    sorted(base.formula.clause(c as usize).iter().copied()),
+                    sorted([!a, m].into_iter()),
+                    "{shape} {code}"
+                );
+            }
             // The index's lists (counting-sorted) ascend by code, for its binary search.
             let list = base.index.implied_by(a);
             assert!(list.windows(2).all(|w| w[0].0.code() <= w[1].0.code()));
