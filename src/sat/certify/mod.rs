@@ -998,15 +998,8 @@ impl Loaded {
         imp_start.push(0);
         for code in 0..codes {
             let a = Lit::from_code(code);
-            let (list, imps) = (base.index.implied_by(a), checker.implications(a));
-            if list.len() == imps.len() {
-                // Nothing left out (the case of a Sudoku CNF): the same literals, the same order.
-                imp_ids.extend(list.iter().map(|&(_, c)| c));
-                imp_start.push(imp_ids.len() as u32);
-                continue;
-            }
-            let mut clauses = list.iter().peekable();
-            for &m in imps {
+            let mut clauses = base.index.implied_by(a).iter().peekable();
+            for &m in checker.implications(a) {
                 while clauses.next_if(|&&(x, _)| x != m).is_some() {}
                 // Always there (the same clauses); `u32::MAX` would send the lookup to the index.
                 imp_ids.push(clauses.peek().map_or(u32::MAX, |&&(_, c)| c));
