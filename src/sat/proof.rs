@@ -259,9 +259,10 @@ const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
 /// appended at once (most of writing a certificate's CNF and proof).
 #[inline]
 pub(crate) fn push_dimacs(out: &mut Vec<u8>, l: Lit) {
-    // A sign, at most 20 digits, a space.
-    let mut buf = [0u8; 22];
-    let mut k = buf.len() - 1;
+    // A sign, at most 20 digits, a space (ending at END), and room for an 8-byte copy after.
+    const END: usize = 22;
+    let mut buf = [0u8; END + 8];
+    let mut k = END - 1;
     buf[k] = b' ';
     let mut v = l.var().to_dimacs() as u64;
     while v >= 100 {
@@ -281,7 +282,16 @@ pub(crate) fn push_dimacs(out: &mut Vec<u8>, l: Lit) {
         k -= 1;
         buf[k] = b'-';
     }
-    out.extend_from_slice(&buf[k..]);
+    let n = END - k;
+    if n <= 8 {
+        // Variables below 10 million: one copy of a fixed 8 bytes, cut back to the number's.
+        let len = out.len();
+        let chunk: [u8; 8] = buf[k..k + 8].try_into().expect("8 bytes");
+        out.extend_from_slice(&chunk);
+        out.truncate(len + n);
+    } else {
+        out.extend_from_slice(&buf[k..END]);
+    }
 }
 
 #[cfg(test)]
@@ -304,7 +314,10 @@ mod tests {
     #[test]
     fn dimacs_numbers_of_every_length() {
         let mut out = Vec::new();
-        let vars = [1, 9, 10, 99, 100, 101, 999, 1000, 12345, 123_456, 1_234_567];
+        let vars = [
+            1, 9, 10, 99, 100, 101, 999, 1000, 12345, 123_456, 999_999, 1_234_567, 9_999_999,
+            10_000_000,
+        ];
         for &v in &vars {
             push_dimacs(&mut out, Lit::from_dimacs(v));
             push_dimacs(&mut out, Lit::from_dimacs(-v));

@@ -768,6 +768,8 @@ impl Checker {
         debug_assert!(self.base.is_none() && self.trail.is_empty());
         self.grow(a.index());
         let mut list = std::mem::take(&mut self.imp[a.code()]);
+        let implied = implied.into_iter();
+        list.reserve(implied.size_hint().0);
         for m in implied {
             if m.index() != a.index() {
                 list.push(m);
@@ -1312,6 +1314,10 @@ impl Checker {
         // The binary clauses (x ∨ y), each once: y in the implications of ¬x, for x below y.
         for (code, implied) in self.imp.iter().enumerate() {
             let x = !Lit::from_code(code);
+            if self.value(x) == TRUE {
+                // Every clause of the list is satisfied (most lists: a cell's digit ruled out).
+                continue;
+            }
             for &y in implied {
                 if x.code() < y.code() && open(self, &[x, y], &mut buf) {
                     out.add_clause(&buf);

@@ -78,19 +78,19 @@ pub(super) fn flat<T: Copy, I: Iterator<Item = (usize, T)>>(
     entries: impl Fn() -> I,
     fill: T,
 ) -> (Vec<T>, Vec<u32>) {
+    // `for_each`, not `for`: the entries are flattened lists (`flat_map`), whose internal
+    // iteration runs each inner list as a loop of its own instead of one `next` call an entry.
     let mut start = vec![0u32; keys + 1];
-    for (k, _) in entries() {
-        start[k + 1] += 1;
-    }
+    entries().for_each(|(k, _)| start[k + 1] += 1);
     for k in 0..keys {
         start[k + 1] += start[k];
     }
     let mut next = start.clone();
     let mut items = vec![fill; start[keys] as usize];
-    for (k, item) in entries() {
+    entries().for_each(|(k, item)| {
         items[next[k] as usize] = item;
         next[k] += 1;
-    }
+    });
     (items, start)
 }
 

@@ -898,6 +898,17 @@ fn a_base_from_the_implication_lists_is_the_clause_by_clause_base() {
                 "{shape} {code}"
             );
             implications += plain.implications(a).len();
+            // Each implication's clause in the base, for choosing the kept clauses.
+            let ids = &loaded.imp_ids
+                [loaded.imp_start[code] as usize..loaded.imp_start[code + 1] as usize];
+            assert_eq!(ids.len(), plain.implications(a).len(), "{shape} {code}");
+            for (&m, &c) in plain.implications(a).iter().zip(ids) {
+                assert_eq!(
+                    sorted(base.formula.clause(c as usize).iter().copied()),
+                    sorted([!a, m].into_iter()),
+                    "{shape} {code}"
+                );
+            }
             // The index's lists (counting-sorted) ascend by code, for its binary search.
             let list = base.index.implied_by(a);
             assert!(list.windows(2).all(|w| w[0].0.code() <= w[1].0.code()));
@@ -912,5 +923,91 @@ fn a_base_from_the_implication_lists_is_the_clause_by_clause_base() {
             }
         }
         assert!(implications > 0);
+    }
+}
+
+/// `subset::flat` lists each key's items in the order the entries give them, keys with none
+/// empty: the lists a vector per key makes, for flattened entries (`flat_map`, whose internal
+/// iteration `flat` uses) and plain ones.
+#[test]
+fn flat_lists_are_the_lists_of_a_vector_per_key() {
+    let keys = 7;
+    let entries = || {
+        (0..40u32).flat_map(|i| {
+            [
+                ((i as usize * 5) % keys, i),
+                ((i as usize * i as usize) % 3, 1000 + i),
+            ]
+        })
+    };
+    let (items, start) = subset::flat(keys, entries, 0);
+    let mut lists = vec![Vec::new(); keys];
+    for (k, x) in entries() {
+        lists[k].push(x);
+    }
+    assert_eq!(start.len(), keys + 1);
+    for (k, list) in lists.iter().enumerate() {
+        assert_eq!(
+            &items[start[k] as usize..start[k + 1] as usize],
+            &list[..],
+            "key {k}"
+        );
+    }
+    let (items, start) = subset::flat(3, || [(2, 'a'), (0, 'b'), (2, 'c')].into_iter(), ' ');
+    assert_eq!((items, start), (vec!['b', 'a', 'c'], vec![0, 1, 1, 3]));
+}
+
+/// The reduced checker ([`Checker::reduced`], which skips the implication lists of literals
+/// already false) has as binary clauses exactly the base's clauses that the givens' propagation
+/// leaves unsatisfied with two open literals (binary ones, and longer ones with the rest false),
+/// over those literals: on a 9x9 puzzle the solver has to search, and on one that propagation
+/// solves (none).
+#[test]
+fn the_reduced_checker_keeps_the_open_binary_clauses() {
+    let units = Units::standard(s9());
+    let base = base_for(&units);
+    let puzzles = [grid(s9(), PLATINUM_BLONDE), grid(s9(), PE96_1)];
+    for (k, p) in puzzles.iter().enumerate() {
+        let mut extra = Formula::new();
+        for (i, &v) in p.values().iter().enumerate() {
+            if v != 0 {
+                extra.add_clause(&[crate::sat::vars::cell_lit_at(9, i, v as usize - 1)]);
+            }
+        }
+        let mut loaded = Loaded::new(&base);
+        loaded.load(&base, &extra);
+        let checker = &mut loaded.checker;
+        let mut expected = HashSet::new();
+        for c in base.formula.clauses() {
+            if c.iter().any(|&l| checker.is_true(l)) {
+                continue;
+            }
+            let open: Vec<Lit> = c
+                .iter()
+                .copied()
+                .filter(|&l| !checker.is_true(!l))
+                .collect();
+            // At a fixpoint without conflict, an unsatisfied clause has two open literals or more.
+            assert!(open.len() >= 2, "puzzle {k}: {c:?}");
+            if let [a, b] = open[..]
+                && a.index() != b.index()
+            {
+                expected.insert(sorted([a, b].into_iter()));
+            }
+        }
+        let reduced = checker.reduced();
+        let mut got = HashSet::new();
+        for code in 0..2 * (base.max_var + 1) {
+            let a = Lit::from_code(code);
+            for &m in reduced.implications(a) {
+                got.insert(sorted([!a, m].into_iter()));
+            }
+        }
+        assert_eq!(got, expected, "puzzle {k}");
+        assert_eq!(
+            expected.is_empty(),
+            k == 1,
+            "puzzle {k}: PE96 1 is solved by propagation"
+        );
     }
 }
