@@ -540,7 +540,9 @@ fn filled8(g: &[u16; 8]) -> u8 {
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Grid {
     shape: Shape,
-    values: Vec<u16>,
+    /// A boxed slice, not a `Vec` (never grows): a smaller `Grid`, and so smaller puzzles and
+    /// answers to move.
+    values: Box<[u16]>,
 }
 
 impl Grid {
@@ -548,7 +550,7 @@ impl Grid {
     pub fn empty(shape: Shape) -> Grid {
         Grid {
             shape,
-            values: vec![0; shape.cells()],
+            values: vec![0; shape.cells()].into_boxed_slice(),
         }
     }
 
@@ -579,7 +581,10 @@ impl Grid {
                 n: shape.n(),
             });
         }
-        Ok(Grid { shape, values })
+        Ok(Grid {
+            shape,
+            values: values.into_boxed_slice(),
+        })
     }
 
     /// A grid of `values`, which the caller knows to be N² values of 0..=N (a search's own board):
@@ -588,7 +593,10 @@ impl Grid {
     pub(crate) fn from_search(shape: Shape, values: Vec<u16>) -> Grid {
         debug_assert!(values.len() == shape.cells());
         debug_assert!(values.iter().all(|&v| usize::from(v) <= shape.n()));
-        Grid { shape, values }
+        Grid {
+            shape,
+            values: values.into_boxed_slice(),
+        }
     }
 
     /// The box shape.
@@ -652,6 +660,14 @@ impl Grid {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A grid is its shape and a boxed slice (every puzzle and answer moves a few of them).
+    #[test]
+    fn a_grid_is_small() {
+        assert!(size_of::<Grid>() <= 32, "{} bytes", size_of::<Grid>());
+        let g = Grid::from_values(Shape::new(2, 2).unwrap(), vec![1; 16]).unwrap();
+        assert_eq!((g.values().len(), g.filled()), (16, 16));
+    }
 
     #[test]
     fn filled_bits_names_the_nonzero_values() {

@@ -644,8 +644,8 @@ pub struct Report {
     /// certificate of a `unique` or `none` outcome, or why it has none; `None` otherwise. It
     /// travels with the outcome through every wrapper; one that changes the outcome (a test's
     /// fault injection) leaves it as it was, so [`Certification::is_about`] tells whether it is
-    /// about the outcome in hand.
-    pub certificate: Option<Certification>,
+    /// about the outcome in hand. Boxed: it is rare, and a small `Report` is cheap to move.
+    pub certificate: Option<Box<Certification>>,
 }
 
 impl Report {
@@ -875,6 +875,13 @@ impl<B: Backend + ?Sized> Backend for &B {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every answer's `Report` moves through the wrappers by value (auto, verification, the CLI):
+    /// small enough to be copied inline (no `memcpy` call), its rare certificate boxed.
+    #[test]
+    fn a_report_is_small() {
+        assert!(size_of::<Report>() <= 128, "{} bytes", size_of::<Report>());
+    }
 
     fn g(v: u16) -> Grid {
         let s = Shape::new(2, 2).unwrap();

@@ -1040,11 +1040,12 @@ fn solves_classic_9x9(units: &Units, puzzle: &Grid, candidate: &Grid) -> bool {
     ) else {
         return false;
     };
-    // Every given kept: a fold over every cell (no early exit), so that it vectorises.
-    let changed = givens
-        .iter()
-        .zip(values)
-        .fold(0u16, |acc, (&g, &v)| acc | u16::from((g != 0) & (g != v)));
+    // Every given kept: a fold over every cell (no early exit), so that it vectorises (one signed
+    // min a word: a given g is kept when g = 0 or g ^ v = 0, i.e. min(g, g ^ v) = 0 for g, v below
+    // 2^15; a larger value is negative as a signed word and goes to the detailed checks).
+    let changed = givens.iter().zip(values).fold(0i16, |acc, (&g, &v)| {
+        acc | (g.cast_signed()).min((g ^ v).cast_signed())
+    });
     changed == 0 && full_9x9(values)
 }
 

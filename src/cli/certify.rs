@@ -72,7 +72,7 @@ impl Certify {
         }
         let came = answers
             .iter()
-            .filter_map(|a| a.report.as_ref().ok()?.certificate.as_ref())
+            .filter_map(|a| a.report.as_ref().ok()?.certificate.as_deref())
             .find(|c| c.is_about(units, puzzle, outcome));
         match came {
             Some(Certification::Made(c)) => return self.check_and_write(index, &**c),
@@ -265,10 +265,10 @@ mod tests {
         assert!(!cnf(2).exists());
         // Missing for this claim: its reason, without another attempt.
         let missing = Report {
-            certificate: Some(Certification::Missing {
+            certificate: Some(Box::new(Certification::Missing {
                 solution: outcome.solution().cloned(),
                 reason: "the reason given".into(),
-            }),
+            })),
             ..Report::new(outcome.clone(), Stats::default())
         };
         assert_eq!(

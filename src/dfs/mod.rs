@@ -253,16 +253,15 @@ impl DfsBackend {
             });
         }
         let bounds = bounds.with_shuffle(self.shuffle);
-        let found = if !self.generic_only && is_standard_9x9(units) {
-            nine::run(puzzle, exclude, limits, &bounds)
-        } else {
-            run_generic(units, puzzle, exclude, limits, &bounds)
-        };
-        Ok(Report {
-            outcome: found.solutions.finish(found.gave_up),
-            stats: found.stats,
-            certificate: None,
-        })
+        // The 9x9 path makes its report itself, from the search's own fields (not a copy of them).
+        if !self.generic_only && is_standard_9x9(units) {
+            return Ok(nine::run(puzzle, exclude, limits, &bounds));
+        }
+        let found = run_generic(units, puzzle, exclude, limits, &bounds);
+        Ok(Report::new(
+            found.solutions.finish(found.gave_up),
+            found.stats,
+        ))
     }
 }
 

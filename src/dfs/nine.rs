@@ -25,7 +25,7 @@
 use super::search::{Bounds, Found, out_of_limits, splitmix};
 use super::step::{Contradiction, Step};
 use crate::grid::{Grid, Shape, filled_bits};
-use crate::solve::Limits;
+use crate::solve::{Limits, Report};
 
 /// The 9 cells of one row of a band.
 const ROW: u32 = 0x1ff;
@@ -548,7 +548,7 @@ pub(crate) fn run(
     exclude: &[(usize, u16)],
     limits: &Limits,
     bounds: &Bounds,
-) -> Found {
+) -> Report {
     debug_assert_eq!(puzzle.shape(), Shape::new(3, 3).unwrap());
     let mut search = Search {
         bounds: *bounds,
@@ -577,7 +577,12 @@ pub(crate) fn run(
     if !clash {
         search.search(&mut board);
     }
-    search.found
+    let Found {
+        solutions,
+        gave_up,
+        stats,
+    } = search.found;
+    Report::new(solutions.finish(gave_up), stats)
 }
 
 #[cfg(test)]

@@ -709,11 +709,11 @@ impl Settled {
     /// has none ([`Certification`]), so that it travels with the answer.
     pub fn into_report(self) -> Report {
         let certificate = match (self.certificate, self.uncertified) {
-            (Some(c), _) => Some(Certification::Made(Arc::new(c))),
-            (None, Some(why)) => Some(Certification::Missing {
+            (Some(c), _) => Some(Box::new(Certification::Made(Arc::new(c)))),
+            (None, Some(why)) => Some(Box::new(Certification::Missing {
                 solution: self.outcome.solution().cloned(),
                 reason: why.to_string(),
-            }),
+            })),
             (None, None) => None,
         };
         Report {
