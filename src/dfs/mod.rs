@@ -38,6 +38,8 @@
 //!   child puts the digit there, the parent then removes it. Under cages and on jigsaw grids, the
 //!   fewest candidates per unit of weight instead (dom/wdeg: a cell weighs one more for each dead
 //!   end it was blamed for: the cells of a cage or sum that failed, the cell just branched on).
+//!   Under clue rules the weights decay, the digits that fail weigh too, and cells start from
+//!   priorities worth less than a dead end (the rules holding them), without restarts.
 //!   When every rule treats digits alike (no cages, no non-consecutive pairs), digits that no given
 //!   and no decision on the path names are interchangeable: a branch on one of them whose subtree
 //!   held no solution removes them all from the cell (only empty subtrees are cut: counts stay

@@ -9,7 +9,7 @@ use super::consecutive::NonConsecutive;
 use super::mask::Mask;
 use super::rules::{Narrowed, Rules};
 use super::step::{Contradiction, Step};
-use super::tables::Tables;
+use super::tables::{SEED_UNIT, Tables};
 use crate::solve::past;
 
 /// Buffers for propagation, reused across nodes: the naked-single queue and the locked-candidate
@@ -32,11 +32,14 @@ pub(crate) struct Work<M> {
     /// Per window rule, what its last narrowing left (`renban.rs`).
     windows_seen: Vec<u64>,
     marks: Vec<u8>,
-    /// Per cell, one more than the dead ends it was blamed for in this search, halved now and
-    /// then under clues (cages: see [`State::pick_weighted`]); empty without cages.
+    /// Per cell, its seed (1, or under clue rules [`Tables::seeds`]) plus [`Work::unit`] per dead
+    /// end it was blamed for in this search, halved now and then under clues (cages: see
+    /// [`State::pick_weighted`]); empty without cages.
     pub weights: Vec<u32>,
+    /// What a dead end adds to a weight: 1, or under clue rules [`SEED_UNIT`].
+    unit: u32,
     /// Per digit, the dead ends right after a branch on it, quartered now and then (see
-    /// [`Work::conflict`]); empty without clues ([`Tables::restarts`]): killers, jigsaws and
+    /// [`Work::conflict`]); empty without clues ([`Tables::clue_rules`]): killers, jigsaws and
     /// non-consecutive pairs keep plain dom/wdeg.
     values: Vec<u32>,
     /// Dead ends left before the next decay of the weights.
@@ -57,6 +60,7 @@ impl<M: Mask> Work<M> {
             windows_seen: Vec::new(),
             marks: Vec::new(),
             weights: Vec::new(),
+            unit: 1,
             values: Vec::new(),
             countdown: DECAY_EVERY,
         }
@@ -67,7 +71,7 @@ impl<M: Mask> Work<M> {
     /// that they tell where the search has failed lately (sigh's `ConflictScores`, which count
     /// conflicts per cell and per value and decay them alike).
     pub fn conflict(&mut self, cell: usize, digit: u32) {
-        self.weights[cell] += 1;
+        self.weights[cell] += self.unit;
         if self.values.is_empty() {
             return;
         }
@@ -85,9 +89,9 @@ impl<M: Mask> Work<M> {
     }
 
     /// The digit that failed most lately, as a mask, and the bonus a cell holding it gets in
-    /// [`State::pick_weighted`]: when its count is at least `n` (the grid side) and more than 1.5
-    /// times the smallest nonzero count (as sigh's `getMaxValueScore`); else (and without clues)
-    /// `ZERO` and 0.
+    /// [`State::pick_weighted`] (its count, in weight units): when its count is at least `n` (the
+    /// grid side) and more than 1.5 times the smallest nonzero count (as sigh's
+    /// `getMaxValueScore`); else (and without clues) `ZERO` and 0.
     pub fn hot_digit(&self, n: usize) -> (M, u64) {
         let (mut max, mut best, mut min) = (0u32, 0u32, u32::MAX);
         for (d, &v) in self.values.iter().enumerate() {
@@ -102,7 +106,7 @@ impl<M: Mask> Work<M> {
         if (max as usize) < n || 2 * u64::from(max) <= 3 * u64::from(min) {
             (M::ZERO, 0)
         } else {
-            (M::bit(best), u64::from(max))
+            (M::bit(best), u64::from(max) * u64::from(self.unit))
         }
     }
 
@@ -136,10 +140,14 @@ impl<M: Mask> Work<M> {
         }
         self.values.clear();
         self.countdown = DECAY_EVERY;
-        if t.weighted {
+        self.unit = 1;
+        if t.weighted && t.seeds.is_empty() {
             self.weights.resize(t.cells, 1);
+        } else if t.weighted {
+            self.weights.extend_from_slice(&t.seeds);
+            self.unit = SEED_UNIT;
         }
-        if t.weighted && t.restarts {
+        if t.weighted && t.clue_rules {
             self.values.resize(t.n, 0);
         }
     }
@@ -854,7 +862,7 @@ impl<M: Mask> State<M> {
         }
         if result.is_err() && !work.weights.is_empty() {
             for &c in work.blame.iter() {
-                work.weights[c as usize] += 1;
+                work.weights[c as usize] += work.unit;
             }
         }
     }
@@ -1199,14 +1207,14 @@ impl<M: Mask> State<M> {
     }
 
     /// What to branch on under cages: the open cell with the fewest candidates per unit of weight
-    /// (`weights`: one more than the dead ends the cell was blamed for, decayed), smallest digit
-    /// first. The "dom/wdeg" heuristic of Boussemart, Hemery, Lecoutre and Sais ("Boosting
+    /// (`weights`: a seed plus a unit per dead end the cell was blamed for, decayed: see
+    /// [`Work::weights`]), smallest digit first. The "dom/wdeg" heuristic of Boussemart, Hemery, Lecoutre and Sais ("Boosting
     /// systematic search by weighting constraints", ECAI 2004), with weights on cells: a cell of a
     /// cage that keeps failing is decided early. A cell holding the digit `hot.0` that failed most
     /// lately weighs `hot.1 / 5` more ([`Work::hot_digit`]). When that cell has more than two
     /// candidates, a digit with two places left in a unit, one of them weighing at least twice the
     /// cell's weight per candidate, is branched on instead, at its heavier place (sigh's
-    /// `CandidateFinders.House`); under clues only ([`Tables::restarts`]: on killers it took 4-5x
+    /// `CandidateFinders.House`); under clues only ([`Tables::clue_rules`]: on killers it took 4-5x
     /// the nodes). Whether the branch is such a digit's place.
     pub fn pick_weighted(&self, t: &Tables, weights: &[u32], hot: (M, u64)) -> (Branch, bool) {
         let (hot_digit, bonus) = hot;
@@ -1232,7 +1240,7 @@ impl<M: Mask> State<M> {
             cell: best,
             digit: self.cand[best].lowest(),
         };
-        if best_count <= 2 || !t.restarts {
+        if best_count <= 2 || !t.clue_rules {
             return (cell, false);
         }
         // The house branch's score is half its heavier place's weight; the cell's, its weight per

@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::rules::Rules;
+use crate::grid::Cell;
 use crate::units::Units;
 
 /// A unit list flattened into arrays of `u32` indices, as the search reads it.
@@ -43,9 +44,12 @@ pub(crate) struct Tables {
     /// Whether the search branches by weights ([`State::pick_weighted`](super::state::State)): under
     /// cages.
     pub weighted: bool,
-    /// Whether the search restarts from the root while it has found no solution (keeping the
-    /// weights): under clues.
-    pub restarts: bool,
+    /// Whether there are clue rules ([`Units::has_clue_rules`]): the weighted branching then scores
+    /// digits too, may branch on a digit's places in a unit, and starts from [`Tables::seeds`].
+    pub clue_rules: bool,
+    /// Under clue rules, per cell, the weight its branching score starts from (see [`seeds`]);
+    /// else empty (all cells start at 1).
+    pub seeds: Box<[u32]>,
     /// Without peer lists (large grids): per cell, where its extra peers start in `extra` (the
     /// cells it must differ from besides its units': relations, cage mates), and one more entry.
     /// Empty when there are peer lists (which hold them) or no such cells.
@@ -141,7 +145,8 @@ impl Tables {
                 || units.is_jigsaw()
                 || units.has_clue_rules()
                 || rules.as_ref().is_some_and(Rules::has_non_consecutive),
-            restarts: units.has_clue_rules(),
+            clue_rules: units.has_clue_rules(),
+            seeds: seeds(units),
             units: list.len(),
             unit_cells,
             peer_start: peer_start.into(),
@@ -405,6 +410,55 @@ pub(crate) fn tables_for(units: &Units) -> Rc<Tables> {
         cache.truncate(CACHE_SIZE);
         tables
     })
+}
+
+/// What a dead end adds to a cell's branching weight under clue rules, against the cell priorities
+/// of [`seeds`], which thus weigh less than one dead end: they order cells the conflicts have not
+/// told apart yet.
+pub(crate) const SEED_UNIT: u32 = 256;
+
+/// Under clue rules, per cell, [`SEED_UNIT`] plus its priority: the sizes of the units, groups,
+/// renban lines, lines and relations holding it, and per cage or sum `max(2N - size, N)` (plus the
+/// size for a cage). As sigh's engine seeds its conflict scores with cell priorities
+/// (`optimizer.js`, `_computeCellPriorities`: each handler adds its priority, by default its size,
+/// sums favouring small cages) so that the search starts where the rules meet; here the priority
+/// weighs less than a dead end (a tie-breaker among cells with the same weight per candidate).
+/// Empty without clue rules: killers, jigsaws and non-consecutive pairs keep plain dom/wdeg.
+fn seeds(units: &Units) -> Box<[u32]> {
+    if !units.has_clue_rules() {
+        return Box::new([]);
+    }
+    let n = units.shape().n() as u32;
+    let mut w = vec![SEED_UNIT; units.shape().cells()];
+    let mut add = |cells: &[Cell], p: u32| {
+        for c in cells {
+            w[c.index()] += p;
+        }
+    };
+    let sum = |len: u32| (2 * n).saturating_sub(len).max(n);
+    for u in units.units() {
+        add(&u.cells, u.cells.len() as u32);
+    }
+    for g in units.groups() {
+        add(&g.cells, g.cells.len() as u32);
+    }
+    for l in units.window_rules() {
+        add(&l.cells, l.cells.len() as u32);
+    }
+    for l in units.lines() {
+        add(&l.cells, l.cells.len() as u32);
+    }
+    for c in units.cages() {
+        let len = c.cells.len() as u32;
+        add(&c.cells, sum(len) + len);
+    }
+    for s in units.sums() {
+        add(&s.cells, sum(s.cells.len() as u32));
+    }
+    for r in units.relations().iter().filter(|r| !r.kind.is_variant()) {
+        add(&[r.a, r.b], 2);
+    }
+    w.into()
 }
 
 #[cfg(test)]
