@@ -47,6 +47,25 @@ struct SumProp {
     /// The one allowed total (less the smallest weights), when there is one: what the bounds of
     /// [`SumProp::bounds`] are compared with.
     single: Option<u64>,
+    /// When the sum counts one digit (see [`Count`]).
+    count: Option<Count>,
+}
+
+/// A sum that counts the cells holding one digit, to an exact total (look and say, counting
+/// circles): besides the partial sums, the cells that see every cell of the sum still able to hold
+/// the digit cannot hold it while some are missing (a "pointing" elimination, as sigh's
+/// `RequiredValues` handler removes the values from the cells that see the whole constraint, here
+/// at every node and over the cells still open to the digit).
+#[derive(Debug, PartialEq, Eq)]
+struct Count {
+    /// The digit (0-based).
+    digit: usize,
+    /// How many of the cells hold it.
+    total: usize,
+    /// Per cell of the sum (in the order of [`SumProp::cells`]), its peers as a bit set over the
+    /// grid's cells, `words` words each.
+    peers: Box<[u64]>,
+    words: usize,
 }
 
 /// One line, as the search reads it: its graph's nodes numbered layer after layer, each node's
@@ -340,6 +359,7 @@ impl SumProp {
             let i = totals.iter().position(|&x| x != 0).unwrap_or(0);
             (i * 64) as u64 + u64::from(totals[i].trailing_zeros())
         });
+        let count = Count::of(units, s, &cells, single.map(|t| t as i64 + base));
         SumProp {
             cells: cells.into(),
             groups: ranges.into(),
@@ -347,6 +367,7 @@ impl SumProp {
             totals: totals.into(),
             words,
             single,
+            count,
         }
     }
 
@@ -485,6 +506,105 @@ impl SumProp {
             }
         }
         *out.scratch = buffer;
+        if let Some(count) = &self.count {
+            changed |= count.prune(&self.cells, cand, vals, out)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Count {
+    /// The count `s` is, when it is one: every cell weighs 1 for one digit and 0 for the others,
+    /// the one total (`total`, a value of the sum) at least 1; `cells`: the sum's cells as
+    /// [`SumProp`] orders them.
+    fn of(units: &Units, s: &SumRule, cells: &[u32], total: Option<i64>) -> Option<Count> {
+        let total = usize::try_from(total?).ok().filter(|&t| t >= 1)?;
+        let first = s.weights.first()?;
+        let digit = first.iter().position(|&w| w == 1)?;
+        let counts = first
+            .iter()
+            .enumerate()
+            .all(|(d, &w)| w == i32::from(d == digit));
+        let once = (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
+        if !counts || !once || s.weights.iter().any(|w| w != first) || total > s.cells.len() {
+            return None;
+        }
+        let shape = units.shape();
+        let words = shape.cells().div_ceil(64);
+        let mut peers = vec![0u64; cells.len() * words];
+        for (i, &c) in cells.iter().enumerate() {
+            for p in units.peers(crate::grid::Cell::new(c as usize)) {
+                set_bit(&mut peers[i * words..(i + 1) * words], p.index());
+            }
+        }
+        Some(Count {
+            digit,
+            total,
+            peers: peers.into(),
+            words,
+        })
+    }
+
+    /// While the digit is missing from some of `cells`: every cell that sees all the open cells
+    /// still able to hold it loses it; when two or more are missing, so does each of those cells
+    /// that sees all the others.
+    fn prune<M: Mask>(
+        &self,
+        cells: &[u32],
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let bit = 1u64 << self.digit;
+        let w = self.words;
+        let mut placed = 0usize;
+        let mut seen_by_all = [u64::MAX; 16];
+        if w > seen_by_all.len() {
+            return Ok(false);
+        }
+        let seen_by_all = &mut seen_by_all[..w];
+        let mut open = 0usize;
+        for (i, &c) in cells.iter().enumerate() {
+            let c = c as usize;
+            if vals[c] != 0 {
+                placed += usize::from(u64::from(vals[c]) == self.digit as u64 + 1);
+            } else if cand[c].low_bits() & bit != 0 {
+                open += 1;
+                for (a, &p) in seen_by_all.iter_mut().zip(&self.peers[i * w..(i + 1) * w]) {
+                    *a &= p;
+                }
+            }
+        }
+        if placed >= self.total || open == 0 {
+            return Ok(false);
+        }
+        let mut changed = false;
+        for (j, &word) in seen_by_all.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let x = j * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if x < cand.len() && vals[x] == 0 {
+                    changed |= narrow(cand, out, x, !bit)?;
+                }
+            }
+        }
+        if self.total - placed >= 2 {
+            for (i, &c) in cells.iter().enumerate() {
+                let c = c as usize;
+                if vals[c] != 0 || cand[c].low_bits() & bit == 0 {
+                    continue;
+                }
+                let peers = &self.peers[i * w..(i + 1) * w];
+                let alone = cells.iter().all(|&o| {
+                    let o = o as usize;
+                    o == c || vals[o] != 0 || cand[o].low_bits() & bit == 0 || has_bit(peers, o)
+                });
+                if alone {
+                    changed |= narrow(cand, out, c, !bit)?;
+                }
+            }
+        }
         Ok(changed)
     }
 }
