@@ -20,6 +20,7 @@ use super::narrow::{Narrowed, narrow, prune_unless_seen};
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
 use crate::constraint::SumRule;
+use crate::grid::Cell;
 use crate::units::Units;
 
 /// A relation's supports: for each digit of the first cell, the digits the second may hold
@@ -118,8 +119,26 @@ pub(crate) struct ClueRules {
     tables: Box<[PairTable]>,
     sums: Box<[SumProp]>,
     lines: Box<[LineProp]>,
+    /// The 2x2 squares of global entropy or global mod 3, if any.
+    squares: Option<Squares>,
     /// Per cell with one, its candidate set (cell, digits).
     pub candidates: Box<[(u32, u64)]>,
+}
+
+/// Every 2x2 square holds a digit of each of three classes (global entropy: 1-3, 4-6, 7-9; global
+/// mod 3: 1-4-7, 2-5-8, 3-6-9). Their lines (automata over the classes) keep the classes
+/// consistent; here, as sigh's `LocalEntropy` handler does, a class not yet placed in a square
+/// whose open cells can give it by one digit only needs that digit there: every cell that sees
+/// all the square's cells able to hold it loses it.
+#[derive(Debug, PartialEq, Eq)]
+struct Squares {
+    /// The three classes' digits.
+    classes: [u64; 3],
+    /// Each square's cells.
+    cells: Box<[[u32; 4]]>,
+    /// Per grid cell, its peers as a bit set over the grid's cells, `words` words each.
+    peers: Box<[u64]>,
+    words: usize,
 }
 
 impl ClueRules {
@@ -176,6 +195,7 @@ impl ClueRules {
             tables: tables.into(),
             sums,
             lines,
+            squares: Squares::of(units),
             candidates,
         }
     }
@@ -185,6 +205,7 @@ impl ClueRules {
         self.pairs.is_empty()
             && self.sums.is_empty()
             && self.lines.is_empty()
+            && self.squares.is_none()
             && self.candidates.is_empty()
     }
 
@@ -234,6 +255,101 @@ impl ClueRules {
                 out,
                 |c, o| line.prune(c, vals, o),
             )?;
+        }
+        if let Some(squares) = &self.squares {
+            changed |= squares.prune(cand, vals, out)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Squares {
+    /// The squares of the first global entropy or global mod 3 clue of `units` (on 1-9 only, as
+    /// the clue's lowering demands).
+    fn of(units: &Units) -> Option<Squares> {
+        let modular = units.clues().iter().find_map(|c| match c {
+            crate::clue::Clue::Global2x2 { modular } => Some(*modular),
+            _ => None,
+        })?;
+        let shape = units.shape();
+        if shape.n() != 9 || units.base() != 1 {
+            return None;
+        }
+        let classes = if modular {
+            [0o111, 0o222, 0o444]
+        } else {
+            [0o7, 0o70, 0o700]
+        };
+        let (rows, cols) = (shape.rows(), shape.cols());
+        let mut cells = Vec::new();
+        for r in 0..rows.saturating_sub(1) {
+            for c in 0..cols.saturating_sub(1) {
+                let at = |r, c| Cell::at(shape, r, c).index() as u32;
+                cells.push([at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)]);
+            }
+        }
+        let words = shape.cells().div_ceil(64);
+        let mut peers = vec![0u64; shape.cells() * words];
+        for i in 0..shape.cells() {
+            for p in units.peers(Cell::new(i)) {
+                set_bit(&mut peers[i * words..(i + 1) * words], p.index());
+            }
+        }
+        Some(Squares {
+            classes,
+            cells: cells.into(),
+            peers: peers.into(),
+            words,
+        })
+    }
+
+    /// One pass over the squares (see [`Squares`]).
+    fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let w = self.words;
+        let mut changed = false;
+        let mut seen_by_all = [0u64; 16];
+        if w > seen_by_all.len() {
+            return Ok(false);
+        }
+        for square in self.cells.iter() {
+            let (mut placed, mut open) = (0u64, 0u64);
+            for &c in square {
+                match vals[c as usize] {
+                    0 => open |= cand[c as usize].low_bits(),
+                    v => placed |= 1 << (v - 1),
+                }
+            }
+            for &class in &self.classes {
+                let left = open & class;
+                if placed & class != 0 || left.count_ones() != 1 {
+                    continue;
+                }
+                let all = &mut seen_by_all[..w];
+                all.iter_mut().for_each(|x| *x = u64::MAX);
+                for &c in square {
+                    let c = c as usize;
+                    if vals[c] == 0 && cand[c].low_bits() & left != 0 {
+                        for (a, &p) in all.iter_mut().zip(&self.peers[c * w..(c + 1) * w]) {
+                            *a &= p;
+                        }
+                    }
+                }
+                for (j, &word) in all.iter().enumerate() {
+                    let mut m = word;
+                    while m != 0 {
+                        let x = j * 64 + m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if x < cand.len() && vals[x] == 0 {
+                            changed |= narrow(cand, out, x, !left)?;
+                        }
+                    }
+                }
+            }
         }
         Ok(changed)
     }
@@ -533,7 +649,7 @@ impl Count {
         let words = shape.cells().div_ceil(64);
         let mut peers = vec![0u64; cells.len() * words];
         for (i, &c) in cells.iter().enumerate() {
-            for p in units.peers(crate::grid::Cell::new(c as usize)) {
+            for p in units.peers(Cell::new(c as usize)) {
                 set_bit(&mut peers[i * words..(i + 1) * words], p.index());
             }
         }
