@@ -52,8 +52,8 @@ struct SumProp {
     count: Option<Count>,
 }
 
-/// A sum that counts the cells holding one digit, to an exact total (look and say, counting
-/// circles): besides the partial sums, the cells that see every cell of the sum still able to hold
+/// A sum that counts the cells holding one digit, at least once (look and say, quadruples):
+/// besides the partial sums, the cells that see every cell of the sum still able to hold
 /// the digit cannot hold it while some are missing (a "pointing" elimination, as sigh's
 /// `RequiredValues` handler removes the values from the cells that see the whole constraint, here
 /// at every node and over the cells still open to the digit).
@@ -61,7 +61,7 @@ struct SumProp {
 struct Count {
     /// The digit (0-based).
     digit: usize,
-    /// How many of the cells hold it.
+    /// How many of the cells hold it at least.
     total: usize,
     /// Per cell of the sum (in the order of [`SumProp::cells`]), its peers as a bit set over the
     /// grid's cells, `words` words each.
@@ -475,7 +475,7 @@ impl SumProp {
             let i = totals.iter().position(|&x| x != 0).unwrap_or(0);
             (i * 64) as u64 + u64::from(totals[i].trailing_zeros())
         });
-        let count = Count::of(units, s, &cells, single.map(|t| t as i64 + base));
+        let count = Count::of(units, s, &cells);
         SumProp {
             cells: cells.into(),
             groups: ranges.into(),
@@ -631,10 +631,11 @@ impl SumProp {
 
 impl Count {
     /// The count `s` is, when it is one: every cell weighs 1 for one digit and 0 for the others,
-    /// the one total (`total`, a value of the sum) at least 1; `cells`: the sum's cells as
-    /// [`SumProp`] orders them.
-    fn of(units: &Units, s: &SumRule, cells: &[u32], total: Option<i64>) -> Option<Count> {
-        let total = usize::try_from(total?).ok().filter(|&t| t >= 1)?;
+    /// the smallest total at least 1; `cells`: the sum's cells as [`SumProp`] orders them.
+    fn of(units: &Units, s: &SumRule, cells: &[u32]) -> Option<Count> {
+        let total = usize::try_from(*s.totals.iter().min()?)
+            .ok()
+            .filter(|&t| t >= 1)?;
         let first = s.weights.first()?;
         let digit = first.iter().position(|&w| w == 1)?;
         let counts = first
