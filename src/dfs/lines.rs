@@ -1145,4 +1145,69 @@ mod tests {
         while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
         assert_eq!((cand[4], cand[6]), (0b1101, 0b1101));
     }
+
+    #[test]
+    fn a_count_takes_its_digit_from_the_cells_seeing_all_its_places() {
+        // One 3 in r1c1 r1c2: the rest of row 1 and of the first box lose 3.
+        let (_, r) = rules(vec![Clue::LookAndSay {
+            counts: vec![(3, 1)],
+            cells: vec![at(0, 0), at(0, 1)],
+        }]);
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        let mut bufs = Bufs::default();
+        let mut out = bufs.narrowed();
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        for c in [2, 3, 4, 5] {
+            assert_eq!(cand[c], 0b1011, "cell {c}");
+        }
+        assert_eq!((cand[0], cand[1], cand[8]), (0b1111, 0b1111, 0b1111));
+        // With 3 placed in r1c2, nothing more is required.
+        let mut cand = vec![0b1111u16; 16];
+        let mut vals = vec![0u16; 16];
+        vals[1] = 3;
+        cand[1] = 0b0100;
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        assert_eq!(cand[8], 0b1111);
+        // Two 1s in r1c1 r1c2 r3c3: r1c1 and r1c2 share a row, so r3c3 is 1 (the partial sums), and
+        // r1c3, seeing all three, loses 1; r1c4 does not see r3c3.
+        let (_, r) = rules(vec![Clue::LookAndSay {
+            counts: vec![(1, 2)],
+            cells: vec![at(0, 0), at(0, 1), at(2, 2)],
+        }]);
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        assert_eq!(cand[10], 0b0001);
+        assert_eq!((cand[2], cand[3]), (0b1110, 0b1111));
+    }
+
+    #[test]
+    fn an_entropy_square_needs_a_class_left_with_one_digit() {
+        let shape = Shape::new(3, 3).unwrap();
+        let units = Units::rules(shape)
+            .clue(Clue::Global2x2 { modular: false })
+            .build()
+            .unwrap();
+        let r = ClueRules::build(&units, &[]);
+        // The top-left square (r1c1 r1c2 r2c1 r2c2) can get a low digit only as 2, in r1c1 or
+        // r1c2: the rest of row 1 and of box 1 lose 2; nothing else does.
+        let mut cand = vec![0b1_1111_1111u16; 81];
+        for c in [0, 1] {
+            cand[c] = 0b1_1111_1010;
+        }
+        for c in [9, 10] {
+            cand[c] = 0b1_1111_1000;
+        }
+        let vals = vec![0u16; 81];
+        let mut bufs = Bufs::default();
+        let mut out = bufs.narrowed();
+        r.prune(9, &mut cand, &vals, &mut out, 0).unwrap();
+        for c in [2, 3, 8, 11, 18, 20] {
+            assert_eq!(cand[c] & 0b10, 0, "cell {c}");
+        }
+        for c in [0, 1, 27, 28, 12] {
+            assert_ne!(cand[c] & 0b10, 0, "cell {c}");
+        }
+    }
 }
