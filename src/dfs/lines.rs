@@ -129,7 +129,8 @@ pub(crate) struct ClueRules {
 /// mod 3: 1-4-7, 2-5-8, 3-6-9). Their lines (automata over the classes) keep the classes
 /// consistent; here, as sigh's `LocalEntropy` handler does, a class not yet placed in a square
 /// whose open cells can give it by one digit only needs that digit there: every cell that sees
-/// all the square's cells able to hold it loses it.
+/// all the square's cells able to hold it loses it (a contradiction there is blamed on the square
+/// and the cell, for the search's branching weights).
 #[derive(Debug, PartialEq, Eq)]
 struct Squares {
     /// The three classes' digits.
@@ -345,7 +346,14 @@ impl Squares {
                         let x = j * 64 + m.trailing_zeros() as usize;
                         m &= m - 1;
                         if x < cand.len() && vals[x] == 0 {
-                            changed |= narrow(cand, out, x, !left)?;
+                            match narrow(cand, out, x, !left) {
+                                Ok(c) => changed |= c,
+                                Err(e) => {
+                                    out.blame.extend_from_slice(square);
+                                    out.blame.push(x as u32);
+                                    return Err(e);
+                                }
+                            }
                         }
                     }
                 }
