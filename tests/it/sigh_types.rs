@@ -449,7 +449,7 @@ fn required_digits_point_as_enumeration() {
         let k = counts_agree(text, 300);
         assert!(k > 0 && k < 288, "{text}: {k}");
     }
-    for (index, blank) in [(123, 27), (193, 18), (88, 27), (46, 27)] {
+    for (index, blank) in [(123, 18), (193, 12), (88, 18), (46, 18)] {
         let (with, without) = blanked_completions(index, blank);
         assert!(
             with >= 1 && with <= without,
