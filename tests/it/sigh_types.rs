@@ -433,9 +433,8 @@ fn quadruple_puzzles_within_a_node_budget() {
 /// A count of one digit (look and say, quadruples) takes the digit from the cells that see every
 /// open cell of the count still able to hold it (and, two or more missing, from such a cell that
 /// sees all the others); a class of a global entropy or mod 3 square with one digit left takes
-/// that digit from the cells seeing all its places there. Counts as enumeration on 4x4 and on
-/// published solutions partly blanked (#123 look and say, #193 quadruples, #88 global entropy,
-/// #46 global mod 3).
+/// that digit from the cells seeing all its places there. Counts as enumeration on 4x4 (the
+/// squares, 9x9 only, are pinned by the dfs unit test and the node budgets below).
 #[test]
 fn required_digits_point_as_enumeration() {
     for text in [
@@ -444,17 +443,9 @@ fn required_digits_point_as_enumeration() {
         ".Shape~4x4.LookAndSay~2214~R1C1~R1C2~R3C3~R4C4",
         ".Shape~4x4.LookAndSay~1112~R1C1~R2C2.LookAndSay~24~R1C3~R2C1~R4C4",
         ".Shape~4x4.Quad~R2C2~3~3",
-        ".Shape~4x4.Quad~R1C2~1.Quad~R2C2~1~2",
     ] {
         let k = counts_agree(text, 300);
         assert!(k > 0 && k < 288, "{text}: {k}");
-    }
-    for (index, blank) in [(123, 18), (193, 12), (88, 18), (46, 18)] {
-        let (with, without) = blanked_completions(index, blank);
-        assert!(
-            with >= 1 && with <= without,
-            "#{index}: {with} of {without}"
-        );
     }
 }
 
