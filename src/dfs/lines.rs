@@ -20,6 +20,7 @@ use super::narrow::{Narrowed, narrow, prune_unless_seen};
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
 use crate::constraint::SumRule;
+use crate::grid::Cell;
 use crate::units::Units;
 
 /// A relation's supports: for each digit of the first cell, the digits the second may hold
@@ -47,6 +48,25 @@ struct SumProp {
     /// The one allowed total (less the smallest weights), when there is one: what the bounds of
     /// [`SumProp::bounds`] are compared with.
     single: Option<u64>,
+    /// When the sum counts one digit (see [`Count`]).
+    count: Option<Count>,
+}
+
+/// A sum that counts the cells holding one digit, at least once (look and say, quadruples):
+/// besides the partial sums, the cells that see every cell of the sum still able to hold
+/// the digit cannot hold it while some are missing (a "pointing" elimination, as sigh's
+/// `RequiredValues` handler removes the values from the cells that see the whole constraint, here
+/// at every node and over the cells still open to the digit).
+#[derive(Debug, PartialEq, Eq)]
+struct Count {
+    /// The digit (0-based).
+    digit: usize,
+    /// How many of the cells hold it at least.
+    total: usize,
+    /// Per cell of the sum (in the order of [`SumProp::cells`]), its peers as a bit set over the
+    /// grid's cells, `words` words each.
+    peers: Box<[u64]>,
+    words: usize,
 }
 
 /// One line, as the search reads it: its graph's nodes numbered layer after layer, each node's
@@ -99,8 +119,27 @@ pub(crate) struct ClueRules {
     tables: Box<[PairTable]>,
     sums: Box<[SumProp]>,
     lines: Box<[LineProp]>,
+    /// The 2x2 squares of global entropy or global mod 3, if any.
+    squares: Option<Squares>,
     /// Per cell with one, its candidate set (cell, digits).
     pub candidates: Box<[(u32, u64)]>,
+}
+
+/// Every 2x2 square holds a digit of each of three classes (global entropy: 1-3, 4-6, 7-9; global
+/// mod 3: 1-4-7, 2-5-8, 3-6-9). Their lines (automata over the classes) keep the classes
+/// consistent; here, as sigh's `LocalEntropy` handler does, a class not yet placed in a square
+/// whose open cells can give it by one digit only needs that digit there: every cell that sees
+/// all the square's cells able to hold it loses it (a contradiction there is blamed on the square
+/// and the cell, for the search's branching weights).
+#[derive(Debug, PartialEq, Eq)]
+struct Squares {
+    /// The three classes' digits.
+    classes: [u64; 3],
+    /// Each square's cells.
+    cells: Box<[[u32; 4]]>,
+    /// Per grid cell, its peers as a bit set over the grid's cells, `words` words each.
+    peers: Box<[u64]>,
+    words: usize,
 }
 
 impl ClueRules {
@@ -157,6 +196,7 @@ impl ClueRules {
             tables: tables.into(),
             sums,
             lines,
+            squares: Squares::of(units),
             candidates,
         }
     }
@@ -166,6 +206,7 @@ impl ClueRules {
         self.pairs.is_empty()
             && self.sums.is_empty()
             && self.lines.is_empty()
+            && self.squares.is_none()
             && self.candidates.is_empty()
     }
 
@@ -215,6 +256,108 @@ impl ClueRules {
                 out,
                 |c, o| line.prune(c, vals, o),
             )?;
+        }
+        if let Some(squares) = &self.squares {
+            changed |= squares.prune(cand, vals, out)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Squares {
+    /// The squares of the first global entropy or global mod 3 clue of `units` (on 1-9 only, as
+    /// the clue's lowering demands).
+    fn of(units: &Units) -> Option<Squares> {
+        let modular = units.clues().iter().find_map(|c| match c {
+            crate::clue::Clue::Global2x2 { modular } => Some(*modular),
+            _ => None,
+        })?;
+        let shape = units.shape();
+        if shape.n() != 9 || units.base() != 1 {
+            return None;
+        }
+        let classes = if modular {
+            [0o111, 0o222, 0o444]
+        } else {
+            [0o7, 0o70, 0o700]
+        };
+        let (rows, cols) = (shape.rows(), shape.cols());
+        let mut cells = Vec::new();
+        for r in 0..rows.saturating_sub(1) {
+            for c in 0..cols.saturating_sub(1) {
+                let at = |r, c| Cell::at(shape, r, c).index() as u32;
+                cells.push([at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)]);
+            }
+        }
+        let words = shape.cells().div_ceil(64);
+        let mut peers = vec![0u64; shape.cells() * words];
+        for i in 0..shape.cells() {
+            for p in units.peers(Cell::new(i)) {
+                set_bit(&mut peers[i * words..(i + 1) * words], p.index());
+            }
+        }
+        Some(Squares {
+            classes,
+            cells: cells.into(),
+            peers: peers.into(),
+            words,
+        })
+    }
+
+    /// One pass over the squares (see [`Squares`]).
+    fn prune<M: Mask>(
+        &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let w = self.words;
+        let mut changed = false;
+        let mut seen_by_all = [0u64; 16];
+        if w > seen_by_all.len() {
+            return Ok(false);
+        }
+        for square in self.cells.iter() {
+            let (mut placed, mut open) = (0u64, 0u64);
+            for &c in square {
+                match vals[c as usize] {
+                    0 => open |= cand[c as usize].low_bits(),
+                    v => placed |= 1 << (v - 1),
+                }
+            }
+            for &class in &self.classes {
+                let left = open & class;
+                if placed & class != 0 || left.count_ones() != 1 {
+                    continue;
+                }
+                let all = &mut seen_by_all[..w];
+                all.iter_mut().for_each(|x| *x = u64::MAX);
+                for &c in square {
+                    let c = c as usize;
+                    if vals[c] == 0 && cand[c].low_bits() & left != 0 {
+                        for (a, &p) in all.iter_mut().zip(&self.peers[c * w..(c + 1) * w]) {
+                            *a &= p;
+                        }
+                    }
+                }
+                for (j, &word) in all.iter().enumerate() {
+                    let mut m = word;
+                    while m != 0 {
+                        let x = j * 64 + m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        if x < cand.len() && vals[x] == 0 {
+                            match narrow(cand, out, x, !left) {
+                                Ok(c) => changed |= c,
+                                Err(e) => {
+                                    out.blame.extend_from_slice(square);
+                                    out.blame.push(x as u32);
+                                    return Err(e);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
         Ok(changed)
     }
@@ -340,6 +483,7 @@ impl SumProp {
             let i = totals.iter().position(|&x| x != 0).unwrap_or(0);
             (i * 64) as u64 + u64::from(totals[i].trailing_zeros())
         });
+        let count = Count::of(units, s, &cells);
         SumProp {
             cells: cells.into(),
             groups: ranges.into(),
@@ -347,6 +491,7 @@ impl SumProp {
             totals: totals.into(),
             words,
             single,
+            count,
         }
     }
 
@@ -485,6 +630,106 @@ impl SumProp {
             }
         }
         *out.scratch = buffer;
+        if let Some(count) = &self.count {
+            changed |= count.prune(&self.cells, cand, vals, out)?;
+        }
+        Ok(changed)
+    }
+}
+
+impl Count {
+    /// The count `s` is, when it is one: every cell weighs 1 for one digit and 0 for the others,
+    /// the smallest total at least 1; `cells`: the sum's cells as [`SumProp`] orders them.
+    fn of(units: &Units, s: &SumRule, cells: &[u32]) -> Option<Count> {
+        let total = usize::try_from(*s.totals.iter().min()?)
+            .ok()
+            .filter(|&t| t >= 1)?;
+        let first = s.weights.first()?;
+        let digit = first.iter().position(|&w| w == 1)?;
+        let counts = first
+            .iter()
+            .enumerate()
+            .all(|(d, &w)| w == i32::from(d == digit));
+        let once = (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
+        if !counts || !once || s.weights.iter().any(|w| w != first) || total > s.cells.len() {
+            return None;
+        }
+        let shape = units.shape();
+        let words = shape.cells().div_ceil(64);
+        let mut peers = vec![0u64; cells.len() * words];
+        for (i, &c) in cells.iter().enumerate() {
+            for p in units.peers(Cell::new(c as usize)) {
+                set_bit(&mut peers[i * words..(i + 1) * words], p.index());
+            }
+        }
+        Some(Count {
+            digit,
+            total,
+            peers: peers.into(),
+            words,
+        })
+    }
+
+    /// While the digit is missing from some of `cells`: every cell that sees all the open cells
+    /// still able to hold it loses it; when two or more are missing, so does each of those cells
+    /// that sees all the others.
+    fn prune<M: Mask>(
+        &self,
+        cells: &[u32],
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let bit = 1u64 << self.digit;
+        let w = self.words;
+        let mut placed = 0usize;
+        let mut seen_by_all = [u64::MAX; 16];
+        if w > seen_by_all.len() {
+            return Ok(false);
+        }
+        let seen_by_all = &mut seen_by_all[..w];
+        let mut open = 0usize;
+        for (i, &c) in cells.iter().enumerate() {
+            let c = c as usize;
+            if vals[c] != 0 {
+                placed += usize::from(u64::from(vals[c]) == self.digit as u64 + 1);
+            } else if cand[c].low_bits() & bit != 0 {
+                open += 1;
+                for (a, &p) in seen_by_all.iter_mut().zip(&self.peers[i * w..(i + 1) * w]) {
+                    *a &= p;
+                }
+            }
+        }
+        if placed >= self.total || open == 0 {
+            return Ok(false);
+        }
+        let mut changed = false;
+        for (j, &word) in seen_by_all.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let x = j * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if x < cand.len() && vals[x] == 0 {
+                    changed |= narrow(cand, out, x, !bit)?;
+                }
+            }
+        }
+        if self.total - placed >= 2 {
+            for (i, &c) in cells.iter().enumerate() {
+                let c = c as usize;
+                if vals[c] != 0 || cand[c].low_bits() & bit == 0 {
+                    continue;
+                }
+                let peers = &self.peers[i * w..(i + 1) * w];
+                let alone = cells.iter().all(|&o| {
+                    let o = o as usize;
+                    o == c || vals[o] != 0 || cand[o].low_bits() & bit == 0 || has_bit(peers, o)
+                });
+                if alone {
+                    changed |= narrow(cand, out, c, !bit)?;
+                }
+            }
+        }
         Ok(changed)
     }
 }
@@ -907,5 +1152,70 @@ mod tests {
         cand[5] = 0b0010;
         while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
         assert_eq!((cand[4], cand[6]), (0b1101, 0b1101));
+    }
+
+    #[test]
+    fn a_count_takes_its_digit_from_the_cells_seeing_all_its_places() {
+        // One 3 in r1c1 r1c2: the rest of row 1 and of the first box lose 3.
+        let (_, r) = rules(vec![Clue::LookAndSay {
+            counts: vec![(3, 1)],
+            cells: vec![at(0, 0), at(0, 1)],
+        }]);
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        let mut bufs = Bufs::default();
+        let mut out = bufs.narrowed();
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        for c in [2, 3, 4, 5] {
+            assert_eq!(cand[c], 0b1011, "cell {c}");
+        }
+        assert_eq!((cand[0], cand[1], cand[8]), (0b1111, 0b1111, 0b1111));
+        // With 3 placed in r1c2, nothing more is required.
+        let mut cand = vec![0b1111u16; 16];
+        let mut vals = vec![0u16; 16];
+        vals[1] = 3;
+        cand[1] = 0b0100;
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        assert_eq!(cand[8], 0b1111);
+        // Two 1s in r1c1 r1c2 r3c3: r1c1 and r1c2 share a row, so r3c3 is 1 (the partial sums), and
+        // r1c3, seeing all three, loses 1; r1c4 does not see r3c3.
+        let (_, r) = rules(vec![Clue::LookAndSay {
+            counts: vec![(1, 2)],
+            cells: vec![at(0, 0), at(0, 1), at(2, 2)],
+        }]);
+        let mut cand = vec![0b1111u16; 16];
+        let vals = vec![0u16; 16];
+        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        assert_eq!(cand[10], 0b0001);
+        assert_eq!((cand[2], cand[3]), (0b1110, 0b1111));
+    }
+
+    #[test]
+    fn an_entropy_square_needs_a_class_left_with_one_digit() {
+        let shape = Shape::new(3, 3).unwrap();
+        let units = Units::rules(shape)
+            .clue(Clue::Global2x2 { modular: false })
+            .build()
+            .unwrap();
+        let r = ClueRules::build(&units, &[]);
+        // The top-left square (r1c1 r1c2 r2c1 r2c2) can get a low digit only as 2, in r1c1 or
+        // r1c2: the rest of row 1 and of box 1 lose 2; nothing else does.
+        let mut cand = vec![0b1_1111_1111u16; 81];
+        for c in [0, 1] {
+            cand[c] = 0b1_1111_1010;
+        }
+        for c in [9, 10] {
+            cand[c] = 0b1_1111_1000;
+        }
+        let vals = vec![0u16; 81];
+        let mut bufs = Bufs::default();
+        let mut out = bufs.narrowed();
+        r.prune(9, &mut cand, &vals, &mut out, 0).unwrap();
+        for c in [2, 3, 8, 11, 18, 20] {
+            assert_eq!(cand[c] & 0b10, 0, "cell {c}");
+        }
+        for c in [0, 1, 27, 28, 12] {
+            assert_ne!(cand[c] & 0b10, 0, "cell {c}");
+        }
     }
 }

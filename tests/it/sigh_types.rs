@@ -429,3 +429,42 @@ fn quadruple_puzzles_within_a_node_budget() {
     let records = crate::sigh::corpus();
     crate::sigh::settled_natively_within(&records, &[(28, 5_000), (226, 5_000)]);
 }
+
+/// A count of one digit (look and say, quadruples) takes the digit from the cells that see every
+/// open cell of the count still able to hold it (and, two or more missing, from such a cell that
+/// sees all the others); a class of a global entropy or mod 3 square with one digit left takes
+/// that digit from the cells seeing all its places there. Counts as enumeration on 4x4 (the
+/// squares, 9x9 only, are pinned by the dfs unit test and the node budgets below).
+#[test]
+fn required_digits_point_as_enumeration() {
+    for text in [
+        ".Shape~4x4.LookAndSay~13~R1C1~R1C2",
+        ".Shape~4x4.LookAndSay~23~R1C1~R2C3~R3C2~R4C4",
+        ".Shape~4x4.LookAndSay~2214~R1C1~R1C2~R3C3~R4C4",
+        ".Shape~4x4.LookAndSay~1112~R1C1~R2C2.LookAndSay~24~R1C3~R2C1~R4C4",
+        ".Shape~4x4.Quad~R2C2~3~3",
+    ] {
+        let k = counts_agree(text, 300);
+        assert!(k > 0 && k < 288, "{text}: {k}");
+    }
+}
+
+/// Main at `646d167` took 936,122 native nodes on #123 (look and say), 3,886 on #122, 7,131 on #27
+/// (look-and-say killer), 7,549 on #193 and 839 on #28 (quadruples), 44,392 on #88 (skyscrapers,
+/// global entropy); with the required digits' pointing 746, 284, 19, 169, 15 and 9,384 (the
+/// squares' contradictions blamed on their cells for the branching weights).
+#[test]
+fn required_digits_point_within_node_budgets() {
+    let records = crate::sigh::corpus();
+    crate::sigh::settled_natively_within(
+        &records,
+        &[
+            (123, 1_500),
+            (122, 600),
+            (27, 100),
+            (193, 400),
+            (28, 60),
+            (88, 15_000),
+        ],
+    );
+}
