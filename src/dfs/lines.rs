@@ -63,10 +63,6 @@ struct Count {
     digit: usize,
     /// How many of the cells hold it at least.
     total: usize,
-    /// Per cell of the sum (in the order of [`SumProp::cells`]), its peers as a bit set over the
-    /// grid's cells, `words` words each.
-    peers: Box<[u64]>,
-    words: usize,
 }
 
 /// One line, as the search reads it: its graph's nodes numbered layer after layer, each node's
@@ -121,6 +117,9 @@ pub(crate) struct ClueRules {
     lines: Box<[LineProp]>,
     /// The 2x2 squares of global entropy or global mod 3, if any.
     squares: Option<Squares>,
+    /// The cells' peers, for the counts' and squares' pointing; `None` when neither is present
+    /// or above [`PeerSets::MAX_WORDS`] words a set.
+    peers: Option<PeerSets>,
     /// Per cell with one, its candidate set (cell, digits).
     pub candidates: Box<[(u32, u64)]>,
 }
@@ -137,9 +136,95 @@ struct Squares {
     classes: [u64; 3],
     /// Each square's cells.
     cells: Box<[[u32; 4]]>,
-    /// Per grid cell, its peers as a bit set over the grid's cells, `words` words each.
-    peers: Box<[u64]>,
+}
+
+/// Per grid cell, its peers (the cells sharing a unit or a difference with it) as a bit set over
+/// the grid's cells: what the pointing of counts and squares intersects.
+#[derive(Debug, PartialEq, Eq)]
+struct PeerSets {
+    bits: Box<[u64]>,
+    /// Words a set.
     words: usize,
+}
+
+impl PeerSets {
+    /// The most words a set (grids up to 1,024 cells): the pointing's intersection is a buffer on
+    /// the stack.
+    const MAX_WORDS: usize = 16;
+
+    fn of(units: &Units) -> Option<PeerSets> {
+        let cells = units.shape().cells();
+        let words = cells.div_ceil(64);
+        if words > Self::MAX_WORDS {
+            return None;
+        }
+        let mut bits = vec![0u64; cells * words];
+        for i in 0..cells {
+            for p in units.peers(Cell::new(i)) {
+                set_bit(&mut bits[i * words..(i + 1) * words], p.index());
+            }
+        }
+        Some(PeerSets {
+            bits: bits.into(),
+            words,
+        })
+    }
+
+    /// The peers of cell `c`.
+    fn of_cell(&self, c: usize) -> &[u64] {
+        &self.bits[c * self.words..(c + 1) * self.words]
+    }
+
+    /// The cells that see all of `holders` (the cells able to hold some digits), `None` if there
+    /// are none.
+    fn seen_by_all(&self, holders: impl Iterator<Item = usize>) -> Option<[u64; Self::MAX_WORDS]> {
+        let mut seen = [u64::MAX; Self::MAX_WORDS];
+        let mut any = false;
+        for c in holders {
+            any = true;
+            for (a, &p) in seen.iter_mut().zip(self.of_cell(c)) {
+                *a &= p;
+            }
+        }
+        any.then_some(seen)
+    }
+
+    /// Takes `digits` from every open cell of `seen` ([`PeerSets::seen_by_all`] their holders).
+    /// On a contradiction, `blame` (if any) and the cell are blamed.
+    fn point<M: Mask>(
+        &self,
+        seen: Option<[u64; Self::MAX_WORDS]>,
+        digits: u64,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        blame: Option<&[u32]>,
+    ) -> Step<bool> {
+        let Some(seen) = seen else {
+            return Ok(false);
+        };
+        let mut changed = false;
+        for (j, &word) in seen[..self.words].iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let x = j * 64 + m.trailing_zeros() as usize;
+                m &= m - 1;
+                if x < cand.len() && vals[x] == 0 {
+                    match narrow(cand, out, x, !digits) {
+                        Ok(c) => changed |= c,
+                        Err(e) => {
+                            if let Some(cells) = blame {
+                                out.blame.extend_from_slice(cells);
+                                out.blame.push(x as u32);
+                            }
+                            return Err(e);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(changed)
+    }
 }
 
 impl ClueRules {
@@ -175,12 +260,18 @@ impl ClueRules {
             };
             pairs.push((r.a.index() as u32, r.b.index() as u32, t as u32));
         }
-        let sums = units
+        let sums: Box<[SumProp]> = units
             .sums()
             .iter()
             .chain(derived)
             .map(|s| SumProp::new(units, s))
             .collect();
+        let squares = Squares::of(units);
+        let peers = if squares.is_some() || sums.iter().any(|s| s.count.is_some()) {
+            PeerSets::of(units)
+        } else {
+            None
+        };
         let lines = units
             .lines()
             .iter()
@@ -196,7 +287,8 @@ impl ClueRules {
             tables: tables.into(),
             sums,
             lines,
-            squares: Squares::of(units),
+            squares,
+            peers,
             candidates,
         }
     }
@@ -241,7 +333,7 @@ impl ClueRules {
         for (k, sum) in self.sums.iter().enumerate() {
             let cells = &sum.cells;
             changed |= prune_unless_seen(slot(k), cells.iter(), cells, cand, vals, out, |c, o| {
-                sum.prune(n, c, vals, o)
+                sum.prune(n, c, vals, o, self.peers.as_ref())
             })?;
         }
         let first_line = self.sums.len();
@@ -257,8 +349,8 @@ impl ClueRules {
                 |c, o| line.prune(c, vals, o),
             )?;
         }
-        if let Some(squares) = &self.squares {
-            changed |= squares.prune(cand, vals, out)?;
+        if let (Some(squares), Some(peers)) = (&self.squares, &self.peers) {
+            changed |= squares.prune(peers, cand, vals, out)?;
         }
         Ok(changed)
     }
@@ -289,34 +381,21 @@ impl Squares {
                 cells.push([at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)]);
             }
         }
-        let words = shape.cells().div_ceil(64);
-        let mut peers = vec![0u64; shape.cells() * words];
-        for i in 0..shape.cells() {
-            for p in units.peers(Cell::new(i)) {
-                set_bit(&mut peers[i * words..(i + 1) * words], p.index());
-            }
-        }
         Some(Squares {
             classes,
             cells: cells.into(),
-            peers: peers.into(),
-            words,
         })
     }
 
     /// One pass over the squares (see [`Squares`]).
     fn prune<M: Mask>(
         &self,
+        peers: &PeerSets,
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
-        let w = self.words;
         let mut changed = false;
-        let mut seen_by_all = [0u64; 16];
-        if w > seen_by_all.len() {
-            return Ok(false);
-        }
         for square in self.cells.iter() {
             let (mut placed, mut open) = (0u64, 0u64);
             for &c in square {
@@ -330,33 +409,12 @@ impl Squares {
                 if placed & class != 0 || left.count_ones() != 1 {
                     continue;
                 }
-                let all = &mut seen_by_all[..w];
-                all.iter_mut().for_each(|x| *x = u64::MAX);
-                for &c in square {
-                    let c = c as usize;
-                    if vals[c] == 0 && cand[c].low_bits() & left != 0 {
-                        for (a, &p) in all.iter_mut().zip(&self.peers[c * w..(c + 1) * w]) {
-                            *a &= p;
-                        }
-                    }
-                }
-                for (j, &word) in all.iter().enumerate() {
-                    let mut m = word;
-                    while m != 0 {
-                        let x = j * 64 + m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        if x < cand.len() && vals[x] == 0 {
-                            match narrow(cand, out, x, !left) {
-                                Ok(c) => changed |= c,
-                                Err(e) => {
-                                    out.blame.extend_from_slice(square);
-                                    out.blame.push(x as u32);
-                                    return Err(e);
-                                }
-                            }
-                        }
-                    }
-                }
+                let holders = square
+                    .iter()
+                    .map(|&c| c as usize)
+                    .filter(|&c| vals[c] == 0 && cand[c].low_bits() & left != 0);
+                let seen = peers.seen_by_all(holders);
+                changed |= peers.point(seen, left, cand, vals, out, Some(square))?;
             }
         }
         Ok(changed)
@@ -483,7 +541,7 @@ impl SumProp {
             let i = totals.iter().position(|&x| x != 0).unwrap_or(0);
             (i * 64) as u64 + u64::from(totals[i].trailing_zeros())
         });
-        let count = Count::of(units, s, &cells);
+        let count = Count::of(s, &cells);
         SumProp {
             cells: cells.into(),
             groups: ranges.into(),
@@ -504,6 +562,7 @@ impl SumProp {
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        peers: Option<&PeerSets>,
     ) -> Step<bool> {
         if let Some(t) = self.single {
             // Cheap bounds first: a total out of them fails; far enough inside them, no digit
@@ -630,8 +689,8 @@ impl SumProp {
             }
         }
         *out.scratch = buffer;
-        if let Some(count) = &self.count {
-            changed |= count.prune(&self.cells, cand, vals, out)?;
+        if let (Some(count), Some(peers)) = (&self.count, peers) {
+            changed |= count.prune(peers, &self.cells, cand, vals, out)?;
         }
         Ok(changed)
     }
@@ -640,7 +699,7 @@ impl SumProp {
 impl Count {
     /// The count `s` is, when it is one: every cell weighs 1 for one digit and 0 for the others,
     /// the smallest total at least 1; `cells`: the sum's cells as [`SumProp`] orders them.
-    fn of(units: &Units, s: &SumRule, cells: &[u32]) -> Option<Count> {
+    fn of(s: &SumRule, cells: &[u32]) -> Option<Count> {
         let total = usize::try_from(*s.totals.iter().min()?)
             .ok()
             .filter(|&t| t >= 1)?;
@@ -654,20 +713,7 @@ impl Count {
         if !counts || !once || s.weights.iter().any(|w| w != first) || total > s.cells.len() {
             return None;
         }
-        let shape = units.shape();
-        let words = shape.cells().div_ceil(64);
-        let mut peers = vec![0u64; cells.len() * words];
-        for (i, &c) in cells.iter().enumerate() {
-            for p in units.peers(Cell::new(c as usize)) {
-                set_bit(&mut peers[i * words..(i + 1) * words], p.index());
-            }
-        }
-        Some(Count {
-            digit,
-            total,
-            peers: peers.into(),
-            words,
-        })
+        Some(Count { digit, total })
     }
 
     /// While the digit is missing from some of `cells`: every cell that sees all the open cells
@@ -675,55 +721,37 @@ impl Count {
     /// that sees all the others.
     fn prune<M: Mask>(
         &self,
+        peers: &PeerSets,
         cells: &[u32],
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<bool> {
         let bit = 1u64 << self.digit;
-        let w = self.words;
-        let mut placed = 0usize;
-        let mut seen_by_all = [u64::MAX; 16];
-        if w > seen_by_all.len() {
+        let placed = cells
+            .iter()
+            .filter(|&&c| u64::from(vals[c as usize]) == self.digit as u64 + 1)
+            .count();
+        if placed >= self.total {
             return Ok(false);
         }
-        let seen_by_all = &mut seen_by_all[..w];
-        let mut open = 0usize;
-        for (i, &c) in cells.iter().enumerate() {
-            let c = c as usize;
-            if vals[c] != 0 {
-                placed += usize::from(u64::from(vals[c]) == self.digit as u64 + 1);
-            } else if cand[c].low_bits() & bit != 0 {
-                open += 1;
-                for (a, &p) in seen_by_all.iter_mut().zip(&self.peers[i * w..(i + 1) * w]) {
-                    *a &= p;
-                }
-            }
-        }
-        if placed >= self.total || open == 0 {
-            return Ok(false);
-        }
-        let mut changed = false;
-        for (j, &word) in seen_by_all.iter().enumerate() {
-            let mut m = word;
-            while m != 0 {
-                let x = j * 64 + m.trailing_zeros() as usize;
-                m &= m - 1;
-                if x < cand.len() && vals[x] == 0 {
-                    changed |= narrow(cand, out, x, !bit)?;
-                }
-            }
-        }
+        let holding = |cand: &[M], c: usize| vals[c] == 0 && cand[c].low_bits() & bit != 0;
+        let holders = cells
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| holding(cand, c));
+        let seen = peers.seen_by_all(holders);
+        let mut changed = peers.point(seen, bit, cand, vals, out, None)?;
         if self.total - placed >= 2 {
-            for (i, &c) in cells.iter().enumerate() {
+            for &c in cells {
                 let c = c as usize;
-                if vals[c] != 0 || cand[c].low_bits() & bit == 0 {
+                if !holding(cand, c) {
                     continue;
                 }
-                let peers = &self.peers[i * w..(i + 1) * w];
+                let seen = peers.of_cell(c);
                 let alone = cells.iter().all(|&o| {
                     let o = o as usize;
-                    o == c || vals[o] != 0 || cand[o].low_bits() & bit == 0 || has_bit(peers, o)
+                    o == c || !holding(cand, o) || has_bit(seen, o)
                 });
                 if alone {
                     changed |= narrow(cand, out, c, !bit)?;
