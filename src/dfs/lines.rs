@@ -76,12 +76,31 @@ struct LineProp {
     edges: Box<[u32]>,
     /// Where each layer's nodes start (layers 0..=L, then the total).
     offset: Box<[usize]>,
+    /// Per node, the digits of its edges, when no node has two edges of one digit (then a node's
+    /// edge of digit d is found by counting the digits below d, and a pass follows only the edges
+    /// of the cell's digits).
+    has: Option<Box<[u64]>>,
     /// Whether the line accepts no word.
     empty: bool,
+    /// Whether its cells are all different cells, so that its pruning is idempotent.
+    simple: bool,
+    /// Where its residual supports start, after the lines' before it (see [`LineProp::prune`]);
+    /// `None` when it keeps none (a repeated cell, more than [`RESIDUE_CELLS`] cells or more than
+    /// 16 digits).
+    residues: Option<usize>,
 }
 
+/// The most cells of a line that keeps residual supports: a supporting word packs a digit a cell
+/// in 4 bits, below the word's mark of presence (bit 63).
+const RESIDUE_CELLS: usize = 15;
+
+/// The mark of a residual support that is present (a cleared word is none).
+const PRESENT: u64 = 1 << 63;
+
 impl LineProp {
-    fn new(cells: &[crate::grid::Cell], g: &Layered) -> LineProp {
+    /// The line of graph `g` over `cells`, on a grid of `n` digits; its residual supports from
+    /// `*residues` on, which it moves past them.
+    fn new(cells: &[crate::grid::Cell], g: &Layered, n: usize, residues: &mut usize) -> LineProp {
         let k = g.len();
         let offset: Box<[usize]> = (0..=k + 1)
             .map(|i| (0..i).map(|j| g.nodes(j)).sum())
@@ -97,12 +116,30 @@ impl LineProp {
         for u in 0..offset[k + 1] {
             first[u + 1] += first[u];
         }
+        let mut has = vec![0u64; offset[k + 1]];
+        let mut single = true;
+        for i in 0..k {
+            for e in g.edges(i) {
+                let bit = 1u64 << e.digit;
+                let h = &mut has[offset[i] + e.from as usize];
+                single &= *h & bit == 0;
+                *h |= bit;
+            }
+        }
+        let simple = (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
+        let residues = (simple && k <= RESIDUE_CELLS && n <= 16).then(|| {
+            *residues += k * n;
+            *residues - k * n
+        });
         LineProp {
             cells: cells.iter().map(|c| c.index() as u32).collect(),
             first: first.into(),
             edges: edges.into(),
             offset,
+            has: single.then(|| has.into()),
             empty: g.rejects_all(),
+            simple,
+            residues,
         }
     }
 }
@@ -115,6 +152,8 @@ pub(crate) struct ClueRules {
     tables: Box<[PairTable]>,
     sums: Box<[SumProp]>,
     lines: Box<[LineProp]>,
+    /// The words of the lines' residual supports.
+    residue_len: usize,
     /// The 2x2 squares of global entropy or global mod 3, if any.
     squares: Option<Squares>,
     /// The cells' peers, for the counts' and squares' pointing; `None` when neither is present
@@ -272,10 +311,11 @@ impl ClueRules {
         } else {
             None
         };
+        let mut residue_len = 0;
         let lines = units
             .lines()
             .iter()
-            .map(|l| LineProp::new(&l.cells, &l.graph))
+            .map(|l| LineProp::new(&l.cells, &l.graph, n, &mut residue_len))
             .collect();
         let candidates = units
             .candidates()
@@ -287,6 +327,7 @@ impl ClueRules {
             tables: tables.into(),
             sums,
             lines,
+            residue_len,
             squares,
             peers,
             candidates,
@@ -308,7 +349,14 @@ impl ClueRules {
         self.sums.len() + self.lines.len()
     }
 
-    /// One pass over the pairs, sums and lines; signatures from `out.seen[base..]`.
+    /// The words of [`Narrowed::seen`] the lines keep their residual supports in.
+    pub(crate) fn residue_len(&self) -> usize {
+        self.residue_len
+    }
+
+    /// One pass over the pairs, sums and lines; signatures from `out.seen[base..]`, the lines'
+    /// residual supports from `out.seen[residues..]` ([`ClueRules::residue_len`] words; none kept
+    /// when `out.seen` is shorter).
     pub(crate) fn prune<M: Mask>(
         &self,
         n: usize,
@@ -316,6 +364,7 @@ impl ClueRules {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
         base: usize,
+        residues: usize,
     ) -> Step<bool> {
         let mut changed = false;
         for &(a, b, t) in self.pairs.iter() {
@@ -332,12 +381,21 @@ impl ClueRules {
         let slot = |k: usize| cached.then_some(base + k);
         for (k, sum) in self.sums.iter().enumerate() {
             let cells = &sum.cells;
-            changed |= prune_unless_seen(slot(k), cells.iter(), cells, cand, vals, out, |c, o| {
-                sum.prune(n, c, vals, o, self.peers.as_ref())
-            })?;
+            changed |= prune_unless_seen(
+                slot(k),
+                cells.iter(),
+                cells,
+                cand,
+                vals,
+                out,
+                false,
+                |c, o| sum.prune(n, c, vals, o, self.peers.as_ref()),
+            )?;
         }
         let first_line = self.sums.len();
+        let kept = out.seen.len() >= residues + self.residue_len;
         for (k, line) in self.lines.iter().enumerate() {
+            let residues = line.residues.filter(|_| kept).map(|r| residues + r);
             let cells = &line.cells;
             changed |= prune_unless_seen(
                 slot(first_line + k),
@@ -346,7 +404,8 @@ impl ClueRules {
                 cand,
                 vals,
                 out,
-                |c, o| line.prune(c, vals, o),
+                line.simple,
+                |c, o| line.prune(n, c, vals, o, residues),
             )?;
         }
         if let (Some(squares), Some(peers)) = (&self.squares, &self.peers) {
@@ -960,30 +1019,53 @@ fn or_shifted_right(dst: &mut [u64], src: &[u64], by: usize) {
 
 impl LineProp {
     /// Keeps each digit that labels an edge between a node reachable from the start and one that
-    /// reaches the end, over the cells' candidates.
+    /// reaches the end, over the cells' candidates (`n` digits).
+    ///
+    /// With `residues` (where this line's `k·n` words start in [`Narrowed::seen`]): residual
+    /// supports (Lecoutre and Hemery 2007, "A study of residual supports in arc consistency"): per
+    /// cell and digit, a word the line accepts that puts the digit there, left by the last walk.
+    /// When every digit of every cell still has its word within the cells' digits, the walk would
+    /// remove nothing and is skipped; else it runs and leaves a word for each digit it keeps. The
+    /// words are checked, never trusted, so stale ones (from another branch) cost a walk only.
     fn prune<M: Mask>(
         &self,
+        n: usize,
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
+        residues: Option<usize>,
     ) -> Step<bool> {
         let k = self.cells.len();
         if self.empty {
             return Err(Contradiction);
         }
+        let doms: Vec<u64> = self
+            .cells
+            .iter()
+            .map(|&c| domain(cand, vals, c as usize))
+            .collect();
+        if let Some(r) = residues
+            && supported(&mut out.seen[r..r + k * n], &doms, n)
+        {
+            return Ok(false);
+        }
         // Node marks per layer, as bytes: bit 0 reachable from the start, bit 1 reaching the end.
-        // The buffer is taken out of `out` for the pass (and left empty if it fails).
+        // The buffers are taken out of `out` for the pass (and left empty if it fails).
         let mut buffer = std::mem::take(out.marks);
         let scratch = &mut buffer;
         scratch.clear();
         let offset = &self.offset;
         scratch.resize(offset[k + 1], 0);
         scratch[0] = 1;
-        let doms: Vec<u64> = self
-            .cells
-            .iter()
-            .map(|&c| domain(cand, vals, c as usize))
-            .collect();
+        // With residues, per node the edge that first reached it (low half: the node it came
+        // from, shifted left 6, or'ed with the digit) and the first edge by which it reaches the
+        // end (high half, as `edges` packs it).
+        let mut links = std::mem::take(out.scratch);
+        links.clear();
+        if residues.is_some() {
+            links.resize(offset[k + 1], 0);
+        }
+        let track = residues.is_some();
         // The nodes reached, layer after layer (layer i's from `starts[i]`), so that both passes
         // follow the nodes still reachable, not the whole graph (most of a long line's graph is
         // dead once a few of its cells are placed).
@@ -991,17 +1073,19 @@ impl LineProp {
         let mut starts: Vec<usize> = Vec::with_capacity(k + 2);
         live.push(0);
         starts.extend([0, 1]);
-        let (first, edges) = (&self.first, &self.edges);
         for (i, &dom) in doms.iter().enumerate() {
             for j in starts[i]..starts[i + 1] {
                 let u = live[j] as usize;
-                for &e in &edges[first[u] as usize..first[u + 1] as usize] {
+                self.each_edge(u, dom, |e| {
                     let to = (e >> 6) as usize;
-                    if dom >> (e & 63) & 1 == 1 && scratch[to] == 0 {
+                    if scratch[to] == 0 {
                         scratch[to] = 1;
                         live.push(to as u32);
+                        if track {
+                            links[to] = u64::from(((u as u32) << 6) | (e & 63));
+                        }
                     }
-                }
+                });
             }
             if live.len() == starts[i + 1] {
                 return Err(Contradiction);
@@ -1012,21 +1096,129 @@ impl LineProp {
         let mut changed = false;
         for i in (0..k).rev() {
             let mut keep = 0u64;
+            // With residues, per digit kept the first edge giving it (from, packed edge).
+            let mut via = [(0u32, 0u32); 16];
             for &u in &live[starts[i]..starts[i + 1]] {
                 let u = u as usize;
-                for &e in &edges[first[u] as usize..first[u + 1] as usize] {
+                self.each_edge(u, doms[i], |e| {
                     let d = e & 63;
-                    if doms[i] >> d & 1 == 1 && scratch[(e >> 6) as usize] & 2 == 2 {
+                    if scratch[(e >> 6) as usize] & 2 == 2 {
+                        if track {
+                            if keep >> d & 1 == 0 {
+                                via[d as usize] = (u as u32, e);
+                            }
+                            if scratch[u] & 2 == 0 {
+                                links[u] |= u64::from(e) << 32;
+                            }
+                        }
                         keep |= 1 << d;
                         scratch[u] |= 2;
                     }
+                });
+            }
+            if let Some(r) = residues {
+                let mut m = keep;
+                while m != 0 {
+                    let d = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let (u, e) = via[d];
+                    out.seen[r + i * n + d] = word(&links, i, u, e, k);
                 }
             }
             changed |= keep_only(cand, vals, out, self.cells[i] as usize, keep)?;
         }
         *out.marks = buffer;
+        *out.scratch = links;
         Ok(changed)
     }
+}
+
+impl LineProp {
+    /// Calls `f` with each edge of node `u` whose digit is in `dom`.
+    #[inline(always)]
+    fn each_edge(&self, u: usize, dom: u64, mut f: impl FnMut(u32)) {
+        let from = self.first[u] as usize;
+        match &self.has {
+            Some(has) => {
+                let h = has[u];
+                let mut m = h & dom;
+                while m != 0 {
+                    let below = h & ((m & m.wrapping_neg()) - 1);
+                    m &= m - 1;
+                    f(self.edges[from + below.count_ones() as usize]);
+                }
+            }
+            None => {
+                for &e in &self.edges[from..self.first[u + 1] as usize] {
+                    if dom >> (e & 63) & 1 == 1 {
+                        f(e);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The word of a line of `k` cells through edge `e` (packed as [`LineProp::edges`]) from node `u`
+/// of layer `i`: back to the start by the edges that first reached each node, on to the end by
+/// the first edges found reaching it (`links`, as [`LineProp::prune`] keeps them); a digit a cell
+/// in 4 bits, marked [`PRESENT`].
+fn word(links: &[u64], i: usize, u: u32, e: u32, k: usize) -> u64 {
+    let mut w = PRESENT | u64::from(e & 63) << (4 * i);
+    let mut node = u as usize;
+    for j in (0..i).rev() {
+        let back = links[node] as u32;
+        w |= u64::from(back & 63) << (4 * j);
+        node = (back >> 6) as usize;
+    }
+    let mut node = (e >> 6) as usize;
+    for j in i + 1..k {
+        let on = (links[node] >> 32) as u32;
+        w |= u64::from(on & 63) << (4 * j);
+        node = (on >> 6) as usize;
+    }
+    w
+}
+
+/// Whether every digit of every cell (`doms`, none empty) has a residual support within the
+/// cells' digits: its own (`words`, `n` per cell), or else any of the line's words that puts
+/// that digit there, which then becomes its own.
+fn supported(words: &mut [u64], doms: &[u64], n: usize) -> bool {
+    let fits = |w: u64| {
+        w & PRESENT != 0
+            && doms
+                .iter()
+                .enumerate()
+                .all(|(j, &dom)| dom >> (w >> (4 * j) & 15) & 1 == 1)
+    };
+    let mut last = 0;
+    for (i, &dom) in doms.iter().enumerate() {
+        if dom == 0 {
+            return false;
+        }
+        let mut m = dom;
+        while m != 0 {
+            let d = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let w = words[i * n + d];
+            if w & PRESENT != 0 && w == last {
+                continue;
+            }
+            if fits(w) {
+                last = w;
+                continue;
+            }
+            let at = |w: u64| (w >> (4 * i) & 15) as usize == d;
+            match words.iter().copied().find(|&w| at(w) && fits(w)) {
+                Some(w) => {
+                    words[i * n + d] = w;
+                    last = w;
+                }
+                None => return false,
+            }
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -1131,6 +1323,86 @@ mod tests {
     }
 
     #[test]
+    fn residual_supports_skip_only_walks_that_would_remove_nothing() {
+        // Lines of 4x4 (a sandwich and a skyscraper on rows, told their digits differ; an x-sum
+        // on a column; a between line across boxes): along random narrowings, placings and
+        // returns to earlier states (stale residues), the pass with signatures and residual
+        // supports leaves the candidates and the outcome of the pass without them.
+        let (_, r) = rules(vec![
+            Clue::Sandwich {
+                sum: 5,
+                cells: (0..4).map(|c| at(1, c)).collect(),
+            },
+            Clue::Skyscraper {
+                count: 2,
+                cells: (0..4).map(|c| at(2, 3 - c)).collect(),
+            },
+            Clue::XSum {
+                sum: 6,
+                cells: (0..4).map(|row| at(row, 0)).collect(),
+            },
+            Clue::Between {
+                cells: vec![at(0, 1), at(1, 2), at(2, 3), at(3, 2)],
+            },
+        ]);
+        assert!(r.residue_len() > 0);
+        let mut kept = Bufs {
+            seen: vec![0; r.constraints() + r.residue_len()],
+            ..Bufs::default()
+        };
+        let mut plain = Bufs::default();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut skipped, mut walks) = (0, 0);
+        let mut saved: Vec<(Vec<u16>, Vec<u16>)> = Vec::new();
+        let (mut cand, mut vals) = (vec![0b1111u16; 16], vec![0u16; 16]);
+        for _ in 0..4000 {
+            match next(8) {
+                0 if !saved.is_empty() => {
+                    let i = next(saved.len() as u64) as usize;
+                    (cand, vals) = saved[i].clone();
+                }
+                1 => (cand, vals) = (vec![0b1111u16; 16], vec![0u16; 16]),
+                _ => {
+                    let c = next(16) as usize;
+                    if vals[c] == 0 {
+                        let bits: Vec<u16> = (0..4).filter(|d| cand[c] >> d & 1 == 1).collect();
+                        if bits.len() > 1 {
+                            cand[c] &= !(1 << bits[next(bits.len() as u64) as usize]);
+                        } else if next(2) == 0 {
+                            vals[c] = bits[0] + 1;
+                        }
+                    }
+                }
+            }
+            let mut want = cand.clone();
+            let expected = r.prune(4, &mut want, &vals, &mut plain.narrowed(), 0, 0);
+            let before = kept.seen.clone();
+            let mut got = cand.clone();
+            let result = r.prune(4, &mut got, &vals, &mut kept.narrowed(), 0, r.constraints());
+            assert_eq!(result.is_err(), expected.is_err(), "{cand:?} {vals:?}");
+            if let Ok(changed) = expected {
+                assert_eq!((&got, result), (&want, Ok(changed)), "{cand:?} {vals:?}");
+                walks += 1;
+                skipped += usize::from(!changed && before == kept.seen);
+                cand = got;
+                if next(4) == 0 {
+                    saved.push((cand.clone(), vals.clone()));
+                }
+            } else {
+                (cand, vals) = (vec![0b1111u16; 16], vec![0u16; 16]);
+            }
+        }
+        // Some passes were skipped (by a signature or the residues), and not all.
+        assert!(skipped > 100 && skipped < walks, "{skipped} of {walks}");
+    }
+
+    #[test]
     fn a_little_killer_prunes_by_partial_sums() {
         // r1c1 + r2c2 + r3c3 = 11 on 1-4 (values may repeat along the diagonal, but r1c1 and r2c2
         // share a box): r1c1 and r2c2 differ, so they are at most 3 + 4 together and r3c3 is 4;
@@ -1143,16 +1415,16 @@ mod tests {
         let vals = vec![0u16; 16];
         let mut bufs = Bufs::default();
         let mut out = bufs.narrowed();
-        assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0), Ok(true));
+        assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0, 0), Ok(true));
         assert_eq!((cand[0], cand[5], cand[10]), (0b1100, 0b1100, 0b1000));
         // With r1c1 placed as 3, the others are 4 and 4.
         let mut vals = vec![0u16; 16];
         vals[0] = 3;
-        assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0), Ok(true));
+        assert_eq!(r.prune(4, &mut cand, &vals, &mut out, 0, 0), Ok(true));
         assert_eq!((cand[5], cand[10]), (0b1000, 0b1000));
         vals[5] = 3;
         assert_eq!(
-            r.prune(4, &mut cand, &vals, &mut out, 0),
+            r.prune(4, &mut cand, &vals, &mut out, 0, 0),
             Err(Contradiction)
         );
     }
@@ -1167,18 +1439,18 @@ mod tests {
         let vals = vec![0u16; 16];
         let mut bufs = Bufs::default();
         let mut out = bufs.narrowed();
-        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        while r.prune(4, &mut cand, &vals, &mut out, 0, 0).unwrap() {}
         assert_eq!((cand[0], cand[1], cand[2]), (0b0011, 0b0110, 0b1100));
         // A between line r2c1 r2c2 r2c3: its middle is 2 or 3, the ends anything but.
         let (_, r) = rules(vec![Clue::Between {
             cells: vec![at(1, 0), at(1, 1), at(1, 2)],
         }]);
         let mut cand = vec![0b1111u16; 16];
-        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        while r.prune(4, &mut cand, &vals, &mut out, 0, 0).unwrap() {}
         assert_eq!(cand[5], 0b0110);
         assert_eq!((cand[4], cand[6]), (0b1111, 0b1111));
         cand[5] = 0b0010;
-        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        while r.prune(4, &mut cand, &vals, &mut out, 0, 0).unwrap() {}
         assert_eq!((cand[4], cand[6]), (0b1101, 0b1101));
     }
 
@@ -1193,7 +1465,7 @@ mod tests {
         let vals = vec![0u16; 16];
         let mut bufs = Bufs::default();
         let mut out = bufs.narrowed();
-        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        while r.prune(4, &mut cand, &vals, &mut out, 0, 0).unwrap() {}
         for c in [2, 3, 4, 5] {
             assert_eq!(cand[c], 0b1011, "cell {c}");
         }
@@ -1203,7 +1475,7 @@ mod tests {
         let mut vals = vec![0u16; 16];
         vals[1] = 3;
         cand[1] = 0b0100;
-        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        while r.prune(4, &mut cand, &vals, &mut out, 0, 0).unwrap() {}
         assert_eq!(cand[8], 0b1111);
         // Two 1s in r1c1 r1c2 r3c3: r1c1 and r1c2 share a row, so r3c3 is 1 (the partial sums), and
         // r1c3, seeing all three, loses 1; r1c4 does not see r3c3.
@@ -1213,7 +1485,7 @@ mod tests {
         }]);
         let mut cand = vec![0b1111u16; 16];
         let vals = vec![0u16; 16];
-        while r.prune(4, &mut cand, &vals, &mut out, 0).unwrap() {}
+        while r.prune(4, &mut cand, &vals, &mut out, 0, 0).unwrap() {}
         assert_eq!(cand[10], 0b0001);
         assert_eq!((cand[2], cand[3]), (0b1110, 0b1111));
     }
@@ -1238,7 +1510,7 @@ mod tests {
         let vals = vec![0u16; 81];
         let mut bufs = Bufs::default();
         let mut out = bufs.narrowed();
-        r.prune(9, &mut cand, &vals, &mut out, 0).unwrap();
+        r.prune(9, &mut cand, &vals, &mut out, 0, 0).unwrap();
         for c in [2, 3, 8, 11, 18, 20] {
             assert_eq!(cand[c] & 0b10, 0, "cell {c}");
         }

@@ -47,22 +47,27 @@ pub(crate) fn narrow<M: Mask>(
 }
 
 /// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
-/// when every cell of `own` is filled.
+/// when every cell of `own` is filled. With `by_domain`, a cell is hashed by the digits it may
+/// hold only (its candidates, or its placed digit), so that placing a cell's last candidate
+/// leaves the hash as it was.
 pub(crate) fn signature<'a, M: Mask>(
     inputs: impl Iterator<Item = &'a u32>,
     own: &[u32],
     cand: &[M],
     vals: &[u16],
+    by_domain: bool,
 ) -> Option<u64> {
     if own.iter().all(|&c| vals[c as usize] != 0) {
         return None;
     }
     let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
     let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
-        mix(
-            mix(h, cand[c as usize].low_bits()),
-            u64::from(vals[c as usize]),
-        )
+        let (m, v) = (cand[c as usize].low_bits(), vals[c as usize]);
+        match (by_domain, v) {
+            (true, 0) => mix(h, m),
+            (true, v) => mix(h, 1 << (v - 1)),
+            (false, _) => mix(mix(h, m), u64::from(v)),
+        }
     });
     Some(h | 1)
 }
@@ -70,17 +75,24 @@ pub(crate) fn signature<'a, M: Mask>(
 /// Prunes one constraint over `cells` (`prune`), unless it changed nothing last time on the same
 /// inputs: `slot` is its place in [`Narrowed::seen`] when signatures are kept, `inputs` the cells
 /// its signature covers. On a contradiction its cells are blamed.
+///
+/// An `idempotent` pruning (one that reads only the digits its cells may hold, and that a second
+/// run on what it left removes nothing from: generalised arc consistency, as a line's) is also
+/// skipped when its inputs are as its last run left them, changed or not: the signature, by
+/// domain, is taken again after it narrowed.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn prune_unless_seen<'a, M: Mask>(
     slot: Option<usize>,
-    inputs: impl Iterator<Item = &'a u32>,
+    inputs: impl Iterator<Item = &'a u32> + Clone,
     cells: &[u32],
     cand: &mut [M],
     vals: &[u16],
     out: &mut Narrowed<'_, M>,
+    idempotent: bool,
     prune: impl FnOnce(&mut [M], &mut Narrowed<'_, M>) -> Step<bool>,
 ) -> Step<bool> {
-    let sig = slot.and_then(|_| signature(inputs, cells, cand, vals));
+    let sig = slot.and_then(|_| signature(inputs.clone(), cells, cand, vals, idempotent));
     if let (Some(k), Some(s)) = (slot, sig)
         && out.seen[k] == s
     {
@@ -88,8 +100,13 @@ pub(crate) fn prune_unless_seen<'a, M: Mask>(
     }
     match prune(cand, out) {
         Ok(c) => {
-            if let (false, Some(k), Some(s)) = (c, slot, sig) {
-                out.seen[k] = s;
+            if let (Some(k), Some(s)) = (slot, sig) {
+                if !c {
+                    out.seen[k] = s;
+                } else if idempotent {
+                    // 0 (no signature) when every cell is now filled: looked at again.
+                    out.seen[k] = signature(inputs, cells, cand, vals, true).unwrap_or(0);
+                }
             }
             Ok(c)
         }

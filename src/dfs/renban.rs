@@ -137,14 +137,14 @@ impl Line {
         memo: &mut [u64],
     ) -> Step<bool> {
         let cells = &self.cells;
-        let sig = signature(cells.iter(), cells, cand, vals);
+        let sig = signature(cells.iter(), cells, cand, vals, false);
         let mut changed = false;
         let required = match sig {
             Some(s) if memo[0] == s => memo[1],
             _ => {
                 let (c, required) = self.windows(cand, vals, out)?;
                 changed = c;
-                if let Some(s) = signature(cells.iter(), cells, cand, vals) {
+                if let Some(s) = signature(cells.iter(), cells, cand, vals, false) {
                     memo[0] = s;
                     memo[1] = required;
                 }

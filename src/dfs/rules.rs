@@ -268,6 +268,7 @@ impl Rules {
             + 2 * self.cages.len()
             + self.cells
             + self.memo_len()
+            + self.clue.residue_len()
     }
 
     /// The words of the memo of cage results in [`Narrowed::seen`] (none when no cage can use it).
@@ -343,7 +344,8 @@ impl Rules {
         out.seen = seen;
         changed |= result?;
         let base = self.cages.len() + self.sums.len();
-        changed |= self.clue.prune(n, cand, vals, out, base)?;
+        let residues = self.seen_len() - self.clue.residue_len();
+        changed |= self.clue.prune(n, cand, vals, out, base, residues)?;
         Ok(changed)
     }
 
