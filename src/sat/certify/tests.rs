@@ -810,7 +810,8 @@ fn the_counting_load_agrees_with_the_clause_by_clause_load() {
         let cert = certify(&puzzle, &Outcome::Unique(solution.clone())).unwrap();
         let mut fresh = Loaded::new(&cert.base);
         fresh.load(&cert.base, &cert.extra);
-        cert.check_with(&mut fresh.checker).unwrap();
+        cert.check_with(&mut fresh.checker, &mut Checker::new())
+            .unwrap();
         cert.check().unwrap();
         if !fresh.checker.is_inconsistent() {
             // The givens without the excluding clause (satisfiable), and the lemma that the
