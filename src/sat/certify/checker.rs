@@ -1025,6 +1025,15 @@ impl Checker {
         let Some(pivot) = first else {
             return false;
         };
+        // False at the top level of a reduced checker: its unit clause (¬p) is not stored
+        // ([`Checker::reduce_into`]); the resolvent with it is the lemma, not RUP.
+        let v = pivot.index();
+        if self.value(pivot) == FALSE
+            && (self.position[v] as usize) < formula_trail
+            && self.reasons[v] == Reason::Assumed
+        {
+            return false;
+        }
         let negated = !pivot;
         for c in 0..self.start.len().saturating_sub(1) {
             let (s, e) = self.clause(c);
@@ -1282,16 +1291,33 @@ impl Checker {
     /// RAT with respect to an equivalent formula keeps satisfiability all the same); but where the
     /// top level settles most of a large formula (a certificate's plain CNF under its givens), each
     /// check in the reduced one scans far fewer clauses.
+    #[cfg(test)]
     pub(crate) fn reduced(&mut self) -> Checker {
         let mut out = Checker::new();
+        self.reduce_into(&mut out);
+        out
+    }
+
+    /// [`Checker::reduced`] into `out`, whose allocations are reused (one checker per thread
+    /// instead of one per certificate: the per-literal lists of a 25x25 CNF cost as much to
+    /// allocate and free as to fill). The unit clauses of the assignment are not stored: their
+    /// literals are set at the top level as assumed (no clause of the reduced formula holds their
+    /// variables, so they imply nothing, and no check analyses below the top level); RAT, which
+    /// would find the unit clause (¬p) among the clauses holding ¬p, rejects a pivot p false
+    /// there ([`Checker::rat`]), as the resolvent with (¬p), the lemma itself, is not RUP.
+    ///
+    /// The top level of `self` must be closed under unit propagation (every clause added
+    /// propagates), so that a binary clause with a false literal has its other literal true.
+    pub(crate) fn reduce_into(&mut self, out: &mut Checker) {
+        out.clear();
         if let Some(top) = (self.values.len() / 2).checked_sub(1) {
             out.grow(top);
         }
         if self.inconsistent {
             out.add_clause(&[]);
-            return out;
+            return;
         }
-        let mut buf = Vec::new();
+        let mut buf = std::mem::take(&mut out.buf);
         // The open literals of `clause` in `buf`, or false if it is satisfied.
         let open = |this: &Checker, clause: &[Lit], buf: &mut Vec<Lit>| {
             buf.clear();
@@ -1311,11 +1337,12 @@ impl Checker {
             }
             out.add_clause(&buf);
         }
-        // The binary clauses (x ∨ y), each once: y in the implications of ¬x, for x below y.
+        // The binary clauses (x ∨ y), each once: y in the implications of ¬x, for x below y. With
+        // x true every clause of the list is satisfied (most lists: a cell's digit ruled out), and
+        // with x false too (the top level being closed, y is true): only open x have any.
         for (code, implied) in self.imp.iter().enumerate() {
             let x = !Lit::from_code(code);
-            if self.value(x) == TRUE {
-                // Every clause of the list is satisfied (most lists: a cell's digit ruled out).
+            if self.value(x) != UNSET {
                 continue;
             }
             for &y in implied {
@@ -1324,10 +1351,39 @@ impl Checker {
                 }
             }
         }
+        out.buf = buf;
         for &l in &self.trail {
-            out.add_clause(&[l]);
+            out.assign(l, Reason::Assumed);
         }
-        out
+        out.head = out.trail.len();
+    }
+
+    /// Empties the checker, keeping its allocations (and its mark stamps, which stay valid).
+    fn clear(&mut self) {
+        self.lits.clear();
+        self.start.clear();
+        self.flags.clear();
+        self.formula = 0;
+        for list in &mut self.imp {
+            list.clear();
+        }
+        for lists in &mut self.watches {
+            for list in lists {
+                list.clear();
+            }
+        }
+        self.values.fill(UNSET);
+        self.analysed.fill(false);
+        self.trail.clear();
+        self.head = 0;
+        self.inconsistent = false;
+        self.base = None;
+        self.touched.clear();
+        self.dirty.clear();
+        self.dirty_mask.fill(0);
+        self.lemmas.clear();
+        self.same_hash.clear();
+        self.steps.clear();
     }
 
     fn is_tautology(&mut self, s: usize, e: usize) -> bool {
@@ -1569,6 +1625,32 @@ mod tests {
                 k().check(steps("5 6 0\n").steps()),
                 Err(Rejection::NoEmptyClause)
             );
+        }
+    }
+
+    /// A reduced checker does not store the unit clauses of its top level, yet RAT still meets
+    /// them: F = (¬4) (1 3) is satisfiable; the lemma (4) is not RUP, nor RAT on 4 (its resolvent
+    /// with (¬4) is (4) itself), so "(4), the empty clause" is rejected by the full checker and by
+    /// the reduced one, fresh or reusing another's allocations ([`Checker::reduce_into`]), which
+    /// between two formulas keeps nothing of the first.
+    #[test]
+    fn a_reduced_checker_sees_its_units_in_rat() {
+        let f: [&[isize]; 2] = [&[-4], &[1, 3]];
+        let bad = Proof::from_text_drat(b"4 0\n0\n").unwrap();
+        let good = Proof::from_text_drat(REFUTATION.as_bytes()).unwrap();
+        assert_eq!(checker(&f).check(bad.steps()), Err(Rejection::Lemma(0)));
+        assert_eq!(
+            checker(&f).reduced().check(bad.steps()),
+            Err(Rejection::Lemma(0))
+        );
+        let eight = with(&[&[-4], &[4, 5, 6]]);
+        let mut out = Checker::new();
+        for _ in 0..2 {
+            checker(&refs(&eight)).reduce_into(&mut out);
+            assert_eq!(out.check(good.steps()), Ok(()));
+            checker(&f).reduce_into(&mut out);
+            assert_eq!(out.check(bad.steps()), Err(Rejection::Lemma(0)));
+            assert!(out.check(good.steps()).is_err(), "F is satisfiable");
         }
     }
 

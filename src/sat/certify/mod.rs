@@ -795,7 +795,7 @@ impl Certificate {
                 // Re-entered (cannot happen): a checker of its own.
                 let mut own = Loaded::new(&self.base);
                 own.load(&self.base, &self.extra);
-                return self.check_with(&mut own.checker);
+                return self.check_with(&mut own.checker, &mut own.reduced);
             };
             let loaded = Loaded::for_base(&mut slot, &self.base);
             // Loaded with this CNF by `Certifier::certificate` and nothing checked since: the
@@ -803,17 +803,20 @@ impl Certificate {
             if loaded.ready.take() != Some(self.id) {
                 loaded.load(&self.base, &self.extra);
             }
-            self.check_with(&mut loaded.checker)
+            self.check_with(&mut loaded.checker, &mut loaded.reduced)
         })
     }
 
-    fn check_with(&self, checker: &mut Checker) -> Result<(), CheckError> {
+    /// [`Certificate::check`] on `checker` loaded with the CNF; `reduced` is reused for the
+    /// reduced checker.
+    fn check_with(&self, checker: &mut Checker, reduced: &mut Checker) -> Result<(), CheckError> {
         // On large formulas, the lemmas against the plain CNF as its givens leave it (equivalent,
         // far smaller): 20 % less checking on hard 25x25 puzzles; building it costs more than it
         // saves at 9x9 (BENCHMARKS.md), and more than it saves for a proof of one step (the empty
         // clause, which the givens' propagation already refutes: most unique 25x25 puzzles).
         if self.base.formula.len() > REDUCE_FROM && self.proof.len() > 1 {
-            Ok(checker.reduced().check(self.proof.steps())?)
+            checker.reduce_into(reduced);
+            Ok(reduced.check(self.proof.steps())?)
         } else {
             Ok(checker.check(self.proof.steps())?)
         }
@@ -970,6 +973,9 @@ struct Loaded {
     /// The certificate (its [`Certificate::id`]) whose clauses [`Loaded::load_and_select`] loaded
     /// on top of the base, when nothing was checked since.
     ready: Option<u64>,
+    /// The reduced checker of the last check of a large formula, kept for its allocations
+    /// ([`Checker::reduce_into`]).
+    reduced: Checker,
 }
 
 impl Loaded {
@@ -1013,6 +1019,7 @@ impl Loaded {
             imp_ids,
             imp_start,
             ready: None,
+            reduced: Checker::new(),
         }
     }
 

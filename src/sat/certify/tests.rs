@@ -810,7 +810,8 @@ fn the_counting_load_agrees_with_the_clause_by_clause_load() {
         let cert = certify(&puzzle, &Outcome::Unique(solution.clone())).unwrap();
         let mut fresh = Loaded::new(&cert.base);
         fresh.load(&cert.base, &cert.extra);
-        cert.check_with(&mut fresh.checker).unwrap();
+        cert.check_with(&mut fresh.checker, &mut Checker::new())
+            .unwrap();
         cert.check().unwrap();
         if !fresh.checker.is_inconsistent() {
             // The givens without the excluding clause (satisfiable), and the lemma that the
@@ -1010,4 +1011,70 @@ fn the_reduced_checker_keeps_the_open_binary_clauses() {
             "puzzle {k}: PE96 1 is solved by propagation"
         );
     }
+}
+
+/// The reduced checker that [`Certificate::check`] builds into the thread's kept one
+/// ([`Checker::reduce_into`], on the large plain CNFs of 16x16 and 25x25) and the general path (the
+/// full plain CNF under the givens, unreduced) agree on the certificates of a 16x16 and a hard
+/// 25x25 puzzle (proofs of ~2,400 and ~19,000 steps): both accept each proof, and with a step
+/// removed or the proof cut short (at six places each) both accept or both reject; some are
+/// rejected.
+#[test]
+fn the_reused_reduced_checker_agrees_with_the_full_one() {
+    let samples = [
+        include_str!("../../../fixtures/16x16-poj3076-sample.txt"),
+        include_str!("../../../fixtures/25x25-planted-hard.txt"),
+    ];
+    let (mut compared, mut rejected, mut long) = (0, 0, 0);
+    for text in samples {
+        let records =
+            crate::format::read_str(text, "sample", crate::format::ReadOptions::default());
+        for p in records
+            .iter()
+            .filter_map(|r| r.puzzle.as_ref().ok())
+            .take(3)
+        {
+            let units = Units::standard(p.grid.shape());
+            let settled = Certifier::new().solve_unique(&units, &p.grid).unwrap();
+            let Some(cert) = settled.certificate else {
+                continue;
+            };
+            assert!(cert.base.formula.len() > REDUCE_FROM, "the reduced path");
+            long += usize::from(cert.proof.len() > 1);
+            // The general path: a fresh checker of the plain CNF with the givens, unreduced.
+            let full = |c: &Certificate| {
+                let mut own = Loaded::new(&c.base);
+                own.load(&c.base, &c.extra);
+                own.checker.check(c.proof.steps()).is_ok()
+            };
+            assert!(cert.check().is_ok() && full(&cert));
+            let len = cert.proof.len();
+            for k in 1..=6 {
+                let i = len * k / 7;
+                // Step i removed; the proof cut after step i, the empty clause put back.
+                let mut removed = cert.clone();
+                removed.proof.remove_step(i);
+                let mut cut = cert.clone();
+                cut.proof = Proof::new();
+                for (d, c) in cert.proof.steps().take(i) {
+                    if d {
+                        cut.proof.delete(c);
+                    } else {
+                        cut.proof.add(c);
+                    }
+                }
+                cut.proof.add(&[]);
+                for t in [removed, cut] {
+                    let general = full(&t);
+                    assert_eq!(t.check().is_ok(), general, "step {i} of {len}");
+                    rejected += usize::from(!general);
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        long > 0 && compared > 0 && rejected > 0,
+        "{long} {compared} {rejected}"
+    );
 }
