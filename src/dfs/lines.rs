@@ -1045,7 +1045,7 @@ impl LineProp {
             .map(|&c| domain(cand, vals, c as usize))
             .collect();
         if let Some(r) = residues
-            && supported(&mut out.seen[r..r + k * n], &doms, n)
+            && supported(&out.seen[r..r + k * n], &doms, n)
         {
             return Ok(false);
         }
@@ -1180,10 +1180,10 @@ fn word(links: &[u64], i: usize, u: u32, e: u32, k: usize) -> u64 {
     w
 }
 
-/// Whether every digit of every cell (`doms`, none empty) has a residual support within the
-/// cells' digits: its own (`words`, `n` per cell), or else any of the line's words that puts
-/// that digit there, which then becomes its own.
-fn supported(words: &mut [u64], doms: &[u64], n: usize) -> bool {
+/// Whether every digit of every cell (`doms`, none empty) still has its residual support
+/// (`words`, `n` per cell) within the cells' digits. (Falling back on another of the line's
+/// words that fits, when a digit's own does not, saved no time.)
+fn supported(words: &[u64], doms: &[u64], n: usize) -> bool {
     let fits = |w: u64| {
         w & PRESENT != 0
             && doms
@@ -1204,18 +1204,10 @@ fn supported(words: &mut [u64], doms: &[u64], n: usize) -> bool {
             if w & PRESENT != 0 && w == last {
                 continue;
             }
-            if fits(w) {
-                last = w;
-                continue;
+            if !fits(w) {
+                return false;
             }
-            let at = |w: u64| (w >> (4 * i) & 15) as usize == d;
-            match words.iter().copied().find(|&w| at(w) && fits(w)) {
-                Some(w) => {
-                    words[i * n + d] = w;
-                    last = w;
-                }
-                None => return false,
-            }
+            last = w;
         }
     }
     true

@@ -576,8 +576,8 @@ fn seeded_weights_without_restarts_within_node_budgets() {
 /// (sigh: 95k guesses, 2.0 s): the native search settles it with the published solution in
 /// 496,475 nodes (main at `e6bc06d`), 428,757 of them before the first solution. Search-order
 /// variants measured at 400k-1.1M nodes (no rule blame, no digit-in-unit branches, other value
-/// orders, restarts, other decay intervals: /work/briefs/fam8-bench.md); this budget guards
-/// against a branching change that makes it worse.
+/// orders, restarts, other decay intervals: BENCHMARKS.md, History, "Variants and killers"); this
+/// budget guards against a branching change that makes it worse.
 #[test]
 fn hard_renban_2_settles_natively_within_a_node_budget() {
     settled_natively_within(&corpus(), &[(164, 560_000)]);

@@ -1358,32 +1358,61 @@ impl Checker {
         out.head = out.trail.len();
     }
 
-    /// Empties the checker, keeping its allocations (and its mark stamps, which stay valid).
+    /// Empties the checker, keeping its allocations (and its mark stamps, which stay valid). Every
+    /// field is named, so that a new one must be placed here: reset, or left as scratch.
     fn clear(&mut self) {
-        self.lits.clear();
-        self.start.clear();
-        self.flags.clear();
-        self.formula = 0;
-        for list in &mut self.imp {
-            list.clear();
-        }
-        for lists in &mut self.watches {
-            for list in lists {
-                list.clear();
-            }
-        }
-        self.values.fill(UNSET);
-        self.analysed.fill(false);
-        self.trail.clear();
-        self.head = 0;
-        self.inconsistent = false;
-        self.base = None;
-        self.touched.clear();
-        self.dirty.clear();
-        self.dirty_mask.fill(0);
-        self.lemmas.clear();
-        self.same_hash.clear();
-        self.steps.clear();
+        let Checker {
+            lits,
+            start,
+            flags,
+            formula,
+            imp,
+            watches,
+            values,
+            reasons: _,
+            position: _,
+            analysed,
+            trail,
+            head,
+            inconsistent,
+            mark: _,
+            stamp: _,
+            seen: _,
+            seen_stamp: _,
+            buf: _,
+            resolvent: _,
+            stack: _,
+            base,
+            touched,
+            dirty,
+            dirty_mask,
+            lemmas,
+            same_hash,
+            scratch: _,
+            false_count: _,
+            open_sum: _,
+            binary_pos: _,
+            steps,
+        } = self;
+        // Reasons and positions count only for a variable set; the rest is scratch.
+        lits.clear();
+        start.clear();
+        flags.clear();
+        *formula = 0;
+        imp.iter_mut().for_each(Vec::clear);
+        watches.iter_mut().flatten().for_each(Vec::clear);
+        values.fill(UNSET);
+        analysed.fill(false);
+        trail.clear();
+        *head = 0;
+        *inconsistent = false;
+        *base = None;
+        touched.clear();
+        dirty.clear();
+        dirty_mask.fill(0);
+        lemmas.clear();
+        same_hash.clear();
+        steps.clear();
     }
 
     fn is_tautology(&mut self, s: usize, e: usize) -> bool {
