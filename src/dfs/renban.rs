@@ -21,7 +21,7 @@
 
 use super::lines::{domain, keep_only};
 use super::mask::Mask;
-use super::narrow::{Narrowed, signature};
+use super::narrow::Narrowed;
 use super::step::{Contradiction, Step};
 use crate::units::Units;
 
@@ -135,8 +135,9 @@ impl Windows {
 
 impl Line {
     /// Prunes the line: its cells to the digits of open windows (unless `memo`, the signature of
-    /// its cells and its required digits when it was last pruned, matches them: then they are as
-    /// that left them), then the digits every open window requires. `memo` is updated.
+    /// its cells' digits and its required digits when it was last pruned, matches them: then they
+    /// are as that left them, the pruning reading nothing else), then the digits every open window
+    /// requires. `memo` is updated.
     fn prune<M: Mask>(
         &self,
         cand: &mut [M],
@@ -144,52 +145,49 @@ impl Line {
         out: &mut Narrowed<'_, M>,
         memo: &mut [u64],
     ) -> Step<bool> {
-        let cells = &self.cells;
-        let sig = signature(cells.iter(), cells, cand, vals, false);
-        let mut changed = false;
-        let required = match sig {
-            Some(s) if memo[0] == s => memo[1],
-            _ => {
-                let (c, required) = self.windows(cand, vals, out)?;
-                changed = c;
-                if let Some(s) = signature(cells.iter(), cells, cand, vals, false) {
-                    memo[0] = s;
-                    memo[1] = required;
-                }
-                required
-            }
-        };
-        Ok(self.place_required(cand, vals, out, required)? || changed)
+        if self.cells.len() <= 16 {
+            self.prune_in::<M, 16>(cand, vals, out, memo)
+        } else {
+            self.prune_in::<M, 64>(cand, vals, out, memo)
+        }
     }
 
-    /// Narrows the cells to the digits some open window gives them; the digits every open window
-    /// holds.
-    fn windows<M: Mask>(
+    /// [`Line::prune`] with room for `N` cells (short lines clear less memory).
+    fn prune_in<M: Mask, const N: usize>(
         &self,
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
-    ) -> Step<(bool, u64)> {
-        if self.cells.len() <= 16 {
-            self.windows_in::<M, 16>(cand, vals, out)
-        } else {
-            self.windows_in::<M, 64>(cand, vals, out)
+        memo: &mut [u64],
+    ) -> Step<bool> {
+        let mut dom = [0u64; N];
+        for (d, &c) in dom.iter_mut().zip(self.cells.iter()) {
+            *d = domain(cand, vals, c as usize);
         }
+        let dom = &mut dom[..self.cells.len()];
+        let mut changed = false;
+        let required = if memo[0] == signature(dom) {
+            memo[1]
+        } else {
+            let required;
+            (changed, required) = self.windows::<M, N>(dom, cand, vals, out)?;
+            memo[0] = signature(dom);
+            memo[1] = required;
+            required
+        };
+        Ok(self.place_required(dom, cand, vals, out, required)? || changed)
     }
 
-    /// [`Line::windows`] with room for `N` cells (short lines clear less memory).
-    fn windows_in<M: Mask, const N: usize>(
+    /// Narrows the cells (digit sets `dom`, kept up to date) to the digits some open window gives
+    /// them; the digits every open window holds.
+    fn windows<M: Mask, const N: usize>(
         &self,
+        dom: &mut [u64],
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<(bool, u64)> {
         let k = self.cells.len();
-        let mut dom = [0u64; N];
-        for (i, &c) in self.cells.iter().enumerate() {
-            dom[i] = domain(cand, vals, c as usize);
-        }
-        let dom = &dom[..k];
         // Per cell, the digits some open window supports (GAC: a perfect matching through them).
         let mut support = [0u64; N];
         let (mut open, mut required) = (0u64, u64::MAX);
@@ -216,6 +214,7 @@ impl Line {
         for (i, &c) in self.cells.iter().enumerate() {
             if dom[i] & !support[i] != 0 {
                 changed |= keep_only(cand, vals, out, c as usize, support[i])?;
+                dom[i] &= support[i];
             }
         }
         Ok((changed, required))
@@ -225,6 +224,7 @@ impl Line {
     /// cells off the line that must differ from all of the line's cells that may hold it.
     fn place_required<M: Mask>(
         &self,
+        dom: &mut [u64],
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
@@ -236,16 +236,17 @@ impl Line {
             let bit = req & req.wrapping_neg();
             req &= req - 1;
             let mut holders = 0u64;
-            for (i, &c) in self.cells.iter().enumerate() {
-                if domain(cand, vals, c as usize) & bit != 0 {
+            for (i, &d) in dom.iter().enumerate() {
+                if d & bit != 0 {
                     holders |= 1 << i;
                 }
             }
             match holders.count_ones() {
                 0 => return Err(Contradiction),
                 1 => {
-                    let c = self.cells[holders.trailing_zeros() as usize] as usize;
-                    changed |= keep_only(cand, vals, out, c, bit)?;
+                    let i = holders.trailing_zeros() as usize;
+                    changed |= keep_only(cand, vals, out, self.cells[i] as usize, bit)?;
+                    dom[i] = bit;
                 }
                 _ => {
                     for &(x, sees) in self.watchers.iter() {
@@ -258,6 +259,12 @@ impl Line {
         }
         Ok(changed)
     }
+}
+
+/// A hash of a line's digit sets (never 0, the mark of none).
+fn signature(dom: &[u64]) -> u64 {
+    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    dom.iter().fold(0x243F_6A88_85A3_08D3u64, |h, &d| mix(h, d)) | 1
 }
 
 /// Lines of runs with at most this many cells are worked out by subset tables ([`starts`], 2^k
