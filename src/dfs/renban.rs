@@ -3,7 +3,9 @@
 //!
 //! A window stays open while the line's cells can hold its digits one each: every cell has a
 //! candidate in it and the cells and its digits admit a perfect matching (augmenting paths over
-//! bit masks, Hopcroft & Karp's idea in its simplest form). Then
+//! bit masks, Hopcroft & Karp's idea in its simplest form). A renban line of up to ten cells
+//! settles all its runs at once instead: subset tables over the line's cells whose entries are
+//! masks of runs (one bit per run), so one pass of word operations serves every run. Then
 //!
 //! - each cell keeps only digits of some open window: this bounds the line (no digit further than
 //!   k − 1 from any cell's candidates) and is at least as strong as arc consistency on the pairs
@@ -19,7 +21,7 @@
 
 use super::lines::{domain, keep_only};
 use super::mask::Mask;
-use super::narrow::{Narrowed, signature};
+use super::narrow::Narrowed;
 use super::step::{Contradiction, Step};
 use crate::units::Units;
 
@@ -30,6 +32,10 @@ struct Line {
     cells: Box<[u32]>,
     /// The windows, as digit masks.
     windows: Box<[u64]>,
+    /// When the windows are runs of consecutive digits (renban) and the line has at most
+    /// [`SUBSETS`] cells: bit x for the run from digit x (0-based), worked out all at once
+    /// ([`starts`]); 0 otherwise.
+    starts: u64,
     /// The cells off the line that must differ from two or more of its cells: (cell, which of
     /// the line's cells it must differ from, bit i for `cells[i]`).
     watchers: Box<[(u32, u64)]>,
@@ -78,9 +84,11 @@ impl Windows {
                     .filter(|&(x, m)| m.count_ones() >= 2 && !line.contains(&(x as u32)))
                     .map(|(x, &m)| (x as u32, m))
                     .collect();
+                let windows: Box<[u64]> = r.windows.iter().map(|w| w.words()[0]).collect();
                 Line {
+                    starts: starts_of(&windows, line.len()),
                     cells: line.into(),
-                    windows: r.windows.iter().map(|w| w.words()[0]).collect(),
+                    windows,
                     watchers,
                 }
             })
@@ -127,8 +135,9 @@ impl Windows {
 
 impl Line {
     /// Prunes the line: its cells to the digits of open windows (unless `memo`, the signature of
-    /// its cells and its required digits when it was last pruned, matches them: then they are as
-    /// that left them), then the digits every open window requires. `memo` is updated.
+    /// its cells' digits and its required digits when it was last pruned, matches them: then they
+    /// are as that left them, the pruning reading nothing else), then the digits every open window
+    /// requires. `memo` is updated.
     fn prune<M: Mask>(
         &self,
         cand: &mut [M],
@@ -136,46 +145,66 @@ impl Line {
         out: &mut Narrowed<'_, M>,
         memo: &mut [u64],
     ) -> Step<bool> {
-        let cells = &self.cells;
-        let sig = signature(cells.iter(), cells, cand, vals, false);
-        let mut changed = false;
-        let required = match sig {
-            Some(s) if memo[0] == s => memo[1],
-            _ => {
-                let (c, required) = self.windows(cand, vals, out)?;
-                changed = c;
-                if let Some(s) = signature(cells.iter(), cells, cand, vals, false) {
-                    memo[0] = s;
-                    memo[1] = required;
-                }
-                required
-            }
-        };
-        Ok(self.place_required(cand, vals, out, required)? || changed)
+        if self.cells.len() <= 16 {
+            self.prune_in::<M, 16>(cand, vals, out, memo)
+        } else {
+            self.prune_in::<M, 64>(cand, vals, out, memo)
+        }
     }
 
-    /// Narrows the cells to the digits some open window gives them; the digits every open window
-    /// holds.
-    fn windows<M: Mask>(
+    /// [`Line::prune`] with room for `N` cells (short lines clear less memory).
+    fn prune_in<M: Mask, const N: usize>(
         &self,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        memo: &mut [u64],
+    ) -> Step<bool> {
+        let mut dom = [0u64; N];
+        for (d, &c) in dom.iter_mut().zip(self.cells.iter()) {
+            *d = domain(cand, vals, c as usize);
+        }
+        let dom = &mut dom[..self.cells.len()];
+        let mut changed = false;
+        let required = if memo[0] == signature(dom) {
+            memo[1]
+        } else {
+            let required;
+            (changed, required) = self.windows::<M, N>(dom, cand, vals, out)?;
+            memo[0] = signature(dom);
+            memo[1] = required;
+            required
+        };
+        Ok(self.place_required(dom, cand, vals, out, required)? || changed)
+    }
+
+    /// Narrows the cells (digit sets `dom`, kept up to date) to the digits some open window gives
+    /// them; the digits every open window holds.
+    fn windows<M: Mask, const N: usize>(
+        &self,
+        dom: &mut [u64],
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
     ) -> Step<(bool, u64)> {
         let k = self.cells.len();
-        let mut dom = [0u64; 64];
-        for (i, &c) in self.cells.iter().enumerate() {
-            dom[i] = domain(cand, vals, c as usize);
-        }
-        let dom = &dom[..k];
-        let union = dom.iter().fold(0, |a, &d| a | d);
         // Per cell, the digits some open window supports (GAC: a perfect matching through them).
-        let mut support = [0u64; 64];
+        let mut support = [0u64; N];
         let (mut open, mut required) = (0u64, u64::MAX);
-        for &w in self.windows.iter() {
-            if union & w == w && supports(dom, w, &mut support[..k]) {
-                open |= w;
-                required &= w;
+        if self.starts != 0 {
+            // All windows at once: `open` has bit x when the run from digit x is open.
+            open = starts(dom, self.starts, &mut support[..k]);
+            if open != 0 {
+                let run = (1u64 << k) - 1;
+                required = run << open.trailing_zeros() & run << (63 - open.leading_zeros());
+            }
+        } else {
+            let union = dom.iter().fold(0, |a, &d| a | d);
+            for &w in self.windows.iter() {
+                if union & w == w && supports(dom, w, &mut support[..k]) {
+                    open |= w;
+                    required &= w;
+                }
             }
         }
         if open == 0 {
@@ -185,6 +214,7 @@ impl Line {
         for (i, &c) in self.cells.iter().enumerate() {
             if dom[i] & !support[i] != 0 {
                 changed |= keep_only(cand, vals, out, c as usize, support[i])?;
+                dom[i] &= support[i];
             }
         }
         Ok((changed, required))
@@ -194,6 +224,7 @@ impl Line {
     /// cells off the line that must differ from all of the line's cells that may hold it.
     fn place_required<M: Mask>(
         &self,
+        dom: &mut [u64],
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
@@ -205,16 +236,17 @@ impl Line {
             let bit = req & req.wrapping_neg();
             req &= req - 1;
             let mut holders = 0u64;
-            for (i, &c) in self.cells.iter().enumerate() {
-                if domain(cand, vals, c as usize) & bit != 0 {
+            for (i, &d) in dom.iter().enumerate() {
+                if d & bit != 0 {
                     holders |= 1 << i;
                 }
             }
             match holders.count_ones() {
                 0 => return Err(Contradiction),
                 1 => {
-                    let c = self.cells[holders.trailing_zeros() as usize] as usize;
-                    changed |= keep_only(cand, vals, out, c, bit)?;
+                    let i = holders.trailing_zeros() as usize;
+                    changed |= keep_only(cand, vals, out, self.cells[i] as usize, bit)?;
+                    dom[i] = bit;
                 }
                 _ => {
                     for &(x, sees) in self.watchers.iter() {
@@ -227,6 +259,82 @@ impl Line {
         }
         Ok(changed)
     }
+}
+
+/// A hash of a line's digit sets (never 0, the mark of none).
+fn signature(dom: &[u64]) -> u64 {
+    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    dom.iter().fold(0x243F_6A88_85A3_08D3u64, |h, &d| mix(h, d)) | 1
+}
+
+/// Lines of runs with at most this many cells are worked out by subset tables ([`starts`], 2^k
+/// words each).
+const SUBSETS: usize = 10;
+
+/// The starts of `windows` (bit x for the run from digit x) when each is a run of `k` <= [`SUBSETS`]
+/// digits; 0 otherwise.
+fn starts_of(windows: &[u64], k: usize) -> u64 {
+    let run = (1u64 << k.min(63)) - 1;
+    let runs = (1..=SUBSETS).contains(&k)
+        && windows
+            .iter()
+            .all(|&w| w != 0 && w == run << w.trailing_zeros());
+    match runs {
+        true => windows.iter().fold(0, |a, &w| a | 1 << w.trailing_zeros()),
+        false => 0,
+    }
+}
+
+/// The runs among `starts` (bit x: the k = `dom.len()` digits from x) that the cells with digit
+/// sets `dom` can hold one each, all runs at once; each cell's digits in some such assignment are
+/// added to its `support`. By subset tables of start masks: `head[s]`, the runs whose offsets `s`
+/// the first |s| cells can hold one each, `tail[s]` the same for the last |s| cells; cell i may
+/// hold offset e of run x when, for some s of i offsets without e, `head[s]` and `tail` of the
+/// other offsets both have x.
+fn starts(dom: &[u64], starts: u64, support: &mut [u64]) -> u64 {
+    match dom.len() {
+        0..=4 => starts_in::<16>(dom, starts, support),
+        5..=6 => starts_in::<64>(dom, starts, support),
+        7..=8 => starts_in::<256>(dom, starts, support),
+        _ => starts_in::<1024>(dom, starts, support),
+    }
+}
+
+/// [`starts`] with room for `S` subsets.
+fn starts_in<const S: usize>(dom: &[u64], starts: u64, support: &mut [u64]) -> u64 {
+    let k = dom.len();
+    let full = (1usize << k) - 1;
+    let mut head = [0u64; S];
+    let mut tail = [0u64; S];
+    head[0] = starts;
+    tail[0] = starts;
+    for s in 1..=full {
+        let n = s.count_ones() as usize;
+        let (dh, dt) = (dom[n - 1], dom[k - n]);
+        let (mut h, mut t, mut r) = (0, 0, s);
+        while r != 0 {
+            let e = r.trailing_zeros();
+            r &= r - 1;
+            h |= head[s ^ 1 << e] & dh >> e;
+            t |= tail[s ^ 1 << e] & dt >> e;
+        }
+        head[s] = h;
+        tail[s] = t;
+    }
+    let open = head[full];
+    if open == 0 {
+        return 0;
+    }
+    for s in (0..full).filter(|&s| head[s] != 0) {
+        let i = s.count_ones() as usize;
+        let (h, mut r) = (head[s], full ^ s);
+        while r != 0 {
+            let e = r.trailing_zeros();
+            r &= r - 1;
+            support[i] |= (h & dom[i] >> e & tail[full ^ s ^ 1 << e]) << e;
+        }
+    }
+    open
 }
 
 /// Whether the cells with digit sets `dom` can hold the digits of `window` one each (as many cells
@@ -329,5 +437,125 @@ mod tests {
         // {1}, {1, 2}, {1, 2, 3} in {1, 2, 3}: exactly 1, 2, 3.
         let s = fits(&[0b001, 0b011, 0b111], 0b111).unwrap();
         assert_eq!(s, vec![0b001, 0b010, 0b100]);
+    }
+
+    /// A xorshift64 generator (seeded: reproducible).
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// Each cell's digits in some assignment of the window's digits one each, by trying every
+    /// assignment (`None`: no assignment).
+    fn brute(dom: &[u64], window: u64) -> Option<Vec<u64>> {
+        let digits: Vec<u64> = (0..64)
+            .map(|e| 1 << e)
+            .filter(|b| window & b != 0)
+            .collect();
+        let mut support = vec![0; dom.len()];
+        let mut any = false;
+        let mut pick = vec![0usize; dom.len()];
+        loop {
+            let used = pick.iter().fold(0u64, |a, &j| a | digits[j]);
+            let fits = pick.iter().zip(dom).all(|(&j, &d)| d & digits[j] != 0);
+            if used.count_ones() as usize == dom.len() && fits {
+                any = true;
+                for (s, &j) in support.iter_mut().zip(&pick) {
+                    *s |= digits[j];
+                }
+            }
+            // The next assignment (odometer).
+            let mut i = 0;
+            while i < pick.len() && pick[i] + 1 == digits.len() {
+                pick[i] = 0;
+                i += 1;
+            }
+            if i == pick.len() {
+                break;
+            }
+            pick[i] += 1;
+        }
+        any.then_some(support)
+    }
+
+    /// Some of the runs of `k` digits of 1..=`n`, as starts (bit x: the run from digit x): all of
+    /// them every other draw.
+    fn some_starts(next: &mut impl FnMut() -> u64, k: usize, n: usize) -> u64 {
+        let all = (1u64 << (n - k + 1)) - 1;
+        match next() % 2 {
+            0 => all,
+            _ => all & next(),
+        }
+    }
+
+    /// What [`starts`] gives, run by run with `each` (a window's supports, or none).
+    fn run_by_run(
+        dom: &[u64],
+        starts: u64,
+        support: &mut [u64],
+        mut each: impl FnMut(&[u64], u64, &mut [u64]) -> bool,
+    ) -> u64 {
+        let run = (1u64 << dom.len()) - 1;
+        let mut open = 0;
+        for x in (0..64).filter(|x| starts >> x & 1 == 1) {
+            if each(dom, run << x, support) {
+                open |= 1 << x;
+            }
+        }
+        open
+    }
+
+    #[test]
+    fn all_runs_at_once_give_what_every_assignment_gives() {
+        let mut next = xorshift(0x5eed_fa10);
+        for trial in 0..3000 {
+            let k = 1 + trial % 5;
+            let n = k + (next() % 5) as usize;
+            let st = some_starts(&mut next, k, n);
+            let dom: Vec<u64> = (0..k)
+                .map(|_| (next() | next() & next()) & ((1 << n) - 1))
+                .collect();
+            let mut got = vec![0; k];
+            let open = starts(&dom, st, &mut got);
+            let mut want = vec![0; k];
+            let want_open = run_by_run(&dom, st, &mut want, |dom, w, support| {
+                let Some(s) = brute(dom, w) else {
+                    return false;
+                };
+                support.iter_mut().zip(s).for_each(|(a, b)| *a |= b);
+                true
+            });
+            assert_eq!((open, got), (want_open, want), "{dom:?} from {st:b}");
+        }
+    }
+
+    #[test]
+    fn all_runs_at_once_and_matchings_agree() {
+        // The two ways to a line's supports, on lines of 1 to 10 cells, into supports already
+        // holding digits: the same runs open and the same supports.
+        let mut next = xorshift(0xfa10_0001);
+        for trial in 0..20_000 {
+            let k = 1 + trial % SUBSETS;
+            let n = k + (next() % 8) as usize;
+            let st = some_starts(&mut next, k, n);
+            let dom: Vec<u64> = (0..k).map(|_| (next() | next()) & ((1 << n) - 1)).collect();
+            let before: Vec<u64> = (0..k).map(|_| next() & next() & ((1 << n) - 1)).collect();
+            let (mut a, mut b) = (before.clone(), before.clone());
+            let open = starts(&dom, st, &mut a);
+            assert_eq!(open, run_by_run(&dom, st, &mut b, supports), "{dom:?}");
+            assert_eq!(a, b, "{dom:?} from {st:b}");
+        }
+    }
+
+    #[test]
+    fn runs_are_worked_out_at_once_and_other_windows_one_by_one() {
+        let runs = [0b111, 0b1110, 0b11100];
+        assert_eq!(starts_of(&runs, 3), 0b111);
+        assert_eq!(starts_of(&[0b1011, 0b1110], 3), 0);
+        assert_eq!(starts_of(&[(1 << 11) - 1], 11), 0);
     }
 }
