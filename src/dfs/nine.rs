@@ -21,6 +21,13 @@
 //! - **Branching**: on the cell with two candidates that has the most open peers (else the first with
 //!   the fewest candidates); smallest digit first; the parent keeps the other candidates, as on the
 //!   generic path.
+//! - **Pairwise relations** (anti-king, anti-knight, non-consecutive; a second instance of the
+//!   search, `K = 4`, so the classic one is compiled without them): per cell, band masks of the
+//!   cells that must not share its digit and of those that must not hold a digit next to it, read
+//!   from the rules' relation list. A filled cell clears them (`relate`); when the rest is quiet,
+//!   a cell whose candidates lie within one of `e` takes `e` from its partners (`windows`), and
+//!   two or three places of a digit in a box act on the cells related to all of them
+//!   (`box_rule`). Bivalue cells with more open partners are branched on first.
 
 use super::search::{Bounds, Found, out_of_limits, splitmix};
 use super::step::{Contradiction, Step};
@@ -157,6 +164,9 @@ pub(crate) struct Relations {
     same: [[u32; 3]; 81],
     /// For each cell, per band, the cells that must not hold a digit one above or below its own.
     next: [[u32; 3]; 81],
+    /// `next` with the cell itself: a digit placed in any of these cells leaves the cell no digit
+    /// one away from it.
+    near: [[u32; 3]; 81],
     /// Whether any pair is non-consecutive.
     consecutive: bool,
 }
@@ -165,6 +175,7 @@ pub(crate) struct Relations {
 static NO_RELATIONS: Relations = Relations {
     same: [[0; 3]; 81],
     next: [[0; 3]; 81],
+    near: [[0; 3]; 81],
     consecutive: false,
 };
 
@@ -175,6 +186,7 @@ impl Relations {
         let mut rel = Box::new(Relations {
             same: [[0; 3]; 81],
             next: [[0; 3]; 81],
+            near: [[0; 3]; 81],
             consecutive: false,
         });
         for r in units.relations() {
@@ -195,12 +207,16 @@ impl Relations {
                 }
             }
         }
+        for c in 0..81 {
+            rel.near[c] = rel.next[c];
+            rel.near[c][c / 27] |= 1 << (c % 27);
+        }
         Some(rel)
     }
 }
 
 /// A partial assignment of a 9x9 grid, copied by value at each guess. `K` is 0 under the standard
-/// units alone, 3 under pairwise relations (then `done` has a mask per band).
+/// units alone, 4 under pairwise relations (then `done` has a mask per band and one of digit-bands).
 #[derive(Clone, Copy)]
 struct Board<const K: usize> {
     /// `cand[9·b + d]`: the cells of band `b` that may hold 0-based digit `d`, or hold it. Entry 27
@@ -213,7 +229,8 @@ struct Board<const K: usize> {
     open: [u32; 3],
     /// Digit-bands (bit `9·b + d`) changed since the last stack shrink.
     moved: u32,
-    /// Under relations: per band, the filled cells whose relations have been applied.
+    /// Under relations: per band, the filled cells whose relations have been applied; then the
+    /// digit-bands (bit `9·b + d`) changed since the last unit rule.
     done: [u32; K],
 }
 
@@ -371,6 +388,56 @@ impl<const K: usize> Board<K> {
         }
     }
 
+    /// The relations against the boxes: when every place left for `d` in a box (two or three) is a
+    /// partner of a cell X or X itself, X cannot hold `d − 1` or `d + 1`; when every place must
+    /// differ from X, X cannot hold `d`. Only the digit-bands changed since the last call are
+    /// looked at. (Rows and columns too, or boxes with four places, cost more than they saved
+    /// on the tuning set: BENCHMARKS.)
+    #[inline(always)]
+    fn box_rule(&mut self, rel: &Relations) {
+        let moved = self.done[3 % K];
+        self.done[3 % K] = 0;
+        for b in 0..3 {
+            let mut digits = (moved >> (9 * b)) & ROW;
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                let a = self.cand[9 * b + d];
+                // A box with d filled keeps the filled cell among its places: skipped.
+                let a_open = a & self.open[b];
+                for k in 0..3 {
+                    let boxed = (7 | 7 << 9 | 7 << 18) << (3 * k);
+                    let places = a & boxed;
+                    let count = places.count_ones();
+                    if !(2..=3).contains(&count) || places & !a_open != 0 {
+                        continue;
+                    }
+                    let mut near = [BAND; 3];
+                    let mut same = [BAND; 3];
+                    let mut m = places;
+                    while m != 0 {
+                        let bit = m.trailing_zeros();
+                        m &= m - 1;
+                        let c = (27 * b + bit as usize) % 81;
+                        for o in 0..3 {
+                            near[o] &= rel.near[c][o];
+                            same[o] &= rel.same[c][o];
+                        }
+                    }
+                    for o in 0..3 {
+                        self.cand[9 * o + d] &= !same[o];
+                        if d > 0 {
+                            self.cand[9 * o + d - 1] &= !near[o];
+                        }
+                        if d < 8 {
+                            self.cand[9 * o + d + 1] &= !near[o];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Shrinks digit-band `9·b + d` to the triads on some permutation, fills the rows left with one
     /// cell and takes the columns alone in their box away from the other bands.
     #[inline(always)]
@@ -479,6 +546,9 @@ impl<const K: usize> Board<K> {
             let mut dirty = self.dirty();
             while dirty != 0 {
                 self.moved |= dirty;
+                if K > 0 {
+                    self.done[3 % K] |= dirty;
+                }
                 // A digit-band changed again after its shrink in this round is in the next one; one
                 // changed before its turn is shrunk once, as it is then.
                 for b in 0..3 {
@@ -519,6 +589,9 @@ impl<const K: usize> Board<K> {
             if K > 0 && rel.consecutive && self.dirty() == 0 {
                 self.windows(rel);
             }
+            if K > 0 && self.dirty() == 0 {
+                self.box_rule(rel);
+            }
             if self.dirty() == 0 {
                 return Ok(false);
             }
@@ -532,7 +605,7 @@ impl<const K: usize> Board<K> {
     ///
     /// A bivalue cell with many open peers propagates furthest either way: on the hard sets this
     /// branches about 40% less often than taking the first bivalue cell.
-    fn pick(&self) -> (usize, u32) {
+    fn pick(&self, rel: &Relations) -> (usize, u32) {
         // (open peers, band, bit) of the best bivalue cell so far.
         let mut best: Option<(u32, usize, u32)> = None;
         for (b, &[o1, o2]) in OTHER.iter().enumerate() {
@@ -547,9 +620,17 @@ impl<const K: usize> Board<K> {
                 let bit = two.trailing_zeros();
                 two &= two - 1;
                 let col = T.column[bit as usize & 31];
-                let degree = (self.open[b] & T.band_peers[bit as usize & 31]).count_ones()
+                let mut degree = (self.open[b] & T.band_peers[bit as usize & 31]).count_ones()
                     + (self.open[o1] & col).count_ones()
                     + (self.open[o2] & col).count_ones();
+                // Under non-consecutive pairs, each open partner counts twice more.
+                if K > 0 {
+                    let next = &rel.next[(27 * b + bit as usize) % 81];
+                    degree += 2
+                        * ((self.open[0] & next[0]).count_ones()
+                            + (self.open[1] & next[1]).count_ones()
+                            + (self.open[2] & next[2]).count_ones());
+                }
                 if best.is_none_or(|(most, _, _)| degree > most) {
                     best = Some((degree, b, bit));
                 }
@@ -662,7 +743,7 @@ impl<const K: usize> Search<'_, K> {
                 }
                 Ok(false) => {}
             }
-            let (b, bit) = board.pick();
+            let (b, bit) = board.pick(self.rel);
             let d = match &mut self.shuffle {
                 None => board.lowest(b, bit),
                 Some(rng) => board.random(b, bit, splitmix(rng)),
@@ -691,7 +772,7 @@ pub(crate) fn run(
 ) -> Report {
     match rel {
         None => run_with::<0>(puzzle, &NO_RELATIONS, exclude, limits, bounds),
-        Some(rel) => run_with::<3>(puzzle, rel, exclude, limits, bounds),
+        Some(rel) => run_with::<4>(puzzle, rel, exclude, limits, bounds),
     }
 }
 
@@ -820,7 +901,7 @@ mod tests {
         for d in 2..9 {
             b.cand[d] &= !1;
         }
-        assert_eq!(b.pick(), (0, 0));
+        assert_eq!(b.pick(&NO_RELATIONS), (0, 0));
         assert_eq!(b.lowest(0, 0), 0);
     }
 
