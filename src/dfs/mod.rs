@@ -545,7 +545,8 @@ mod tests {
                 1024,
                 20_000,
             ),
-            (DfsBackend::new(), nc, 700, 16, 2_000),
+            // The 9x9 path under relations too: 1,024 nodes between clock checks.
+            (DfsBackend::new(), nc, 700, 1024, 5_000),
         ];
         for (dfs, units, at, interval, k) in cases {
             let empty = Grid::empty(units.shape());
