@@ -60,8 +60,11 @@
 //!   every 1 to 1024 nodes (fewer on larger grids).
 //! - **9x9 fast path**: for the standard 9x9 unit list (recognised by content, in any order, once per
 //!   [`Units::id`] on each thread), a specialised solver on digit-major bitboards (see `nine.rs`)
-//!   replaces the generic one: same outcomes, limits and stats, several times faster. Everything else
-//!   (other shapes, diagonals, regions) takes the generic path; [`DfsBackend::generic_only`] forces it.
+//!   replaces the generic one: same outcomes, limits and stats, several times faster. The same
+//!   units with anti-king, anti-knight and non-consecutive pairs and nothing else take it too (a
+//!   second instance with the pairs as per-cell masks: more nodes than the generic path's probes
+//!   and rules leave, each ~15x cheaper). Everything else (other shapes, diagonals, regions, cages)
+//!   takes the generic path; [`DfsBackend::generic_only`] forces it.
 
 mod bands;
 mod consecutive;
