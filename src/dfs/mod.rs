@@ -60,8 +60,11 @@
 //!   every 1 to 1024 nodes (fewer on larger grids).
 //! - **9x9 fast path**: for the standard 9x9 unit list (recognised by content, in any order, once per
 //!   [`Units::id`] on each thread), a specialised solver on digit-major bitboards (see `nine.rs`)
-//!   replaces the generic one: same outcomes, limits and stats, several times faster. Everything else
-//!   (other shapes, diagonals, regions) takes the generic path; [`DfsBackend::generic_only`] forces it.
+//!   replaces the generic one: same outcomes, limits and stats, several times faster. The same
+//!   units with anti-king, anti-knight and non-consecutive pairs and nothing else take it too (a
+//!   second instance with the pairs as per-cell masks: more nodes than the generic path's probes
+//!   and rules leave, each ~15x cheaper). Everything else (other shapes, diagonals, regions, cages)
+//!   takes the generic path; [`DfsBackend::generic_only`] forces it.
 
 mod bands;
 mod consecutive;
@@ -80,6 +83,7 @@ mod tables;
 use std::cell::Cell;
 use std::thread::LocalKey;
 
+use crate::constraint::RelationKind;
 use crate::grid::{Grid, Shape};
 use crate::solve::{Backend, Handover, Limits, Report, SolveError};
 use crate::units::Units;
@@ -156,8 +160,8 @@ impl DfsBackend {
 }
 
 thread_local! {
-    /// The last unit list asked about, by [`Units::id`], and whether it is the standard 9x9 one.
-    static STANDARD_9X9: Cell<(u64, bool)> = const { Cell::new((0, false)) };
+    /// The last unit list asked about, by [`Units::id`], and which 9x9 path takes it.
+    static STANDARD_9X9: Cell<(u64, Nine)> = const { Cell::new((0, Nine::No)) };
     static S16: Cell<Scratch<u16>> = const { Cell::new(Scratch::new()) };
     static S32: Cell<Scratch<u32>> = const { Cell::new(Scratch::new()) };
     static S64: Cell<Scratch<u64>> = const { Cell::new(Scratch::new()) };
@@ -256,8 +260,17 @@ impl DfsBackend {
         }
         let bounds = bounds.with_shuffle(self.shuffle);
         // The 9x9 path makes its report itself, from the search's own fields (not a copy of them).
-        if !self.generic_only && is_standard_9x9(units) {
-            return Ok(nine::run(puzzle, exclude, limits, &bounds));
+        if !self.generic_only {
+            match nine_rules(units) {
+                Nine::Classic => return Ok(nine::run(puzzle, None, exclude, limits, &bounds)),
+                Nine::Related => {
+                    if let Some(rel) = nine::Relations::of(units) {
+                        let rel = Some(&*rel);
+                        return Ok(nine::run(puzzle, rel, exclude, limits, &bounds));
+                    }
+                }
+                Nine::No => {}
+            }
         }
         let found = run_generic(units, puzzle, exclude, limits, &bounds);
         Ok(Report::new(
@@ -267,17 +280,34 @@ impl DfsBackend {
     }
 }
 
+/// Which 9x9 fast path, if any, takes `units`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Nine {
+    /// None: the generic path.
+    No,
+    /// The rows, columns and 3x3 boxes of a 9x9 grid and nothing else.
+    Classic,
+    /// Those units and pairwise relations (anti-king, anti-knight, non-consecutive), nothing else.
+    Related,
+}
+
 /// Whether `units` are the rows, columns and 3x3 boxes of a 9x9 grid (in any order, each unit's cells in
-/// any order) and nothing else (no relations, no cages): the rules of the fast path. Decided once per
-/// [`Units::id`] on each thread.
+/// any order) and nothing else (no relations, no cages): the rules of the fast path.
+#[cfg(test)]
 fn is_standard_9x9(units: &Units) -> bool {
+    nine_rules(units) == Nine::Classic
+}
+
+/// Which 9x9 path takes `units`: the standard 9x9 units (in any order, each unit's cells in any
+/// order), alone or with anti-king, anti-knight and non-consecutive pairs only. Decided once per
+/// [`Units::id`] on each thread.
+fn nine_rules(units: &Units) -> Nine {
     let id = units.id();
     let (last, answer) = STANDARD_9X9.get();
     if last == id {
         return answer;
     }
-    let answer = units.shape() == Shape::new(3, 3).expect("3x3 is a valid box shape")
-        && !units.has_extras()
+    let standard = units.shape() == Shape::new(3, 3).expect("3x3 is a valid box shape")
         && units.units().len() == 27
         && {
             let sets = |u: &Units| {
@@ -291,6 +321,23 @@ fn is_standard_9x9(units: &Units) -> bool {
             };
             sets(units) == sets(&Units::standard(units.shape()))
         };
+    let only_pairs = units.cages().is_empty()
+        && units.groups().is_empty()
+        && units.sums().is_empty()
+        && units.lines().is_empty()
+        && units.window_rules().is_empty()
+        && units.candidates().is_empty()
+        && units.relations().iter().all(|r| {
+            matches!(
+                r.kind,
+                RelationKind::King | RelationKind::Knight | RelationKind::NonConsecutive
+            )
+        });
+    let answer = match (standard, units.has_extras(), only_pairs) {
+        (true, false, _) => Nine::Classic,
+        (true, true, true) => Nine::Related,
+        _ => Nine::No,
+    };
     STANDARD_9X9.set((id, answer));
     answer
 }
@@ -501,7 +548,8 @@ mod tests {
                 1024,
                 20_000,
             ),
-            (DfsBackend::new(), nc, 700, 16, 2_000),
+            // The 9x9 path under relations too: 1,024 nodes between clock checks.
+            (DfsBackend::new(), nc, 700, 1024, 5_000),
         ];
         for (dfs, units, at, interval, k) in cases {
             let empty = Grid::empty(units.shape());

@@ -21,11 +21,20 @@
 //! - **Branching**: on the cell with two candidates that has the most open peers (else the first with
 //!   the fewest candidates); smallest digit first; the parent keeps the other candidates, as on the
 //!   generic path.
+//! - **Pairwise relations** (anti-king, anti-knight, non-consecutive; a second instance of the
+//!   search, `K = 4`, so the classic one is compiled without them): per cell, band masks of the
+//!   cells that must not share its digit and of those that must not hold a digit next to it, read
+//!   from the rules' relation list. A filled cell clears them (`relate`); when the rest is quiet,
+//!   a cell whose candidates lie within one of `e` takes `e` from its partners (`windows`), and
+//!   two or three places of a digit in a box act on the cells related to all of them
+//!   (`box_rule`). Bivalue cells with more open partners are branched on first.
 
 use super::search::{Bounds, Found, out_of_limits, splitmix};
 use super::step::{Contradiction, Step};
+use crate::constraint::RelationKind;
 use crate::grid::{Grid, Shape, filled_bits};
 use crate::solve::{Limits, Report};
+use crate::units::Units;
 
 /// The 9 cells of one row of a band.
 const ROW: u32 = 0x1ff;
@@ -147,9 +156,69 @@ fn nonempty_rows(a: u32) -> u32 {
     ((top >> 8) & ROWS) * ROW
 }
 
-/// A partial assignment of a 9x9 grid, copied by value at each guess.
+/// Pairwise relations between cells (anti-king, anti-knight, non-consecutive), as band masks per
+/// cell: what a placement clears besides its units. Read from the rules' relation list, so any
+/// pattern of pairs works (nothing assumes orthogonal or diagonal neighbours).
+pub(crate) struct Relations {
+    /// For each cell (row-major), per band, the cells that must not hold its digit.
+    same: [[u32; 3]; 81],
+    /// For each cell, per band, the cells that must not hold a digit one above or below its own.
+    next: [[u32; 3]; 81],
+    /// `next` with the cell itself: a digit placed in any of these cells leaves the cell no digit
+    /// one away from it.
+    near: [[u32; 3]; 81],
+    /// Whether any pair is non-consecutive.
+    consecutive: bool,
+}
+
+/// The relations of the standard rules: none.
+static NO_RELATIONS: Relations = Relations {
+    same: [[0; 3]; 81],
+    next: [[0; 3]; 81],
+    near: [[0; 3]; 81],
+    consecutive: false,
+};
+
+impl Relations {
+    /// The band masks of `units`' relations, if each is "must differ" (anti-king, anti-knight) or
+    /// non-consecutive; else `None`.
+    pub(crate) fn of(units: &Units) -> Option<Box<Relations>> {
+        let mut rel = Box::new(Relations {
+            same: [[0; 3]; 81],
+            next: [[0; 3]; 81],
+            near: [[0; 3]; 81],
+            consecutive: false,
+        });
+        for r in units.relations() {
+            let (a, b) = (r.a.index(), r.b.index());
+            if a >= 81 || b >= 81 {
+                return None;
+            }
+            let next = match r.kind {
+                RelationKind::King | RelationKind::Knight => false,
+                RelationKind::NonConsecutive => true,
+                _ => return None,
+            };
+            rel.consecutive |= next;
+            for (x, y) in [(a, b), (b, a)] {
+                rel.same[x][y / 27] |= 1 << (y % 27);
+                if next {
+                    rel.next[x][y / 27] |= 1 << (y % 27);
+                }
+            }
+        }
+        for c in 0..81 {
+            rel.near[c] = rel.next[c];
+            rel.near[c][c / 27] |= 1 << (c % 27);
+        }
+        Some(rel)
+    }
+}
+
+/// A partial assignment of a 9x9 grid, copied by value at each guess. `K` is 0 under the standard
+/// units alone, 4 under pairwise relations (then `done` has a mask per band and one of digit-bands).
 #[derive(Clone, Copy)]
-struct Board {
+struct Board<const K: usize> {
     /// `cand[9·b + d]`: the cells of band `b` that may hold 0-based digit `d`, or hold it. Entry 27
     /// is padding (always 0, as in `shrunk`), so that both compare in whole 4-lane vectors.
     cand: [u32; 28],
@@ -160,11 +229,14 @@ struct Board {
     open: [u32; 3],
     /// Digit-bands (bit `9·b + d`) changed since the last stack shrink.
     moved: u32,
+    /// Under relations: per band, the filled cells whose relations have been applied; then the
+    /// digit-bands (bit `9·b + d`) changed since the last unit rule.
+    done: [u32; K],
 }
 
-impl Board {
+impl<const K: usize> Board<K> {
     /// The empty grid.
-    fn new() -> Board {
+    fn new() -> Board<K> {
         Board {
             cand: {
                 let mut c = [BAND; 28];
@@ -174,6 +246,7 @@ impl Board {
             shrunk: [0; 28],
             open: [BAND; 3],
             moved: BAND,
+            done: [0; K],
         }
     }
 
@@ -240,6 +313,128 @@ impl Board {
         let col = !T.column[bit as usize & 31];
         for o in OTHER[b] {
             self.cand[9 * o + d] &= col;
+        }
+    }
+
+    /// Applies the relations of the cells filled since the last call: a cell holding `d` takes `d`
+    /// from the cells it must differ from, `d − 1` and `d + 1` from its non-consecutive partners.
+    ///
+    /// # Errors
+    /// When a related cell is already filled with a digit it may not hold.
+    #[inline(always)]
+    fn relate(&mut self, rel: &Relations) -> Step<()> {
+        for b in 0..3 {
+            let new = !self.open[b] & BAND & !self.done[b % K];
+            if new == 0 {
+                continue;
+            }
+            self.done[b % K] |= new;
+            for d in 0..9 {
+                let mut s = self.cand[9 * b + d] & new;
+                while s != 0 {
+                    let bit = s.trailing_zeros();
+                    s &= s - 1;
+                    let cell = (27 * b + bit as usize) % 81;
+                    let (same, next) = (&rel.same[cell], &rel.next[cell]);
+                    for o in 0..3 {
+                        let filled = !self.open[o];
+                        let mut clash = self.cand[9 * o + d] & same[o];
+                        self.cand[9 * o + d] &= !same[o];
+                        if d > 0 {
+                            clash |= self.cand[9 * o + d - 1] & next[o];
+                            self.cand[9 * o + d - 1] &= !next[o];
+                        }
+                        if d < 8 {
+                            clash |= self.cand[9 * o + d + 1] & next[o];
+                            self.cand[9 * o + d + 1] &= !next[o];
+                        }
+                        if clash & filled != 0 {
+                            return Err(Contradiction);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The non-consecutive pairs made arc-consistent beyond placements: an open cell whose
+    /// candidates all lie within one of `e` (`e − 1`, `e`, `e + 1`) takes `e` from its partners
+    /// (a cell that is 4 or 5 takes 4 and 5; one that is 4 or 6 takes 5).
+    #[inline(always)]
+    fn windows(&mut self, rel: &Relations) {
+        for b in 0..3 {
+            let open = self.open[b];
+            // below[k]: the cells with a candidate under k; above[k]: with one at k or over.
+            let mut below = [0u32; 10];
+            let mut above = [0u32; 10];
+            for k in 0..9 {
+                below[k + 1] = below[k] | self.cand[9 * b + k];
+                above[8 - k] = above[9 - k] | self.cand[9 * b + 8 - k];
+            }
+            for e in 0..9usize {
+                // Candidates under e − 1 or over e + 1.
+                let outside = below[e.saturating_sub(1)] | above[(e + 2).min(9)];
+                let mut w = open & !outside;
+                while w != 0 {
+                    let bit = w.trailing_zeros();
+                    w &= w - 1;
+                    let next = &rel.next[(27 * b + bit as usize) % 81];
+                    for (o, &m) in next.iter().enumerate() {
+                        self.cand[9 * o + e] &= !m;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The relations against the boxes: when every place left for `d` in a box (two or three) is a
+    /// partner of a cell X or X itself, X cannot hold `d − 1` or `d + 1`; when every place must
+    /// differ from X, X cannot hold `d`. Only the digit-bands changed since the last call are
+    /// looked at. (Rows and columns too, or boxes with four places, cost more than they saved
+    /// on the tuning set: BENCHMARKS.)
+    #[inline(always)]
+    fn box_rule(&mut self, rel: &Relations) {
+        let moved = self.done[3 % K];
+        self.done[3 % K] = 0;
+        for b in 0..3 {
+            let mut digits = (moved >> (9 * b)) & ROW;
+            while digits != 0 {
+                let d = digits.trailing_zeros() as usize;
+                digits &= digits - 1;
+                let a = self.cand[9 * b + d];
+                // A box with d filled keeps the filled cell among its places: skipped.
+                let a_open = a & self.open[b];
+                for k in 0..3 {
+                    let boxed = (7 | 7 << 9 | 7 << 18) << (3 * k);
+                    let places = a & boxed;
+                    let count = places.count_ones();
+                    if !(2..=3).contains(&count) || places & !a_open != 0 {
+                        continue;
+                    }
+                    let mut near = [BAND; 3];
+                    let mut same = [BAND; 3];
+                    let mut m = places;
+                    while m != 0 {
+                        let bit = m.trailing_zeros();
+                        m &= m - 1;
+                        let c = (27 * b + bit as usize) % 81;
+                        for o in 0..3 {
+                            near[o] &= rel.near[c][o];
+                            same[o] &= rel.same[c][o];
+                        }
+                    }
+                    for o in 0..3 {
+                        self.cand[9 * o + d] &= !same[o];
+                        if d > 0 {
+                            self.cand[9 * o + d - 1] &= !near[o];
+                        }
+                        if d < 8 {
+                            self.cand[9 * o + d + 1] &= !near[o];
+                        }
+                    }
+                }
+            }
         }
     }
 
@@ -346,11 +541,14 @@ impl Board {
     ///
     /// # Errors
     /// On a dead end.
-    fn propagate(&mut self) -> Step<bool> {
+    fn propagate(&mut self, rel: &Relations) -> Step<bool> {
         loop {
             let mut dirty = self.dirty();
             while dirty != 0 {
                 self.moved |= dirty;
+                if K > 0 {
+                    self.done[3 % K] |= dirty;
+                }
                 // A digit-band changed again after its shrink in this round is in the next one; one
                 // changed before its turn is shrunk once, as it is then.
                 for b in 0..3 {
@@ -362,6 +560,12 @@ impl Board {
                     }
                 }
                 dirty = self.dirty();
+            }
+            if K > 0 {
+                self.relate(rel)?;
+                if self.dirty() != 0 {
+                    continue;
+                }
             }
             if self.open == [0; 3] {
                 // Every fill removed its digit from the peers and the other digits from the cell, so
@@ -382,6 +586,12 @@ impl Board {
                     self.shrink_stacks(d)?;
                 }
             }
+            if K > 0 && rel.consecutive && self.dirty() == 0 {
+                self.windows(rel);
+            }
+            if K > 0 && self.dirty() == 0 {
+                self.box_rule(rel);
+            }
             if self.dirty() == 0 {
                 return Ok(false);
             }
@@ -395,7 +605,7 @@ impl Board {
     ///
     /// A bivalue cell with many open peers propagates furthest either way: on the hard sets this
     /// branches about 40% less often than taking the first bivalue cell.
-    fn pick(&self) -> (usize, u32) {
+    fn pick(&self, rel: &Relations) -> (usize, u32) {
         // (open peers, band, bit) of the best bivalue cell so far.
         let mut best: Option<(u32, usize, u32)> = None;
         for (b, &[o1, o2]) in OTHER.iter().enumerate() {
@@ -410,9 +620,17 @@ impl Board {
                 let bit = two.trailing_zeros();
                 two &= two - 1;
                 let col = T.column[bit as usize & 31];
-                let degree = (self.open[b] & T.band_peers[bit as usize & 31]).count_ones()
+                let mut degree = (self.open[b] & T.band_peers[bit as usize & 31]).count_ones()
                     + (self.open[o1] & col).count_ones()
                     + (self.open[o2] & col).count_ones();
+                // Under non-consecutive pairs, each open partner counts twice more.
+                if K > 0 {
+                    let next = &rel.next[(27 * b + bit as usize) % 81];
+                    degree += 2
+                        * ((self.open[0] & next[0]).count_ones()
+                            + (self.open[1] & next[1]).count_ones()
+                            + (self.open[2] & next[2]).count_ones());
+                }
                 if best.is_none_or(|(most, _, _)| degree > most) {
                     best = Some((degree, b, bit));
                 }
@@ -492,17 +710,19 @@ impl Board {
 }
 
 /// The search: what it found (solutions, whether it gave up, the work) and its bounds.
-struct Search<'a> {
+struct Search<'a, const K: usize> {
+    /// The pairwise relations (none when `K` is 0).
+    rel: &'a Relations,
     bounds: Bounds<'a>,
     found: Found,
     /// The random value order's stream, if branches take a random digit of their cell.
     shuffle: Option<u64>,
 }
 
-impl Search<'_> {
+impl<const K: usize> Search<'_, K> {
     /// Searches below `board` (not yet propagated). Returns whether to stop: the solution limit was
     /// reached or a limit ran out.
-    fn search(&mut self, board: &mut Board) -> bool {
+    fn search(&mut self, board: &mut Board<K>) -> bool {
         loop {
             // The generic path's limit checks, with its clock interval for 81 cells.
             if out_of_limits(&self.bounds, self.found.stats.nodes, 1023) {
@@ -510,7 +730,7 @@ impl Search<'_> {
                 return true;
             }
             self.found.stats.nodes += 1;
-            match board.propagate() {
+            match board.propagate(self.rel) {
                 Err(Contradiction) => return false,
                 Ok(true) => {
                     let grid = || {
@@ -523,7 +743,7 @@ impl Search<'_> {
                 }
                 Ok(false) => {}
             }
-            let (b, bit) = board.pick();
+            let (b, bit) = board.pick(self.rel);
             let d = match &mut self.shuffle {
                 None => board.lowest(b, bit),
                 Some(rng) => board.random(b, bit, splitmix(rng)),
@@ -542,20 +762,36 @@ impl Search<'_> {
     }
 }
 
-/// Searches a 9x9 `puzzle` under the standard units within `limits`.
+/// Searches a 9x9 `puzzle` under the standard units (and `rel`'s pairs, if any) within `limits`.
 pub(crate) fn run(
     puzzle: &Grid,
+    rel: Option<&Relations>,
+    exclude: &[(usize, u16)],
+    limits: &Limits,
+    bounds: &Bounds,
+) -> Report {
+    match rel {
+        None => run_with::<0>(puzzle, &NO_RELATIONS, exclude, limits, bounds),
+        Some(rel) => run_with::<4>(puzzle, rel, exclude, limits, bounds),
+    }
+}
+
+/// [`run`] on boards with `K` relation masks per band.
+fn run_with<const K: usize>(
+    puzzle: &Grid,
+    rel: &Relations,
     exclude: &[(usize, u16)],
     limits: &Limits,
     bounds: &Bounds,
 ) -> Report {
     debug_assert_eq!(puzzle.shape(), Shape::new(3, 3).unwrap());
-    let mut search = Search {
+    let mut search = Search::<K> {
+        rel,
         bounds: *bounds,
         found: Found::new(limits),
         shuffle: bounds.shuffle(),
     };
-    let mut board = Board::new();
+    let mut board = Board::<K>::new();
     // Givens placed one by one; two equal givens in a unit fail here. Each band's givens are found
     // as a bit mask first ([`filled_bits`]: no branch per cell: which cells hold givens is unpredictable).
     let mut clash = false;
@@ -619,7 +855,7 @@ mod tests {
 
     #[test]
     fn assign_clears_the_cell_and_the_peers() {
-        let mut b = Board::new();
+        let mut b = Board::<0>::new();
         // Digit 5 (0-based 4) in r2c5: band 0, bit 13.
         b.assign(0, 13, 4).unwrap();
         assert_eq!(b.open[0] & 1 << 13, 0);
@@ -640,32 +876,32 @@ mod tests {
     #[test]
     fn propagation_finds_hidden_and_naked_singles() {
         // Row 1 = 1..8 and an empty r1c9: a naked single (9), filled by propagation alone.
-        let mut b = Board::new();
+        let mut b = Board::<0>::new();
         for c in 0..8 {
             b.assign(0, c, c as usize).unwrap();
         }
-        assert_eq!(b.propagate(), Ok(false));
+        assert_eq!(b.propagate(&NO_RELATIONS), Ok(false));
         assert_eq!(b.open[0] & 1 << 8, 0);
         assert_ne!(b.cand[8] & 1 << 8, 0);
         // Digit 1 in r4c2, r7c3, r2c4, r3c7: in box 1 only r1c1 is left for it (hidden single), given
         // r2 and r3 hold 1 elsewhere and columns 2 and 3 too.
-        let mut b = Board::new();
+        let mut b = Board::<0>::new();
         for (band, bit) in [(1, 1), (2, 2), (0, 12), (0, 24)] {
             b.assign(band, bit, 0).unwrap();
         }
-        assert_eq!(b.propagate(), Ok(false));
+        assert_eq!(b.propagate(&NO_RELATIONS), Ok(false));
         assert_eq!(b.cand[0] & 7, 1);
         assert_eq!(b.open[0] & 1, 0);
     }
 
     #[test]
     fn pick_prefers_a_bivalue_cell() {
-        let mut b = Board::new();
+        let mut b = Board::<0>::new();
         // r1c1 keeps digits 1 and 2 only.
         for d in 2..9 {
             b.cand[d] &= !1;
         }
-        assert_eq!(b.pick(), (0, 0));
+        assert_eq!(b.pick(&NO_RELATIONS), (0, 0));
         assert_eq!(b.lowest(0, 0), 0);
     }
 
@@ -688,12 +924,54 @@ mod tests {
 
     #[test]
     fn dirty_names_exactly_the_changed_digit_bands() {
-        let mut b = Board::new();
+        let mut b = Board::<0>::new();
         b.shrunk = b.cand;
         assert_eq!(b.dirty(), 0);
         for i in [0, 3, 4, 8, 13, 26] {
             b.cand[i] &= !1;
         }
         assert_eq!(b.dirty(), 1 | 1 << 3 | 1 << 4 | 1 << 8 | 1 << 13 | 1 << 26);
+    }
+
+    #[test]
+    fn excluded_digits_count_alike_on_both_paths_under_relations() {
+        use crate::{Backend, DfsBackend, Limits, Units, Variant};
+        let s9 = Shape::new(3, 3).unwrap();
+        for v in [Variant::NonConsecutive, Variant::AntiKing] {
+            let units = Units::rules(s9).variant(v).build().unwrap();
+            let empty = Grid::empty(s9);
+            let full = DfsBackend::randomized(5)
+                .solve(&units, &empty, &Limits::first())
+                .unwrap()
+                .outcome
+                .solution()
+                .unwrap()
+                .clone();
+            // Ten givens of the solution, then each of cells 0..20 with its digit excluded (a
+            // given among them excluded from itself: no solution).
+            let mut values = vec![0u16; 81];
+            for i in (0..81).step_by(8) {
+                values[i] = full.values()[i];
+            }
+            let puzzle = Grid::from_values(s9, values).unwrap();
+            for i in 0..20 {
+                let exclude = [(i, full.values()[i])];
+                let limits = Limits::count_to(30);
+                let count = |dfs: DfsBackend| {
+                    let r = dfs.solve_excluding(&units, &puzzle, &exclude, &limits);
+                    let o = r.unwrap().outcome;
+                    if let Some(g) = o.solution() {
+                        crate::verify::verify(&units, &puzzle, g).unwrap();
+                        assert_ne!(g.values()[i], full.values()[i]);
+                    }
+                    o.count()
+                };
+                assert_eq!(
+                    count(DfsBackend::new()),
+                    count(DfsBackend::generic_only()),
+                    "{v:?} {i}"
+                );
+            }
+        }
     }
 }

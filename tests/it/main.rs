@@ -19,6 +19,7 @@ mod large;
 mod layers;
 mod little_killers;
 mod lookahead;
+mod nine_pairs;
 mod noisy_input;
 mod pretty;
 mod readme;

@@ -309,10 +309,11 @@ fn the_native_backend_settles_the_hard_non_consecutive_puzzle_within_a_node_budg
 }
 
 /// The native backend's nodes for `record`'s puzzle, which it must settle as unique within
-/// `budget` nodes, its solution the published one (checked by the verifier).
+/// `budget` nodes, its solution the published one (checked by the verifier). On the generic path:
+/// the 9x9 bitboard path's budgets for non-consecutive puzzles are in `nine_pairs.rs`.
 fn settled_natively(record: &Record, budget: u64) -> u64 {
     let p = record.puzzle.as_ref().unwrap();
-    let report = DfsBackend::new()
+    let report = DfsBackend::generic_only()
         .solve(
             &p.units,
             &p.grid,
