@@ -67,8 +67,8 @@ pub use grid::{Cell, Digit, DigitSet, Grid, GridError, MAX_N, Shape, ShapeError}
 pub use nfa::{MAX_STATES, Nfa};
 pub use rules::{RulesBuilder, RulesError};
 pub use solve::{
-    Backend, Certification, Evidence, Handover, Limits, Outcome, Report, Solutions, SolveError,
-    Stats, Status, WorkCounters, stop_when,
+    Backend, Certification, Evidence, Handover, HandoverCall, Limits, Outcome, Report, Solutions,
+    SolveError, Stats, Status, WorkCounters, stop_when,
 };
 pub use units::{Clash, Unit, UnitKind, UnitName, Units};
 pub use verify::{Violation, verify};

@@ -141,6 +141,24 @@ pub struct Handover<'a> {
     fired: Cell<bool>,
     /// The thread's CPU time at the search's first clock check past its root.
     since: Cell<Option<Duration>>,
+    /// Past the point, whether to put the call off ([`Handover::putting_off`]).
+    wait: Option<&'a dyn Fn(u64, Duration, f64) -> HandoverCall>,
+    /// The search's estimate of the share of its tree done, if it makes one.
+    progress: Cell<Option<f64>>,
+    /// Whether the search was asked to stop at the call ([`HandoverCall::CallAndStop`]).
+    quit: Cell<bool>,
+}
+
+/// What a handover's judge ([`Handover::putting_off`]) says at a clock check past its point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HandoverCall {
+    /// Not yet: ask again at the next check.
+    Wait,
+    /// Call the hook; the search goes on.
+    Call,
+    /// Call the hook, and the search stops (as if out of its budget).
+    CallAndStop,
 }
 
 impl<'a> Handover<'a> {
@@ -153,7 +171,33 @@ impl<'a> Handover<'a> {
             call,
             fired: Cell::new(false),
             since: Cell::new(None),
+            wait: None,
+            progress: Cell::new(None),
+            quit: Cell::new(false),
         }
+    }
+
+    /// This handover, judged at each clock check past its point by `wait(nodes, cpu, progress)`
+    /// ([`HandoverCall`]): the nodes, the thread's CPU time since the first check past the root (or
+    /// since the point), and the search's estimate of the share of its tree already done (0 to 1:
+    /// the closed subtrees' shares summed, the branches of a node sharing it alike; Kilby,
+    /// Slaney, Thiébaux and Walsh, "Estimating search tree size", AAAI 2006). A search that makes
+    /// no estimate calls the hook at the point, unjudged.
+    pub fn putting_off(self, wait: &'a dyn Fn(u64, Duration, f64) -> HandoverCall) -> Handover<'a> {
+        Handover {
+            wait: Some(wait),
+            ..self
+        }
+    }
+
+    /// The search's latest estimate of the share of its tree done, if it makes one.
+    pub fn progress(&self) -> Option<f64> {
+        self.progress.get()
+    }
+
+    /// Records the search's estimate of the share of its tree done.
+    pub(crate) fn note_progress(&self, done: f64) {
+        self.progress.set(Some(done));
     }
 
     /// The node count after which the hook is called.
@@ -187,7 +231,7 @@ impl<'a> Handover<'a> {
             return;
         }
         if nodes >= self.nodes {
-            return self.fire();
+            return self.fire_unless_waiting(nodes);
         }
         if nodes == 0 || self.after == Duration::MAX {
             return;
@@ -198,8 +242,28 @@ impl<'a> Handover<'a> {
             now
         });
         if now.saturating_sub(since) >= self.after {
-            self.fire();
+            self.fire_unless_waiting(nodes);
         }
+    }
+
+    /// Whether the search was asked to stop at the call ([`HandoverCall::CallAndStop`]).
+    pub fn stopping(&self) -> bool {
+        self.quit.get()
+    }
+
+    /// Past the point: the call, unless the judge puts it off given the search's progress.
+    fn fire_unless_waiting(&self, nodes: u64) {
+        if let (Some(wait), Some(done)) = (self.wait, self.progress.get()) {
+            let now = thread_time();
+            let since = *self.since.get().get_or_insert(now);
+            self.since.set(Some(since));
+            match wait(nodes, now.saturating_sub(since), done) {
+                HandoverCall::Wait => return,
+                HandoverCall::Call => {}
+                HandoverCall::CallAndStop => self.quit.set(true),
+            }
+        }
+        self.fire();
     }
 }
 
@@ -919,6 +983,35 @@ mod tests {
         let h = Handover::new(0, Duration::MAX, &hook);
         h.look(0);
         assert_eq!(calls.get(), 3);
+    }
+
+    #[test]
+    fn a_judged_handover_calls_when_its_judge_says_so() {
+        let calls = Cell::new(0);
+        let hook = || calls.set(calls.get() + 1);
+        let judge = |n: u64, _: Duration, done: f64| match (n, done) {
+            (..32, _) => HandoverCall::Wait,
+            (_, 0.5) => HandoverCall::CallAndStop,
+            _ => HandoverCall::Call,
+        };
+        // A search that makes no estimate is not judged: the call at the point.
+        let h = Handover::new(16, Duration::MAX, &hook).putting_off(&judge);
+        h.look(16);
+        assert_eq!((calls.get(), h.stopping()), (1, false));
+        // Judged: put off, then called, and the search asked to stop.
+        let h = Handover::new(16, Duration::MAX, &hook).putting_off(&judge);
+        h.note_progress(0.5);
+        h.look(16);
+        assert_eq!((calls.get(), h.fired(), h.stopping()), (1, false, false));
+        h.look(32);
+        assert_eq!(
+            (calls.get(), h.stopping(), h.progress()),
+            (2, true, Some(0.5))
+        );
+        let h = Handover::new(16, Duration::MAX, &hook).putting_off(&judge);
+        h.note_progress(0.25);
+        h.look(48);
+        assert_eq!((calls.get(), h.stopping()), (3, false));
     }
 
     fn finish(limits: &Limits, found: Vec<Grid>, gave_up: bool) -> Outcome {

@@ -63,6 +63,9 @@ struct Open<M> {
     branch: Branch,
     count: u64,
     free: M,
+    /// The share of the tree still open at its node when it was taken, and its child's share.
+    left: f64,
+    child: f64,
 }
 
 /// What a search found: the solutions (two kept, all counted), whether a limit stopped it, and the
@@ -176,6 +179,9 @@ fn checkpoint(bounds: &Bounds, nodes: u64, clock_mask: u64) -> bool {
     }
     if let Some(handover) = bounds.handover {
         handover.look(nodes);
+        if handover.stopping() {
+            return true;
+        }
     }
     past(bounds.deadline)
 }
@@ -272,6 +278,8 @@ pub(crate) fn run<M: Mask>(
             .as_ref()
             .map(|r| r.non_consecutive())
             .filter(|p| !p.is_empty()),
+        left: 1.0,
+        done: 0.0,
     };
     if t.cells <= COPY_MAX_CELLS {
         search.by_copies(stack);
@@ -298,12 +306,20 @@ struct Search<'a, M: Mask> {
     /// Under non-consecutive pairs, their tables: each node below the root probes the two-digit
     /// neighbours of the cell its branch placed ([`Search::probe`]).
     probe: Option<&'a NonConsecutive>,
+    /// The share of the tree still open at the current node, and the share closed: each branch of
+    /// a node (each candidate of its branch cell when it is taken) weighs alike, the estimate of
+    /// progress the handover reads ([`Handover::progress`]).
+    left: f64,
+    done: f64,
 }
 
 impl<M: Mask> Search<'_, M> {
     /// Counts a node; whether a limit stops the search first.
     #[inline(always)]
     fn stop(&mut self) -> bool {
+        if let Some(h) = self.bounds.handover {
+            h.note_progress(self.done);
+        }
         if out_of_limits(self.bounds, self.found.stats.nodes, self.clock_mask) {
             self.found.gave_up = true;
             return true;
@@ -375,15 +391,38 @@ impl<M: Mask> Search<'_, M> {
 
     /// Opens a branch at the current node: records it and leaves its digit out of the child's
     /// interchangeable digits.
-    fn open(&mut self, mark: usize, branch: Branch) {
+    fn open(&mut self, mark: usize, branch: Branch, ways: u32) {
         self.found.stats.guesses += 1;
+        let child = self.left / f64::from(ways.max(1));
         self.branches.push(Open {
             mark,
             branch,
             count: self.found.solutions.count(),
             free: self.free,
+            left: self.left,
+            child,
         });
+        self.left = child;
         self.free &= !M::bit(branch.digit);
+    }
+
+    /// A leaf (a dead end or a solution): the current node's open share is closed.
+    #[inline(always)]
+    fn close(&mut self) {
+        self.done += self.left;
+        self.left = 0.0;
+    }
+
+    /// Back at the node of `open`, whose subtree is closed, with `cut` more of its branches cut
+    /// ([`Search::back`]): whether the node is done (`done`, its branch cell out of digits).
+    #[inline(always)]
+    fn closed(&mut self, open: &Open<M>, cut: u32, done: bool) {
+        let cut = open.child * f64::from(cut);
+        self.done += cut;
+        self.left = (open.left - open.child - cut).max(0.0);
+        if done {
+            self.close();
+        }
     }
 
     /// Back at the node of `open` after its branch's subtree, whose branch cell has the candidates
@@ -505,19 +544,24 @@ impl<M: Mask> Search<'_, M> {
                     }
                     let (below, above) = stack.split_at_mut(depth + 1);
                     above[0].copy_from(&below[depth]);
+                    let ways = below[depth].cand(b.cell).count();
                     below[depth].remove(t, b.cell, b.digit);
                     self.branches.truncate(depth);
-                    self.open(0, b);
+                    self.open(0, b, ways);
                     depth += 1;
                     pending = Some(b);
                     continue;
                 }
                 Ok(true) => {
+                    self.close();
                     if self.solution(&stack[depth]) {
                         break;
                     }
                 }
-                Err(_) => self.blame(tried),
+                Err(_) => {
+                    self.close();
+                    self.blame(tried);
+                }
             }
             // Back to the parent, whose branch cell lost the digit just tried (and those it cut);
             // a parent left without a candidate there is done too.
@@ -531,6 +575,7 @@ impl<M: Mask> Search<'_, M> {
                 let c = open.branch.cell;
                 let cand = stack[depth].cand(c);
                 let gone = self.back(&open, cand) & cand;
+                self.closed(&open, gone.count(), gone == cand);
                 if gone == cand {
                     continue;
                 }
@@ -574,16 +619,21 @@ impl<M: Mask> Search<'_, M> {
                 Ok(false) => {
                     let b = self.pick(state);
                     state.start_logging();
-                    self.open(state.mark(), b);
+                    let ways = state.cand(b.cell).count();
+                    self.open(state.mark(), b, ways);
                     pending = Some(b);
                     continue;
                 }
                 Ok(true) => {
+                    self.close();
                     if self.solution(state) {
                         break;
                     }
                 }
-                Err(_) => self.blame(tried),
+                Err(_) => {
+                    self.close();
+                    self.blame(tried);
+                }
             }
             // Back to the last branch: its state as it was, without the digit just tried (and those
             // it cut); a node left without a candidate there is done too.
@@ -597,6 +647,8 @@ impl<M: Mask> Search<'_, M> {
                 let c = open.branch.cell;
                 let cand = state.cand(c);
                 let gone = self.back(&open, cand) & cand;
+                // Here the branch digit is still a candidate, and counts among those gone.
+                self.closed(&open, gone.count().saturating_sub(1), gone == cand);
                 if gone == cand {
                     continue;
                 }

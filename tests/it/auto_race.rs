@@ -10,8 +10,8 @@ use satdoku::format::{ReadOptions, read_str};
 use satdoku::sat::SatBackend;
 use satdoku::study::thread_time;
 use satdoku::{
-    AutoBackend, Backend, Cell, Clue, DfsBackend, Grid, Limits, Report, Shape, SolveError, Status,
-    Units, Variant,
+    AutoBackend, Backend, Cell, Clue, DfsBackend, Grid, Handover, Limits, Report, Shape,
+    SolveError, Status, Units, Variant,
 };
 
 use crate::common::{fixture, json_lines, satdoku};
@@ -201,4 +201,69 @@ fn a_killer_past_the_usual_budget_but_within_its_own_starts_no_sat_phase() {
         calls == 0 || cpu >= after,
         "{calls} SAT phases after {cpu:?}"
     );
+}
+
+/// The native search on corpus puzzle `index` under the auto backend's judged handover by nodes
+/// alone (the usual point's time never reached, so the test reads no clock's verdict): its report,
+/// the hook's calls, whether it was asked to stop, and each progress estimate the judge saw.
+fn judged(index: usize) -> (Report, u32, bool, Vec<f64>) {
+    let p = crate::sigh::corpus().remove(index).puzzle.unwrap();
+    assert!(AutoBackend::judged(&p.units), "#{index}");
+    let nodes = AutoBackend::handover_point(&p.units, &p.grid, None).0;
+    let point = (nodes, Duration::MAX);
+    let calls = std::cell::Cell::new(0);
+    let seen = std::cell::RefCell::new(Vec::new());
+    let hook = || calls.set(calls.get() + 1);
+    let judge = |n, cpu, done| {
+        seen.borrow_mut().push(done);
+        AutoBackend::judge(point, n, cpu, done)
+    };
+    let handover = Handover::new(nodes / 4, Duration::MAX, &hook).putting_off(&judge);
+    let report = DfsBackend::new()
+        .solve_handing_over(&p.units, &p.grid, &Limits::unique(), &handover)
+        .unwrap()
+        .unwrap();
+    (report, calls.get(), handover.stopping(), seen.into_inner())
+}
+
+#[test]
+fn a_lost_native_search_leaves_the_puzzle_to_sat_alone() {
+    // sigh's #166 (thermometers): the native search takes some 300,000 nodes, the SAT backend a
+    // few milliseconds. Past a quarter of the usual point (5,810 nodes) it has closed almost
+    // none of its tree: lost, it calls the SAT phase and stops.
+    let (report, calls, stopped, seen) = judged(166);
+    assert_eq!(report.outcome.status(), Status::Unknown);
+    assert_eq!((calls, stopped), (1, true));
+    assert!(
+        (5_810..23_240).contains(&report.stats.nodes),
+        "{}",
+        report.stats.nodes
+    );
+    assert!(seen.iter().all(|&d| d < 23_240.0 / 743_680.0), "{seen:?}");
+    // The auto backend answers by SAT, with the published solution.
+    let p = crate::sigh::corpus().remove(166).puzzle.unwrap();
+    let (auto, by) = AutoBackend::new()
+        .solve_reporting(&p.units, &p.grid, &Limits::unique())
+        .unwrap();
+    assert_eq!((by, auto.outcome.status()), ("sat", Status::Unique));
+    assert_eq!(auto.outcome.solution(), p.expected.as_ref());
+}
+
+#[test]
+fn a_native_search_about_to_finish_goes_on_alone() {
+    // sigh's #90 (white kropki dots everywhere): past the usual point (23,240 nodes) the native
+    // search projects to finish within 5 times it, and does, alone: no SAT phase.
+    let (report, calls, stopped, seen) = judged(90);
+    assert_eq!(report.outcome.status(), Status::Unique);
+    let p = crate::sigh::corpus().remove(90).puzzle.unwrap();
+    assert_eq!(report.outcome.solution(), p.expected.as_ref());
+    assert_eq!((calls, stopped), (0, false));
+    assert!(
+        (23_240..116_200).contains(&report.stats.nodes),
+        "{}",
+        report.stats.nodes
+    );
+    // The estimate only grows, within 0 and 1.
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
+    assert!(seen.iter().all(|d| (0.0..=1.0).contains(d)), "{seen:?}");
 }
