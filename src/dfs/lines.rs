@@ -646,7 +646,15 @@ impl Circles {
             let d = req.trailing_zeros() as usize;
             req &= req - 1;
             let bit = 1u64 << d;
-            let needed = self.values[d] - fixed_count[d];
+            // Counted again: the narrowing above may have left circles with the digit alone.
+            let alone = self
+                .cells
+                .iter()
+                .filter(|&&c| domain(cand, vals, c as usize) == bit)
+                .count() as u32;
+            let Some(needed) = self.values[d].checked_sub(alone) else {
+                return Err(Contradiction);
+            };
             let open = |cand: &[M], c: u32| {
                 vals[c as usize] == 0 && {
                     let m = cand[c as usize].low_bits();
@@ -1733,5 +1741,105 @@ mod tests {
         for c in [0, 1, 27, 28, 12] {
             assert_ne!(cand[c] & 0b10, 0, "cell {c}");
         }
+    }
+
+    /// Every 4x4 sudoku, by backtracking.
+    fn all_4x4() -> Vec<[u16; 16]> {
+        fn fill(g: &mut [u16; 16], i: usize, out: &mut Vec<[u16; 16]>) {
+            if i == 16 {
+                out.push(*g);
+                return;
+            }
+            let (r, c) = (i / 4, i % 4);
+            for d in 1..=4 {
+                let clash = (0..i).any(|j| {
+                    let (rj, cj) = (j / 4, j % 4);
+                    g[j] == d && (rj == r || cj == c || (rj / 2 == r / 2 && cj / 2 == c / 2))
+                });
+                if !clash {
+                    g[i] = d;
+                    fill(g, i + 1, out);
+                }
+            }
+            g[i] = 0;
+        }
+        let mut out = Vec::new();
+        fill(&mut [0; 16], 0, &mut out);
+        out
+    }
+
+    #[test]
+    fn counting_circles_remove_only_what_no_solution_uses() {
+        // Random circles on 4x4 and random states around a solution of them (or around none):
+        // the circles' pass keeps every solution that fits the state (in every cell, the circles'
+        // and the cells the pointing narrows), fails only when none fits, and does narrow.
+        let grids = all_4x4();
+        assert_eq!(grids.len(), 288);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut narrowed, mut failed, mut states) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut circles: Vec<usize> = (0..16).filter(|_| next(3) == 0).collect();
+            if circles.is_empty() {
+                circles.push(next(16) as usize);
+            }
+            let fits = |g: &[u16; 16]| {
+                circles.iter().all(|&c| {
+                    let v = g[c];
+                    circles.iter().filter(|&&x| g[x] == v).count() == usize::from(v)
+                })
+            };
+            let solutions: Vec<&[u16; 16]> = grids.iter().filter(|g| fits(g)).collect();
+            let (_, r) = rules(vec![Clue::CountingCircles {
+                cells: circles.iter().map(|&c| at(c / 4, c % 4)).collect(),
+            }]);
+            let (Some(circ), Some(peers)) = (&r.circles, &r.peers) else {
+                panic!("no circles");
+            };
+            for _ in 0..40 {
+                let planted = (!solutions.is_empty() && next(4) != 0)
+                    .then(|| solutions[next(solutions.len() as u64) as usize]);
+                let (mut cand, mut vals) = (vec![0u16; 16], vec![0u16; 16]);
+                for c in 0..16 {
+                    cand[c] = (next(16) as u16) | planted.map_or(0, |g| 1 << (g[c] - 1));
+                    if cand[c] == 0 {
+                        cand[c] = 1 << next(4);
+                    }
+                    if cand[c].count_ones() == 1 && next(2) == 0 {
+                        vals[c] = cand[c].trailing_zeros() as u16 + 1;
+                    }
+                }
+                let fits_state =
+                    |cand: &[u16], g: &[u16; 16]| (0..16).all(|c| cand[c] >> (g[c] - 1) & 1 == 1);
+                let before: Vec<&&[u16; 16]> =
+                    solutions.iter().filter(|g| fits_state(&cand, g)).collect();
+                let mut got = cand.clone();
+                let mut bufs = Bufs::default();
+                let result = circ.prune(peers, &mut got, &vals, &mut bufs.narrowed());
+                states += 1;
+                match result {
+                    Err(_) => {
+                        assert!(before.is_empty(), "{circles:?} {cand:?} {vals:?}");
+                        failed += 1;
+                    }
+                    Ok(changed) => {
+                        for g in &before {
+                            assert!(fits_state(&got, g), "{circles:?} {cand:?} {vals:?} {g:?}");
+                        }
+                        assert_eq!(changed, got != cand);
+                        narrowed += usize::from(changed);
+                    }
+                }
+            }
+        }
+        assert!(
+            narrowed > states / 10 && failed > 0,
+            "{narrowed} {failed} of {states}"
+        );
     }
 }
