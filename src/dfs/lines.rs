@@ -1271,75 +1271,58 @@ impl LineProp {
         if self.empty {
             return Err(Contradiction);
         }
-        // The cells' digits, on the stack for lines of up to 64 cells.
-        let mut on_stack = [0u64; 64];
-        let on_heap: Vec<u64>;
-        let doms: &[u64] = if k <= on_stack.len() {
-            for (d, &c) in on_stack.iter_mut().zip(self.cells.iter()) {
-                *d = domain(cand, vals, c as usize);
-            }
-            &on_stack[..k]
-        } else {
-            on_heap = self
-                .cells
-                .iter()
-                .map(|&c| domain(cand, vals, c as usize))
-                .collect();
-            &on_heap
-        };
+        let doms: Vec<u64> = self
+            .cells
+            .iter()
+            .map(|&c| domain(cand, vals, c as usize))
+            .collect();
         if let Some(r) = residues
-            && supported(&out.seen[r..r + k * n], doms, n)
+            && supported(&out.seen[r..r + k * n], &doms, n)
         {
             return Ok(false);
         }
-        // Node marks per layer, as bytes: bit 0 reachable from the start, bit 1 reaching the end;
-        // all 0 between passes (a pass clears the nodes it reached). The buffers are taken out of
-        // `out` for the pass (and left empty if it fails).
+        // Node marks per layer, as bytes: bit 0 reachable from the start, bit 1 reaching the end.
+        // The buffers are taken out of `out` for the pass (and left empty if it fails).
         let mut buffer = std::mem::take(out.marks);
         let scratch = &mut buffer;
+        scratch.clear();
         let offset = &self.offset;
-        let nodes = offset[k + 1];
-        if scratch.len() < nodes {
-            scratch.resize(nodes, 0);
-        }
+        scratch.resize(offset[k + 1], 0);
         scratch[0] = 1;
-        // One buffer, in three parts: with residues, per node the edge that first reached it (low
-        // half: the node it came from, shifted left 6, or'ed with the digit; written when the node
-        // is first reached) and the first edge by which it reaches the end (high half, as `edges`
-        // packs it); then where each layer's nodes start in the third part (layers 0..=k, then
-        // the end); then the nodes reached, layer after layer, so that both passes follow the
-        // nodes still reachable, not the whole graph (most of a long line's graph is dead once a
-        // few of its cells are placed).
+        // With residues, per node the edge that first reached it (low half: the node it came
+        // from, shifted left 6, or'ed with the digit) and the first edge by which it reaches the
+        // end (high half, as `edges` packs it).
         let mut links = std::mem::take(out.scratch);
+        links.clear();
+        if residues.is_some() {
+            links.resize(offset[k + 1], 0);
+        }
         let track = residues.is_some();
-        let at_starts = if track { nodes } else { 0 };
-        let at_live = at_starts + k + 2;
-        links.resize(at_live, 0);
-        links.truncate(at_live);
-        links[0] = 0;
-        links[at_starts] = 0;
-        links[at_starts + 1] = 1;
-        links.push(0);
-        let start = |links: &[u64], i: usize| links[at_starts + i] as usize;
+        // The nodes reached, layer after layer (layer i's from `starts[i]`), so that both passes
+        // follow the nodes still reachable, not the whole graph (most of a long line's graph is
+        // dead once a few of its cells are placed).
+        let mut live: Vec<u32> = Vec::with_capacity(4 * k + 4);
+        let mut starts: Vec<usize> = Vec::with_capacity(k + 2);
+        live.push(0);
+        starts.extend([0, 1]);
         for (i, &dom) in doms.iter().enumerate() {
-            for j in start(&links, i)..start(&links, i + 1) {
-                let u = links[at_live + j] as usize;
+            for j in starts[i]..starts[i + 1] {
+                let u = live[j] as usize;
                 self.each_edge(u, dom, |e| {
                     let to = (e >> 6) as usize;
                     if scratch[to] == 0 {
                         scratch[to] = 1;
-                        links.push(to as u64);
+                        live.push(to as u32);
                         if track {
                             links[to] = u64::from(((u as u32) << 6) | (e & 63));
                         }
                     }
                 });
             }
-            let reached = links.len() - at_live;
-            if reached == start(&links, i + 1) {
+            if live.len() == starts[i + 1] {
                 return Err(Contradiction);
             }
-            links[at_starts + i + 2] = reached as u64;
+            starts.push(live.len());
         }
         scratch[offset[k]] |= 2;
         let mut changed = false;
@@ -1347,8 +1330,8 @@ impl LineProp {
             let mut keep = 0u64;
             // With residues, per digit kept the first edge giving it (from, packed edge).
             let mut via = [(0u32, 0u32); 16];
-            for j in start(&links, i)..start(&links, i + 1) {
-                let u = links[at_live + j] as usize;
+            for &u in &live[starts[i]..starts[i + 1]] {
+                let u = u as usize;
                 self.each_edge(u, doms[i], |e| {
                     let d = e & 63;
                     if scratch[(e >> 6) as usize] & 2 == 2 {
@@ -1376,10 +1359,6 @@ impl LineProp {
             }
             changed |= keep_only(cand, vals, out, self.cells[i] as usize, keep)?;
         }
-        for &u in &links[at_live..] {
-            buffer[u as usize] = 0;
-        }
-        buffer[offset[k]] = 0;
         *out.marks = buffer;
         *out.scratch = links;
         Ok(changed)
