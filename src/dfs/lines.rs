@@ -156,7 +156,9 @@ pub(crate) struct ClueRules {
     residue_len: usize,
     /// The 2x2 squares of global entropy or global mod 3, if any.
     squares: Option<Squares>,
-    /// The cells' peers, for the counts' and squares' pointing; `None` when neither is present
+    /// The counting circles, if any.
+    circles: Option<Circles>,
+    /// The cells' peers, for the counts', squares' and circles' pointing; `None` when none is present
     /// or above [`PeerSets::MAX_WORDS`] words a set.
     peers: Option<PeerSets>,
     /// Per cell with one, its candidate set (cell, digits).
@@ -306,11 +308,13 @@ impl ClueRules {
             .map(|s| SumProp::new(units, s))
             .collect();
         let squares = Squares::of(units);
-        let peers = if squares.is_some() || sums.iter().any(|s| s.count.is_some()) {
-            PeerSets::of(units)
-        } else {
-            None
-        };
+        let circles = Circles::of(units);
+        let peers =
+            if squares.is_some() || circles.is_some() || sums.iter().any(|s| s.count.is_some()) {
+                PeerSets::of(units)
+            } else {
+                None
+            };
         let mut residue_len = 0;
         let lines = units
             .lines()
@@ -329,6 +333,7 @@ impl ClueRules {
             lines,
             residue_len,
             squares,
+            circles,
             peers,
             candidates,
         }
@@ -340,6 +345,7 @@ impl ClueRules {
             && self.sums.is_empty()
             && self.lines.is_empty()
             && self.squares.is_none()
+            && self.circles.is_none()
             && self.candidates.is_empty()
     }
 
@@ -411,6 +417,9 @@ impl ClueRules {
         if let (Some(squares), Some(peers)) = (&self.squares, &self.peers) {
             changed |= squares.prune(peers, cand, vals, out)?;
         }
+        if let (Some(circles), Some(peers)) = (&self.circles, &self.peers) {
+            changed |= circles.prune(peers, cand, vals, out)?;
+        }
         Ok(changed)
     }
 }
@@ -474,6 +483,229 @@ impl Squares {
                     .filter(|&c| vals[c] == 0 && cand[c].low_bits() & left != 0);
                 let seen = peers.seen_by_all(holders);
                 changed |= peers.point(seen, left, cand, vals, out, Some(square))?;
+            }
+        }
+        Ok(changed)
+    }
+}
+
+/// Counting circles: a digit in a circle is the number of circles holding it. So the digits the
+/// circles hold are distinct values adding up to the number of circles, each in exactly as many
+/// circles as its value. Besides the per-digit counts (sums with totals 0 or the value), as sigh's
+/// `CountingCircles` handler does: the sets of digits that add up to the number of circles, kept
+/// when they hold every digit already placed in a circle and only digits each able to fill enough
+/// circles (one a group of circles that must differ); the circles keep the digits of such sets,
+/// and a digit in all of them must fill exactly its value of circles: with as many cells left for
+/// it, it goes in each; with as many groups left, one in each group (placed when the group has
+/// one cell for it, else taken from the cells that see all the group's cells for it).
+#[derive(Debug, PartialEq, Eq)]
+struct Circles {
+    /// The circles, group after group (each group's cells must differ).
+    cells: Box<[u32]>,
+    /// Per group, its range of `cells`.
+    groups: Box<[(u32, u32)]>,
+    /// Per digit (0-based), its value (how many circles hold it); 0 for digits no circle can hold.
+    values: Box<[u32]>,
+    /// The sets of digits whose values add up to the number of circles.
+    combos: Box<[u64]>,
+}
+
+impl Circles {
+    /// The most sets of digits listed; beyond, the circles keep only their counts.
+    const MAX_COMBOS: usize = 4096;
+
+    /// The circles of the first counting circles clue of `units` (on grids of at most 16 digits,
+    /// with at most [`Circles::MAX_COMBOS`] sets of digits).
+    fn of(units: &Units) -> Option<Circles> {
+        let circles = units.clues().iter().find_map(|c| match c {
+            crate::clue::Clue::CountingCircles { cells } => Some(cells),
+            _ => None,
+        })?;
+        let n = units.shape().n();
+        let once = (1..circles.len()).all(|i| !circles[..i].contains(&circles[i]));
+        if n > 16 || circles.is_empty() || !once {
+            return None;
+        }
+        let k = circles.len() as i32;
+        let values: Box<[u32]> = (0..n)
+            .map(|d| {
+                let v = units.value(d as u16 + 1);
+                if (1..=k).contains(&v) { v as u32 } else { 0 }
+            })
+            .collect();
+        let mut combos = Vec::new();
+        for set in 1u64..1 << n {
+            let mut sum = 0u32;
+            let mut m = set;
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                if values[d] == 0 {
+                    sum = u32::MAX;
+                    break;
+                }
+                sum += values[d];
+            }
+            if sum == k as u32 {
+                combos.push(set);
+                if combos.len() > Self::MAX_COMBOS {
+                    return None;
+                }
+            }
+        }
+        // The groups: the per-digit count's grouping (cells of one unit, then cells that differ).
+        let count = SumRule {
+            cells: circles.clone(),
+            weights: vec![vec![1; n]; circles.len()],
+            totals: vec![0],
+        };
+        let mut cells = Vec::new();
+        let mut groups = Vec::new();
+        for (g, _) in units.sum_groups(&count) {
+            groups.push((cells.len() as u32, (cells.len() + g.len()) as u32));
+            cells.extend(g.iter().map(|c| c.index() as u32));
+        }
+        Some(Circles {
+            cells: cells.into(),
+            groups: groups.into(),
+            values,
+            combos: combos.into(),
+        })
+    }
+
+    /// One pass over the circles (see [`Circles`]); a contradiction is blamed on the circles.
+    fn prune<M: Mask>(
+        &self,
+        peers: &PeerSets,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let r = self.prune_unblamed(peers, cand, vals, out);
+        if r.is_err() {
+            out.blame.extend_from_slice(&self.cells);
+        }
+        r
+    }
+
+    fn prune_unblamed<M: Mask>(
+        &self,
+        peers: &PeerSets,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let n = self.values.len();
+        // Per digit: the groups able to hold it, the circles holding it alone.
+        let mut groups_with = [0u32; 16];
+        let mut fixed_count = [0u32; 16];
+        let (mut all, mut fixed) = (0u64, 0u64);
+        for &(a, b) in self.groups.iter() {
+            let mut union = 0u64;
+            for &c in &self.cells[a as usize..b as usize] {
+                let dom = domain(cand, vals, c as usize);
+                union |= dom;
+                if dom.is_power_of_two() {
+                    fixed |= dom;
+                    fixed_count[dom.trailing_zeros() as usize] += 1;
+                }
+            }
+            all |= union;
+            let mut m = union;
+            while m != 0 {
+                groups_with[m.trailing_zeros() as usize] += 1;
+                m &= m - 1;
+            }
+        }
+        let mut possible = 0u64;
+        for d in 0..n {
+            let v = self.values[d];
+            if v > 0 && groups_with[d] >= v && fixed_count[d] <= v {
+                possible |= 1 << d;
+            }
+        }
+        let (mut allowed, mut required) = (0u64, u64::MAX);
+        for &c in self.combos.iter() {
+            if fixed & !c == 0 && c & !possible == 0 {
+                allowed |= c;
+                required &= c;
+            }
+        }
+        if allowed == 0 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        if allowed != all {
+            for &c in self.cells.iter() {
+                changed |= keep_only(cand, vals, out, c as usize, allowed)?;
+            }
+        }
+        // Each required digit fills exactly its value of circles.
+        let mut req = required & allowed;
+        while req != 0 {
+            let d = req.trailing_zeros() as usize;
+            req &= req - 1;
+            let bit = 1u64 << d;
+            // Counted again: the narrowing above may have left circles with the digit alone.
+            let alone = self
+                .cells
+                .iter()
+                .filter(|&&c| domain(cand, vals, c as usize) == bit)
+                .count() as u32;
+            let Some(needed) = self.values[d].checked_sub(alone) else {
+                return Err(Contradiction);
+            };
+            let open = |cand: &[M], c: u32| {
+                vals[c as usize] == 0 && {
+                    let m = cand[c as usize].low_bits();
+                    m & bit != 0 && m != bit
+                }
+            };
+            let holders = self.cells.iter().filter(|&&c| open(cand, c)).count() as u32;
+            if holders < needed {
+                return Err(Contradiction);
+            }
+            if needed == 0 {
+                // Its count reached: the count's sum takes it from the other circles.
+                continue;
+            }
+            if holders == needed {
+                for &c in self.cells.iter() {
+                    if open(cand, c) {
+                        changed |= narrow(cand, out, c as usize, bit)?;
+                    }
+                }
+                continue;
+            }
+            // The groups still open to the digit (none of their circles holding it alone).
+            let free = |cand: &[M], g: &(u32, u32)| {
+                let cells = &self.cells[g.0 as usize..g.1 as usize];
+                let alone = cells.iter().any(|&c| domain(cand, vals, c as usize) == bit);
+                !alone && cells.iter().any(|&c| open(cand, c))
+            };
+            let groups = self.groups.iter().filter(|g| free(cand, g)).count() as u32;
+            if groups != needed {
+                continue;
+            }
+            for g in self.groups.iter() {
+                if !free(cand, g) {
+                    continue;
+                }
+                let cells = &self.cells[g.0 as usize..g.1 as usize];
+                let mut holders = cells.iter().filter(|&&c| open(cand, c));
+                let first = holders.next().copied();
+                match (first, holders.next()) {
+                    (Some(c), None) => changed |= narrow(cand, out, c as usize, bit)?,
+                    _ => {
+                        let seen = peers.seen_by_all(
+                            cells
+                                .iter()
+                                .filter(|&&c| open(cand, c))
+                                .map(|&c| c as usize),
+                        );
+                        changed |= peers.point(seen, bit, cand, vals, out, None)?;
+                    }
+                }
             }
         }
         Ok(changed)
@@ -1509,5 +1741,105 @@ mod tests {
         for c in [0, 1, 27, 28, 12] {
             assert_ne!(cand[c] & 0b10, 0, "cell {c}");
         }
+    }
+
+    /// Every 4x4 sudoku, by backtracking.
+    fn all_4x4() -> Vec<[u16; 16]> {
+        fn fill(g: &mut [u16; 16], i: usize, out: &mut Vec<[u16; 16]>) {
+            if i == 16 {
+                out.push(*g);
+                return;
+            }
+            let (r, c) = (i / 4, i % 4);
+            for d in 1..=4 {
+                let clash = (0..i).any(|j| {
+                    let (rj, cj) = (j / 4, j % 4);
+                    g[j] == d && (rj == r || cj == c || (rj / 2 == r / 2 && cj / 2 == c / 2))
+                });
+                if !clash {
+                    g[i] = d;
+                    fill(g, i + 1, out);
+                }
+            }
+            g[i] = 0;
+        }
+        let mut out = Vec::new();
+        fill(&mut [0; 16], 0, &mut out);
+        out
+    }
+
+    #[test]
+    fn counting_circles_remove_only_what_no_solution_uses() {
+        // Random circles on 4x4 and random states around a solution of them (or around none):
+        // the circles' pass keeps every solution that fits the state (in every cell, the circles'
+        // and the cells the pointing narrows), fails only when none fits, and does narrow.
+        let grids = all_4x4();
+        assert_eq!(grids.len(), 288);
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut narrowed, mut failed, mut states) = (0, 0, 0);
+        for _ in 0..300 {
+            let mut circles: Vec<usize> = (0..16).filter(|_| next(3) == 0).collect();
+            if circles.is_empty() {
+                circles.push(next(16) as usize);
+            }
+            let fits = |g: &[u16; 16]| {
+                circles.iter().all(|&c| {
+                    let v = g[c];
+                    circles.iter().filter(|&&x| g[x] == v).count() == usize::from(v)
+                })
+            };
+            let solutions: Vec<&[u16; 16]> = grids.iter().filter(|g| fits(g)).collect();
+            let (_, r) = rules(vec![Clue::CountingCircles {
+                cells: circles.iter().map(|&c| at(c / 4, c % 4)).collect(),
+            }]);
+            let (Some(circ), Some(peers)) = (&r.circles, &r.peers) else {
+                panic!("no circles");
+            };
+            for _ in 0..40 {
+                let planted = (!solutions.is_empty() && next(4) != 0)
+                    .then(|| solutions[next(solutions.len() as u64) as usize]);
+                let (mut cand, mut vals) = (vec![0u16; 16], vec![0u16; 16]);
+                for c in 0..16 {
+                    cand[c] = (next(16) as u16) | planted.map_or(0, |g| 1 << (g[c] - 1));
+                    if cand[c] == 0 {
+                        cand[c] = 1 << next(4);
+                    }
+                    if cand[c].count_ones() == 1 && next(2) == 0 {
+                        vals[c] = cand[c].trailing_zeros() as u16 + 1;
+                    }
+                }
+                let fits_state =
+                    |cand: &[u16], g: &[u16; 16]| (0..16).all(|c| cand[c] >> (g[c] - 1) & 1 == 1);
+                let before: Vec<&&[u16; 16]> =
+                    solutions.iter().filter(|g| fits_state(&cand, g)).collect();
+                let mut got = cand.clone();
+                let mut bufs = Bufs::default();
+                let result = circ.prune(peers, &mut got, &vals, &mut bufs.narrowed());
+                states += 1;
+                match result {
+                    Err(_) => {
+                        assert!(before.is_empty(), "{circles:?} {cand:?} {vals:?}");
+                        failed += 1;
+                    }
+                    Ok(changed) => {
+                        for g in &before {
+                            assert!(fits_state(&got, g), "{circles:?} {cand:?} {vals:?} {g:?}");
+                        }
+                        assert_eq!(changed, got != cand);
+                        narrowed += usize::from(changed);
+                    }
+                }
+            }
+        }
+        assert!(
+            narrowed > states / 10 && failed > 0,
+            "{narrowed} {failed} of {states}"
+        );
     }
 }

@@ -582,3 +582,13 @@ fn seeded_weights_without_restarts_within_node_budgets() {
 fn hard_renban_2_settles_natively_within_a_node_budget() {
     settled_natively_within(&corpus(), &[(164, 560_000)]);
 }
+
+/// Counting circles reasoned about natively, as sigh's `CountingCircles` handler does (the digit
+/// sets adding up to the number of circles; a digit every such set holds fills exactly its value of
+/// circles, placed or pointed per group of circles that must differ): main at `1263168` took 2,747
+/// nodes on #124 (Santorini: circles, cages, white dots), 259 on #29 (Clockwork), 33 on #181 (4x4)
+/// and 11 on #230 (digits 0-8, whispers); with the sets 43, 11, 1 and 5.
+#[test]
+fn counting_circles_settle_within_node_budgets() {
+    settled_natively_within(&corpus(), &[(124, 200), (29, 60), (181, 4), (230, 8)]);
+}
