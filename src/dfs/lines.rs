@@ -1271,13 +1271,25 @@ impl LineProp {
         if self.empty {
             return Err(Contradiction);
         }
-        let doms: Vec<u64> = self
-            .cells
-            .iter()
-            .map(|&c| domain(cand, vals, c as usize))
-            .collect();
+        // On the stack for lines short enough to keep residues (most lines, walked or skipped
+        // at every pass): a heap buffer per pass cost more than the short walks themselves.
+        let mut short = [0u64; RESIDUE_CELLS];
+        let long: Vec<u64>;
+        let doms: &[u64] = if k <= RESIDUE_CELLS {
+            for (d, &c) in short.iter_mut().zip(self.cells.iter()) {
+                *d = domain(cand, vals, c as usize);
+            }
+            &short[..k]
+        } else {
+            long = self
+                .cells
+                .iter()
+                .map(|&c| domain(cand, vals, c as usize))
+                .collect();
+            &long
+        };
         if let Some(r) = residues
-            && supported(&out.seen[r..r + k * n], &doms, n)
+            && supported(&out.seen[r..r + k * n], doms, n)
         {
             return Ok(false);
         }
@@ -1289,40 +1301,41 @@ impl LineProp {
         let offset = &self.offset;
         scratch.resize(offset[k + 1], 0);
         scratch[0] = 1;
-        // With residues, per node the edge that first reached it (low half: the node it came
-        // from, shifted left 6, or'ed with the digit) and the first edge by which it reaches the
-        // end (high half, as `edges` packs it).
-        let mut links = std::mem::take(out.scratch);
-        links.clear();
-        if residues.is_some() {
-            links.resize(offset[k + 1], 0);
-        }
+        let nodes = offset[k + 1];
         let track = residues.is_some();
+        // With residues, `links`: per node the edge that first reached it (low half: the node it
+        // came from, shifted left 6, or'ed with the digit) and the first edge by which it reaches
+        // the end (high half, as `edges` packs it).
         // The nodes reached, layer after layer (layer i's from `starts[i]`), so that both passes
         // follow the nodes still reachable, not the whole graph (most of a long line's graph is
-        // dead once a few of its cells are placed).
-        let mut live: Vec<u32> = Vec::with_capacity(4 * k + 4);
-        let mut starts: Vec<usize> = Vec::with_capacity(k + 2);
-        live.push(0);
-        starts.extend([0, 1]);
+        // dead once a few of its cells are placed). All three in one reused buffer: a line's walk
+        // is short, and two heap buffers a walk cost more than a tenth of it.
+        let mut buffer64 = std::mem::take(out.scratch);
+        buffer64.clear();
+        buffer64.resize(if track { nodes } else { 0 } + nodes + k + 2, 0);
+        let (links, rest) = buffer64.split_at_mut(if track { nodes } else { 0 });
+        let (live, starts) = rest.split_at_mut(nodes);
+        let mut len = 1;
+        starts[1] = 1;
         for (i, &dom) in doms.iter().enumerate() {
-            for j in starts[i]..starts[i + 1] {
+            for j in starts[i] as usize..starts[i + 1] as usize {
                 let u = live[j] as usize;
                 self.each_edge(u, dom, |e| {
                     let to = (e >> 6) as usize;
                     if scratch[to] == 0 {
                         scratch[to] = 1;
-                        live.push(to as u32);
+                        live[len] = to as u64;
+                        len += 1;
                         if track {
                             links[to] = u64::from(((u as u32) << 6) | (e & 63));
                         }
                     }
                 });
             }
-            if live.len() == starts[i + 1] {
+            if len as u64 == starts[i + 1] {
                 return Err(Contradiction);
             }
-            starts.push(live.len());
+            starts[i + 2] = len as u64;
         }
         scratch[offset[k]] |= 2;
         let mut changed = false;
@@ -1330,7 +1343,7 @@ impl LineProp {
             let mut keep = 0u64;
             // With residues, per digit kept the first edge giving it (from, packed edge).
             let mut via = [(0u32, 0u32); 16];
-            for &u in &live[starts[i]..starts[i + 1]] {
+            for &u in &live[starts[i] as usize..starts[i + 1] as usize] {
                 let u = u as usize;
                 self.each_edge(u, doms[i], |e| {
                     let d = e & 63;
@@ -1354,13 +1367,13 @@ impl LineProp {
                     let d = m.trailing_zeros() as usize;
                     m &= m - 1;
                     let (u, e) = via[d];
-                    out.seen[r + i * n + d] = word(&links, i, u, e, k);
+                    out.seen[r + i * n + d] = word(links, i, u, e, k);
                 }
             }
             changed |= keep_only(cand, vals, out, self.cells[i] as usize, keep)?;
         }
         *out.marks = buffer;
-        *out.scratch = links;
+        *out.scratch = buffer64;
         Ok(changed)
     }
 }
