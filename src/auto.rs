@@ -131,8 +131,9 @@ impl AutoBackend {
     /// - before the usual point, from a quarter of its nodes on, a search that projects more than
     ///   32 times the point's nodes is lost: the SAT backend takes over alone, the native search
     ///   stopped ([`HandoverCall::CallAndStop`]); otherwise it goes on alone;
-    /// - from the usual point to 5 times it (nodes and time), a search that projects to finish
-    ///   within 5 times it goes on alone ([`HandoverCall::Wait`]);
+    /// - from the usual point to 32 times it (nodes and time), a search that projects to finish
+    ///   within 8 times what it has spent (at least an eighth of its tree closed) goes on alone
+    ///   ([`HandoverCall::Wait`]);
     /// - else the SAT phase joins it, as at the usual point ([`HandoverCall::Call`]).
     ///
     /// On the puzzles of sigh's corpus the native search passes the usual point on, the
@@ -143,6 +144,15 @@ impl AutoBackend {
     /// the SAT backend settles in 0.5 s and 0.1 s, while a race doubled their CPU; those it let
     /// go on (#90, #92, #148 projected 0.9 s of CPU at 0.2 s) it settled in 0.25-0.65 s alone,
     /// where the race cost 0.3-1.1 s.
+    ///
+    /// Past the point a race costs twice the shorter side's CPU, so going on alone pays while the
+    /// native search's rest is under twice the SAT backend's time: the window is the share done,
+    /// not a fixed 5x. The four puzzles past the point with at least an eighth done (the share
+    /// at the point: #164 0.16, #163 0.32, #281 0.22, #282 0.68; never below 0.16 after) settle
+    /// natively in 0.8-4 s of CPU (155,000-696,000 nodes) where the SAT backend takes 1.9 s to
+    /// over 5 s, so the race (from 5x the point) cost them up to twice that. The price: #168
+    /// (0.14 done at the point, 54,192 nodes, 0.14 s alone) whose race the SAT backend won in
+    /// 0.02 s. Below an eighth at the point (#166: 0.045 at 32,000) the race as before.
     pub fn judge(point: (u64, Duration), n: u64, cpu: Duration, done: f64) -> HandoverCall {
         let (nodes, time) = point;
         if n < nodes && cpu < time {
@@ -152,9 +162,7 @@ impl AutoBackend {
             return HandoverCall::Wait;
         }
         let (late_nodes, late) = (nodes.saturating_mul(LATE), time.saturating_mul(LATE as u32));
-        let finishing =
-            n as f64 <= late_nodes as f64 * done && cpu.as_secs_f64() <= late.as_secs_f64() * done;
-        if n < late_nodes && cpu < late && finishing {
+        if n < late_nodes && cpu < late && done * SHARE >= 1.0 {
             HandoverCall::Wait
         } else {
             HandoverCall::Call
@@ -213,9 +221,13 @@ const EARLY: u64 = 4;
 /// point's nodes ([`AutoBackend::judge`]).
 const LOST: f64 = 32.0;
 
-/// A judged native search goes on alone up to this many times the usual point while it projects
-/// to finish by then ([`AutoBackend::judge`]).
-const LATE: u64 = 5;
+/// A judged native search goes on alone past the usual point up to this many times it
+/// ([`AutoBackend::judge`]).
+const LATE: u64 = 32;
+
+/// ... while it projects to finish within this many times what it has spent, i.e. while at least
+/// the inverse share of its tree is closed ([`AutoBackend::judge`]).
+const SHARE: f64 = 8.0;
 
 /// How many times its usual first phase the native search runs under rules it reasons about best
 /// ([`AutoBackend::patience`]): 10, so 232,400 nodes or 2 s of CPU on 9x9 (the killers of
@@ -1333,16 +1345,22 @@ mod handover_tests {
         assert_eq!(judge(5_810, ms(10), 0.0), CallAndStop);
         assert_eq!(judge(7_437, ms(10), 0.01), CallAndStop);
         assert_eq!(judge(7_436, ms(10), 0.01), Wait);
-        // Past the point: on alone while it projects to finish within 5 times the point (116,200
-        // nodes, 1 s), both in nodes and in time.
-        assert_eq!(judge(23_240, ms(100), 0.2), Wait);
-        assert_eq!(judge(23_240, ms(100), 0.19), Call);
-        assert_eq!(judge(20_000, ms(200), 0.2), Wait);
-        assert_eq!(judge(20_000, ms(200), 0.19), Call);
-        assert_eq!(judge(116_199, ms(999), 1.0), Wait);
-        // Past 5 times the point, the race, whatever the projection.
-        assert_eq!(judge(116_200, ms(100), 1.0), Call);
-        assert_eq!(judge(50_000, ms(1000), 1.0), Call);
+        // Past the point: on alone while at least an eighth of the tree is closed (it projects
+        // to finish within 8 times its nodes and time so far), up to 32 times the point
+        // (743,680 nodes, 6.4 s), both in nodes and in time.
+        assert_eq!(judge(23_240, ms(100), 0.125), Wait);
+        assert_eq!(judge(23_240, ms(100), 0.124), Call);
+        // #164 at the point (0.16 done, projecting 6.2 times the point) goes on alone; #168
+        // (0.14) too, #166 at 32,000 nodes (0.045) races.
+        assert_eq!(judge(23_240, ms(100), 0.16), Wait);
+        assert_eq!(judge(23_240, ms(58), 0.141), Wait);
+        assert_eq!(judge(32_000, ms(150), 0.045), Call);
+        assert_eq!(judge(371_840, ms(1750), 0.811), Wait);
+        assert_eq!(judge(743_679, ms(6399), 0.125), Wait);
+        assert_eq!(judge(743_679, ms(6399), 0.124), Call);
+        // Past 32 times the point, the race, whatever the projection.
+        assert_eq!(judge(743_680, ms(100), 1.0), Call);
+        assert_eq!(judge(50_000, ms(6400), 1.0), Call);
     }
 
     #[test]
