@@ -147,12 +147,13 @@ impl AutoBackend {
     ///
     /// Past the point a race costs twice the shorter side's CPU, so going on alone pays while the
     /// native search's rest is under twice the SAT backend's time: the window is the share done,
-    /// not a fixed 5x. The four puzzles past the point with at least an eighth done (the share
-    /// at the point: #164 0.16, #163 0.32, #281 0.22, #282 0.68; never below 0.16 after) settle
-    /// natively in 0.8-4 s of CPU (155,000-696,000 nodes) where the SAT backend takes 1.9 s to
-    /// over 5 s, so the race (from 5x the point) cost them up to twice that. The price: #168
-    /// (0.14 done at the point, 54,192 nodes, 0.14 s alone) whose race the SAT backend won in
-    /// 0.02 s. Below an eighth at the point (#166: 0.045 at 32,000) the race as before.
+    /// not a fixed 5x. The puzzles past the point with at least an eighth done (the share at the
+    /// point: #164 0.16, #163 0.32, #282 0.68; never lower after) settle natively in 0.8-2.3 s
+    /// of CPU (155,000-496,000 nodes) where the SAT backend takes 1.9 s to over 5 s, so the race
+    /// (from 5x the point) cost them up to twice that; #281 (0.22) neither settles in 6 s. The
+    /// price: #168 (0.14 done at the point, 54,201 nodes, 0.14 s alone) whose race the SAT
+    /// backend won in 0.02 s. The SAT backend's quick puzzles (#96, #156, #166) are called lost
+    /// before the point, as before.
     pub fn judge(point: (u64, Duration), n: u64, cpu: Duration, done: f64) -> HandoverCall {
         let (nodes, time) = point;
         if n < nodes && cpu < time {
