@@ -154,8 +154,20 @@ impl AutoBackend {
     /// price: #168 (0.14 done at the point, 54,201 nodes, 0.14 s alone) whose race the SAT
     /// backend won in 0.02 s. The SAT backend's quick puzzles (#96, #156, #166) are called lost
     /// before the point, as before.
-    pub fn judge(point: (u64, Duration), n: u64, cpu: Duration, done: f64) -> HandoverCall {
+    ///
+    /// Under a `timeout`, a native search goes on alone for at most half of it (as a patient
+    /// handover does, [`AutoBackend::handover_point`]): the SAT phase keeps the other half.
+    pub fn judge(
+        point: (u64, Duration),
+        timeout: Option<Duration>,
+        n: u64,
+        cpu: Duration,
+        done: f64,
+    ) -> HandoverCall {
         let (nodes, time) = point;
+        if timeout.is_some_and(|t| cpu >= t / 2) {
+            return HandoverCall::Call;
+        }
         if n < nodes && cpu < time {
             if n >= nodes / EARLY && n as f64 > LOST * nodes as f64 * done {
                 return HandoverCall::CallAndStop;
@@ -364,8 +376,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 }
             });
         };
-        let judge =
-            |n: u64, cpu: Duration, done: f64| AutoBackend::judge((nodes, after), n, cpu, done);
+        let judge = |n: u64, cpu: Duration, done: f64| {
+            AutoBackend::judge((nodes, after), limits.timeout(), n, cpu, done)
+        };
         let handover = if AutoBackend::judged(units) {
             Handover::new(nodes / EARLY, after / EARLY as u32, &hook).putting_off(&judge)
         } else {
@@ -1339,7 +1352,7 @@ mod handover_tests {
         use HandoverCall::{Call, CallAndStop, Wait};
         let ms = Duration::from_millis;
         let point = (23_240, ms(200));
-        let judge = |n, cpu, done| AutoBackend::judge(point, n, cpu, done);
+        let judge = |n, cpu, done| AutoBackend::judge(point, None, n, cpu, done);
         // Before a quarter of the point's nodes nothing is lost, however little is done.
         assert_eq!(judge(5_809, ms(150), 0.0), Wait);
         // From there, a tree projected above 32 times the point's nodes (743,680) is lost.
@@ -1362,6 +1375,13 @@ mod handover_tests {
         // Past 32 times the point, the race, whatever the projection.
         assert_eq!(judge(743_680, ms(100), 1.0), Call);
         assert_eq!(judge(50_000, ms(6400), 1.0), Call);
+        // Under a timeout, alone for at most half of it, before the point too.
+        let timed = |t, n, cpu, done| AutoBackend::judge(point, Some(ms(t)), n, cpu, done);
+        assert_eq!(timed(4_000, 371_840, ms(1999), 0.811), Wait);
+        assert_eq!(timed(4_000, 371_840, ms(2000), 0.811), Call);
+        assert_eq!(timed(300, 10_000, ms(149), 0.5), Wait);
+        assert_eq!(timed(300, 10_000, ms(150), 0.5), Call);
+        assert_eq!(timed(60_000, 743_679, ms(6399), 0.125), Wait);
     }
 
     #[test]
