@@ -131,8 +131,9 @@ impl AutoBackend {
     /// - before the usual point, from a quarter of its nodes on, a search that projects more than
     ///   32 times the point's nodes is lost: the SAT backend takes over alone, the native search
     ///   stopped ([`HandoverCall::CallAndStop`]); otherwise it goes on alone;
-    /// - from the usual point to 5 times it (nodes and time), a search that projects to finish
-    ///   within 5 times it goes on alone ([`HandoverCall::Wait`]);
+    /// - from the usual point to 32 times it (nodes and time), a search that projects to finish
+    ///   within 8 times what it has spent (at least an eighth of its tree closed) goes on alone
+    ///   ([`HandoverCall::Wait`]);
     /// - else the SAT phase joins it, as at the usual point ([`HandoverCall::Call`]).
     ///
     /// On the puzzles of sigh's corpus the native search passes the usual point on, the
@@ -143,8 +144,30 @@ impl AutoBackend {
     /// the SAT backend settles in 0.5 s and 0.1 s, while a race doubled their CPU; those it let
     /// go on (#90, #92, #148 projected 0.9 s of CPU at 0.2 s) it settled in 0.25-0.65 s alone,
     /// where the race cost 0.3-1.1 s.
-    pub fn judge(point: (u64, Duration), n: u64, cpu: Duration, done: f64) -> HandoverCall {
+    ///
+    /// Past the point a race costs twice the shorter side's CPU, so going on alone pays while the
+    /// native search's rest is under twice the SAT backend's time: the window is the share done,
+    /// not a fixed 5x. The puzzles past the point with at least an eighth done (the share at the
+    /// point: #164 0.16, #163 0.32, #282 0.68; never lower after) settle natively in 0.8-2.3 s
+    /// of CPU (155,000-496,000 nodes) where the SAT backend takes 1.9 s to over 5 s, so the race
+    /// (from 5x the point) cost them up to twice that; #281 (0.22) neither settles in 6 s. The
+    /// price: #168 (0.14 done at the point, 54,201 nodes, 0.14 s alone) whose race the SAT
+    /// backend won in 0.02 s. The SAT backend's quick puzzles (#96, #156, #166) are called lost
+    /// before the point, as before.
+    ///
+    /// Under a `timeout`, a native search goes on alone for at most half of it (as a patient
+    /// handover does, [`AutoBackend::handover_point`]): the SAT phase keeps the other half.
+    pub fn judge(
+        point: (u64, Duration),
+        timeout: Option<Duration>,
+        n: u64,
+        cpu: Duration,
+        done: f64,
+    ) -> HandoverCall {
         let (nodes, time) = point;
+        if timeout.is_some_and(|t| cpu >= t / 2) {
+            return HandoverCall::Call;
+        }
         if n < nodes && cpu < time {
             if n >= nodes / EARLY && n as f64 > LOST * nodes as f64 * done {
                 return HandoverCall::CallAndStop;
@@ -152,9 +175,7 @@ impl AutoBackend {
             return HandoverCall::Wait;
         }
         let (late_nodes, late) = (nodes.saturating_mul(LATE), time.saturating_mul(LATE as u32));
-        let finishing =
-            n as f64 <= late_nodes as f64 * done && cpu.as_secs_f64() <= late.as_secs_f64() * done;
-        if n < late_nodes && cpu < late && finishing {
+        if n < late_nodes && cpu < late && done * SHARE >= 1.0 {
             HandoverCall::Wait
         } else {
             HandoverCall::Call
@@ -213,9 +234,13 @@ const EARLY: u64 = 4;
 /// point's nodes ([`AutoBackend::judge`]).
 const LOST: f64 = 32.0;
 
-/// A judged native search goes on alone up to this many times the usual point while it projects
-/// to finish by then ([`AutoBackend::judge`]).
-const LATE: u64 = 5;
+/// A judged native search goes on alone past the usual point up to this many times it
+/// ([`AutoBackend::judge`]).
+const LATE: u64 = 32;
+
+/// ... while it projects to finish within this many times what it has spent, i.e. while at least
+/// the inverse share of its tree is closed ([`AutoBackend::judge`]).
+const SHARE: f64 = 8.0;
 
 /// How many times its usual first phase the native search runs under rules it reasons about best
 /// ([`AutoBackend::patience`]): 10, so 232,400 nodes or 2 s of CPU on 9x9 (the killers of
@@ -351,8 +376,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 }
             });
         };
-        let judge =
-            |n: u64, cpu: Duration, done: f64| AutoBackend::judge((nodes, after), n, cpu, done);
+        let judge = |n: u64, cpu: Duration, done: f64| {
+            AutoBackend::judge((nodes, after), limits.timeout(), n, cpu, done)
+        };
         let handover = if AutoBackend::judged(units) {
             Handover::new(nodes / EARLY, after / EARLY as u32, &hook).putting_off(&judge)
         } else {
@@ -1326,23 +1352,36 @@ mod handover_tests {
         use HandoverCall::{Call, CallAndStop, Wait};
         let ms = Duration::from_millis;
         let point = (23_240, ms(200));
-        let judge = |n, cpu, done| AutoBackend::judge(point, n, cpu, done);
+        let judge = |n, cpu, done| AutoBackend::judge(point, None, n, cpu, done);
         // Before a quarter of the point's nodes nothing is lost, however little is done.
         assert_eq!(judge(5_809, ms(150), 0.0), Wait);
         // From there, a tree projected above 32 times the point's nodes (743,680) is lost.
         assert_eq!(judge(5_810, ms(10), 0.0), CallAndStop);
         assert_eq!(judge(7_437, ms(10), 0.01), CallAndStop);
         assert_eq!(judge(7_436, ms(10), 0.01), Wait);
-        // Past the point: on alone while it projects to finish within 5 times the point (116,200
-        // nodes, 1 s), both in nodes and in time.
-        assert_eq!(judge(23_240, ms(100), 0.2), Wait);
-        assert_eq!(judge(23_240, ms(100), 0.19), Call);
-        assert_eq!(judge(20_000, ms(200), 0.2), Wait);
-        assert_eq!(judge(20_000, ms(200), 0.19), Call);
-        assert_eq!(judge(116_199, ms(999), 1.0), Wait);
-        // Past 5 times the point, the race, whatever the projection.
-        assert_eq!(judge(116_200, ms(100), 1.0), Call);
-        assert_eq!(judge(50_000, ms(1000), 1.0), Call);
+        // Past the point: on alone while at least an eighth of the tree is closed (it projects
+        // to finish within 8 times its nodes and time so far), up to 32 times the point
+        // (743,680 nodes, 6.4 s), both in nodes and in time.
+        assert_eq!(judge(23_240, ms(100), 0.125), Wait);
+        assert_eq!(judge(23_240, ms(100), 0.124), Call);
+        // #164 at the point (0.16 done, projecting 6.2 times the point) goes on alone; #168
+        // (0.14) too, #166 at 32,000 nodes (0.045) races.
+        assert_eq!(judge(23_240, ms(100), 0.16), Wait);
+        assert_eq!(judge(23_240, ms(58), 0.141), Wait);
+        assert_eq!(judge(32_000, ms(150), 0.045), Call);
+        assert_eq!(judge(371_840, ms(1750), 0.811), Wait);
+        assert_eq!(judge(743_679, ms(6399), 0.125), Wait);
+        assert_eq!(judge(743_679, ms(6399), 0.124), Call);
+        // Past 32 times the point, the race, whatever the projection.
+        assert_eq!(judge(743_680, ms(100), 1.0), Call);
+        assert_eq!(judge(50_000, ms(6400), 1.0), Call);
+        // Under a timeout, alone for at most half of it, before the point too.
+        let timed = |t, n, cpu, done| AutoBackend::judge(point, Some(ms(t)), n, cpu, done);
+        assert_eq!(timed(4_000, 371_840, ms(1999), 0.811), Wait);
+        assert_eq!(timed(4_000, 371_840, ms(2000), 0.811), Call);
+        assert_eq!(timed(300, 10_000, ms(149), 0.5), Wait);
+        assert_eq!(timed(300, 10_000, ms(150), 0.5), Call);
+        assert_eq!(timed(60_000, 743_679, ms(6399), 0.125), Wait);
     }
 
     #[test]

@@ -216,7 +216,7 @@ fn judged(index: usize) -> (Report, u32, bool, Vec<f64>) {
     let hook = || calls.set(calls.get() + 1);
     let judge = |n, cpu, done| {
         seen.borrow_mut().push(done);
-        AutoBackend::judge(point, n, cpu, done)
+        AutoBackend::judge(point, None, n, cpu, done)
     };
     let handover = Handover::new(nodes / 4, Duration::MAX, &hook).putting_off(&judge);
     let report = DfsBackend::new()
