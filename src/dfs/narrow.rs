@@ -46,6 +46,22 @@ pub(crate) fn narrow<M: Mask>(
     Ok(true)
 }
 
+/// The signatures' starting value.
+const SEED: u64 = 0x243F_6A88_85A3_08D3;
+
+/// One word folded into a signature.
+#[inline(always)]
+fn mix(h: u64, x: u64) -> u64 {
+    (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29)
+}
+
+/// The signature of cells with the digit sets `doms` (never 0): what [`signature`] by domain
+/// gives for them, from digit sets already read.
+#[inline]
+pub(crate) fn signature_of(doms: &[u64]) -> u64 {
+    doms.iter().fold(SEED, |h, &d| mix(h, d)) | 1
+}
+
 /// A hash of the candidates and values of `inputs` (never 0, the mark of no signature), or `None`
 /// when every cell of `own` is filled. With `by_domain`, a cell is hashed by the digits it may
 /// hold only (its candidates, or its placed digit), so that placing a cell's last candidate
@@ -60,8 +76,7 @@ pub(crate) fn signature<'a, M: Mask>(
     if own.iter().all(|&c| vals[c as usize] != 0) {
         return None;
     }
-    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-    let h = inputs.fold(0x243F_6A88_85A3_08D3u64, |h, &c| {
+    let h = inputs.fold(SEED, |h, &c| {
         let (m, v) = (cand[c as usize].low_bits(), vals[c as usize]);
         match (by_domain, v) {
             (true, 0) => mix(h, m),

@@ -21,7 +21,7 @@
 
 use super::lines::{domain, keep_only};
 use super::mask::Mask;
-use super::narrow::Narrowed;
+use super::narrow::{Narrowed, signature_of as signature};
 use super::step::{Contradiction, Step};
 use crate::units::Units;
 
@@ -259,12 +259,6 @@ impl Line {
         }
         Ok(changed)
     }
-}
-
-/// A hash of a line's digit sets (never 0, the mark of none).
-fn signature(dom: &[u64]) -> u64 {
-    let mix = |h: u64, x: u64| (h ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-    dom.iter().fold(0x243F_6A88_85A3_08D3u64, |h, &d| mix(h, d)) | 1
 }
 
 /// Lines of runs with at most this many cells are worked out by subset tables ([`starts`], 2^k
