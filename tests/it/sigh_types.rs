@@ -468,3 +468,57 @@ fn required_digits_point_within_node_budgets() {
         ],
     );
 }
+
+/// Lines longer than the native search's short-line buffer (15 cells: longer ones keep their
+/// digit sets on the heap and no residual supports): sum lines, a looped one, a regular
+/// expression and a between line over all 16 cells of a 4x4 grid, in shuffled orders, counted as
+/// the test's enumeration counts them; a 6x6 solution's long line with its top rows blanked.
+#[test]
+fn lines_longer_than_fifteen_cells_count_as_enumeration() {
+    let cell = |i: usize| format!("~R{}C{}", i / 4 + 1, i % 4 + 1);
+    let mut rng = crate::common::Rng::new(16);
+    let mut seen = Vec::new();
+    for round in 0..6 {
+        let mut order: Vec<usize> = (0..16).collect();
+        if round > 0 {
+            rng.shuffle(&mut order);
+        }
+        let line: String = order.iter().map(|&i| cell(i)).collect();
+        for text in [
+            format!(".Shape~4x4.SumLine~10{line}"),
+            format!(".Shape~4x4.SumLine~5{line}"),
+            format!(".Shape~4x4.SumLine~8{line}~LOOP"),
+            format!(".Shape~4x4.Regex~{}{line}", base64(b"[123].*4")),
+        ] {
+            let k = counts_agree(&text, 300);
+            seen.push(k);
+        }
+    }
+    eprintln!("4x4 long-line counts: {seen:?}");
+    // In row order each row is a stretch of 10: every grid keeps it.
+    assert_eq!(seen[0], 288);
+    // Not all or nothing: the long lines do cut grids down.
+    assert!(seen.iter().any(|&k| k > 0 && k < 288), "{seen:?}");
+    // 6x6 (rows 1-6 read 123456, 456123, 234561, 561234, 345612, 612345), rows 1-3 blank, a
+    // between line from a 1 to a 6 through 16 cells of values 2-5 the solution has there.
+    let value = |r: usize, c: usize| (r * 3 + r / 2 + c) % 6 + 1;
+    let givens: String = (3..6)
+        .flat_map(|r| (0..6).map(move |c| (r, c)))
+        .map(|(r, c)| format!("~R{}C{}_{}", r + 1, c + 1, value(r, c)))
+        .collect();
+    let one = (0..6).find(|&c| value(0, c) == 1).unwrap();
+    let six = (0..6).find(|&c| value(5, c) == 6).unwrap();
+    let inner: Vec<(usize, usize)> = (0..6)
+        .flat_map(|r| (0..6).map(move |c| (r, c)))
+        .filter(|&(r, c)| (2..=5).contains(&value(r, c)))
+        .take(16)
+        .collect();
+    assert_eq!(inner.len(), 16);
+    let line: String = std::iter::once((0, one))
+        .chain(inner)
+        .chain(std::iter::once((5, six)))
+        .map(|(r, c)| format!("~R{}C{}", r + 1, c + 1))
+        .collect();
+    let k = counts_agree(&format!(".Shape~6x6.{givens}.Between{line}"), 100_000);
+    assert!(k > 0, "the planted solution keeps its between line");
+}
