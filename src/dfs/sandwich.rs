@@ -1,0 +1,129 @@
+//! Sandwiches over a whole row or column, reasoned about by the sets of digits between the ends
+//! (the idea of sigh's `Lunchbox` handler, Interactive Sudoku Solver, MIT) rather than by walking
+//! their automaton, which must track every digit already read to see that the row's digits differ.
+
+use super::lines::{domain, keep_only};
+use super::mask::Mask;
+use super::narrow::Narrowed;
+use super::step::Step;
+
+/// The most cells of a house sandwich reasoned about here (its digit sets are listed once).
+pub(super) const MAX_CELLS: usize = 16;
+
+/// A sandwich whose cells are a whole house of N cells: the smallest and largest digits (the
+/// *ends*) are somewhere in it, and the cells strictly between them hold a set of middle digits
+/// whose values add up to the sum. Per pair of positions able to hold the two ends, each set of as
+/// many middle digits as cells between them that adds up to the sum is kept when the cells between
+/// can hold its digits (each cell one of them, every digit some cell's) and the cells outside those
+/// left; the cells take the digits of the kept sets, the ends the end digits of the kept pairs.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Sandwich {
+    /// The digits of the ends (the first and last digit).
+    ends: u64,
+    /// Per number of cells between the ends (0..N − 1), the sets of that many middle digits whose
+    /// values add up to the sum.
+    combos: Box<[Box<[u64]>]>,
+}
+
+impl Sandwich {
+    /// The sandwich of `sum` over a house of `n` digits whose digit d (0-based) has the value
+    /// `value(d)`; `None` past [`MAX_CELLS`] or below 2 cells.
+    pub(super) fn new(n: usize, sum: i32, value: impl Fn(usize) -> i32) -> Option<Sandwich> {
+        if !(2..=MAX_CELLS).contains(&n) {
+            return None;
+        }
+        let ends = 1 | 1u64 << (n - 1);
+        let mut combos = vec![Vec::new(); n - 1];
+        // The middle digits 1..n-1, as bits 1..n-1 of a set.
+        for inner in 0u64..1 << (n - 2) {
+            let set = inner << 1;
+            let total: i32 = (1..n - 1)
+                .filter(|&d| set >> d & 1 != 0)
+                .map(&value)
+                .sum();
+            if total == sum {
+                combos[set.count_ones() as usize].push(set);
+            }
+        }
+        Some(Sandwich {
+            ends,
+            combos: combos.into_iter().map(Vec::into_boxed_slice).collect(),
+        })
+    }
+
+    /// One pass over the house `cells` (see [`Sandwich`]): whether a candidate went; a
+    /// contradiction when no placement of the ends is left.
+    pub(super) fn prune<M: Mask>(
+        &self,
+        cells: &[u32],
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let n = cells.len();
+        let mut dom = [0u64; MAX_CELLS];
+        for (d, &c) in dom.iter_mut().zip(cells) {
+            *d = domain(cand, vals, c as usize);
+        }
+        let dom = &dom[..n];
+        let ends = self.ends;
+        let (lo, hi) = (1u64, 1u64 << (n - 1));
+        let middle = ((1u64 << n) - 1) & !ends;
+        let mut support = [0u64; MAX_CELLS];
+        for p in 0..n {
+            if dom[p] & ends == 0 {
+                continue;
+            }
+            for q in p + 1..n {
+                let both = dom[q] & ends;
+                // The end digits at p and at q that go together (one each).
+                let (at_p, at_q) = match (dom[p] & lo != 0 && both & hi != 0, dom[p] & hi != 0 && both & lo != 0) {
+                    (false, false) => continue,
+                    (true, false) => (lo, hi),
+                    (false, true) => (hi, lo),
+                    (true, true) => (ends, ends),
+                };
+                let combos = &self.combos[q - p - 1];
+                if combos.is_empty() {
+                    continue;
+                }
+                let inner_cells = &dom[p + 1..q];
+                let outer_cells = || dom[..p].iter().chain(&dom[q + 1..]);
+                let inner_union = inner_cells.iter().fold(0, |a, &d| a | d);
+                let outer_union = outer_cells().fold(0, |a, &d| a | d);
+                let (mut inner, mut outer, mut found) = (0u64, 0u64, false);
+                for &set in combos.iter() {
+                    let rest = middle & !set;
+                    if set & !inner_union != 0
+                        || rest & !outer_union != 0
+                        || inner_cells.iter().any(|&d| d & set == 0)
+                        || outer_cells().any(|&d| d & rest == 0)
+                    {
+                        continue;
+                    }
+                    inner |= set;
+                    outer |= rest;
+                    found = true;
+                }
+                if !found {
+                    continue;
+                }
+                support[p] |= at_p;
+                support[q] |= at_q;
+                for s in &mut support[p + 1..q] {
+                    *s |= inner;
+                }
+                for (i, s) in support[..n].iter_mut().enumerate() {
+                    if i < p || i > q {
+                        *s |= outer;
+                    }
+                }
+            }
+        }
+        let mut changed = false;
+        for (&c, &s) in cells.iter().zip(&support[..n]) {
+            changed |= keep_only(cand, vals, out, c as usize, s)?;
+        }
+        Ok(changed)
+    }
+}
