@@ -98,6 +98,8 @@ impl Sandwich {
                         || rest & !outer_union != 0
                         || inner_cells.iter().any(|&d| d & set == 0)
                         || outer_cells().any(|&d| d & rest == 0)
+                        || !matched(inner_cells.iter(), set)
+                        || !matched(outer_cells(), rest)
                     {
                         continue;
                     }
@@ -126,4 +128,35 @@ impl Sandwich {
         }
         Ok(changed)
     }
+}
+
+/// Whether the cells of digit sets `doms` can each take a different digit of `set` (as many cells
+/// as digits, at most [`MAX_CELLS`]): a perfect matching, by augmenting paths (Kuhn 1955).
+fn matched<'a>(doms: impl Iterator<Item = &'a u64>, set: u64) -> bool {
+    let mut cells = [0u64; MAX_CELLS];
+    let mut k = 0;
+    for &d in doms {
+        cells[k] = d & set;
+        k += 1;
+    }
+    // The cell holding each digit, or none.
+    let mut owner = [u8::MAX; 64];
+    (0..k).all(|c| augment(&cells, &mut owner, c, &mut 0))
+}
+
+/// Finds a digit for cell `c`, moving the cells that hold the digits it tries (not those in
+/// `tried`) along: Kuhn's augmenting path.
+fn augment(cells: &[u64], owner: &mut [u8; 64], c: usize, tried: &mut u64) -> bool {
+    let mut m = cells[c] & !*tried;
+    while m != 0 {
+        let d = m.trailing_zeros() as usize;
+        m &= m - 1;
+        *tried |= 1 << d;
+        if owner[d] == u8::MAX || augment(cells, owner, owner[d] as usize, tried) {
+            owner[d] = c as u8;
+            return true;
+        }
+        m &= !*tried;
+    }
+    false
 }
