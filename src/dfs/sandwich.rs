@@ -37,10 +37,7 @@ impl Sandwich {
         // The middle digits 1..n-1, as bits 1..n-1 of a set.
         for inner in 0u64..1 << (n - 2) {
             let set = inner << 1;
-            let total: i32 = (1..n - 1)
-                .filter(|&d| set >> d & 1 != 0)
-                .map(&value)
-                .sum();
+            let total: i32 = (1..n - 1).filter(|&d| set >> d & 1 != 0).map(&value).sum();
             if total == sum {
                 combos[set.count_ones() as usize].push(set);
             }
@@ -77,7 +74,10 @@ impl Sandwich {
             for q in p + 1..n {
                 let both = dom[q] & ends;
                 // The end digits at p and at q that go together (one each).
-                let (at_p, at_q) = match (dom[p] & lo != 0 && both & hi != 0, dom[p] & hi != 0 && both & lo != 0) {
+                let (at_p, at_q) = match (
+                    dom[p] & lo != 0 && both & hi != 0,
+                    dom[p] & hi != 0 && both & lo != 0,
+                ) {
                     (false, false) => continue,
                     (true, false) => (lo, hi),
                     (false, true) => (hi, lo),
@@ -159,4 +159,116 @@ fn augment(cells: &[u64], owner: &mut [u8; 64], c: usize, tried: &mut u64) -> bo
         m &= !*tried;
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every permutation of the digits 1..=n (0-based digit indices), as a row.
+    fn rows(n: usize) -> Vec<Vec<u16>> {
+        fn fill(row: &mut Vec<u16>, n: usize, out: &mut Vec<Vec<u16>>) {
+            if row.len() == n {
+                out.push(row.clone());
+                return;
+            }
+            for d in 0..n as u16 {
+                if !row.contains(&d) {
+                    row.push(d);
+                    fill(row, n, out);
+                    row.pop();
+                }
+            }
+        }
+        let mut out = Vec::new();
+        fill(&mut Vec::new(), n, &mut out);
+        out
+    }
+
+    /// The rule as stated, on a row of 0-based digits whose values are d + base.
+    fn sandwich(row: &[u16], sum: i32, base: i32) -> bool {
+        let n = row.len() as u16;
+        let i = row.iter().position(|&d| d == 0).unwrap();
+        let j = row.iter().position(|&d| d == n - 1).unwrap();
+        let (a, b) = (i.min(j), i.max(j));
+        row[a + 1..b]
+            .iter()
+            .map(|&d| i32::from(d) + base)
+            .sum::<i32>()
+            == sum
+    }
+
+    #[test]
+    fn a_house_sandwich_removes_only_what_no_row_uses() {
+        // Rows of 4 to 7 cells (every permutation), random sums, random states around a row of
+        // the sandwich (or around none): the pass keeps every row that fits the state and the
+        // sandwich, fails only when none fits, and does narrow.
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let (mut narrowed, mut failed, mut states) = (0, 0, 0);
+        for n in 4..=7usize {
+            let all = rows(n);
+            for _ in 0..40 {
+                let base = next(2) as i32;
+                let top = (1..n as i32 - 1).map(|d| d + base).sum::<i32>();
+                let sum = next(top as u64 + 2) as i32;
+                let fits: Vec<&Vec<u16>> = all.iter().filter(|r| sandwich(r, sum, base)).collect();
+                let s = Sandwich::new(n, sum, |d| d as i32 + base).unwrap();
+                let cells: Vec<u32> = (0..n as u32).collect();
+                for _ in 0..60 {
+                    let planted = (!fits.is_empty() && next(4) != 0)
+                        .then(|| fits[next(fits.len() as u64) as usize]);
+                    let (mut cand, mut vals) = (vec![0u16; n], vec![0u16; n]);
+                    for c in 0..n {
+                        let wide = next(1 << n) as u16 | next(1 << n) as u16;
+                        cand[c] = wide | planted.map_or(0, |r| 1 << r[c]);
+                        if cand[c] == 0 {
+                            cand[c] = 1 << next(n as u64);
+                        }
+                        if cand[c].count_ones() == 1 && next(2) == 0 {
+                            vals[c] = cand[c].trailing_zeros() as u16 + 1;
+                        }
+                    }
+                    let fits_state =
+                        |cand: &[u16], r: &[u16]| (0..n).all(|c| cand[c] >> r[c] & 1 == 1);
+                    let before: Vec<&&Vec<u16>> =
+                        fits.iter().filter(|r| fits_state(&cand, r)).collect();
+                    let mut got = cand.clone();
+                    let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
+                    let (mut scratch, mut marks) = (Vec::new(), Vec::new());
+                    let mut out = Narrowed {
+                        queue: &mut queue,
+                        removed: &mut removed,
+                        blame: &mut blame,
+                        seen: &mut [],
+                        scratch: &mut scratch,
+                        marks: &mut marks,
+                    };
+                    states += 1;
+                    match s.prune(&cells, &mut got, &vals, &mut out) {
+                        Err(_) => {
+                            assert!(before.is_empty(), "{n} {sum} {base} {cand:?} {vals:?}");
+                            failed += 1;
+                        }
+                        Ok(changed) => {
+                            for r in &before {
+                                assert!(fits_state(&got, r), "{n} {sum} {base} {cand:?} {r:?}");
+                            }
+                            assert_eq!(changed, got != cand);
+                            narrowed += usize::from(changed);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            narrowed > states / 4 && failed > states / 20,
+            "{narrowed} {failed} of {states}"
+        );
+    }
 }
