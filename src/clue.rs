@@ -529,6 +529,7 @@ impl Lowered {
         self.lines.push(LineRule {
             cells: cells.to_vec(),
             graph: Arc::new(graph),
+            clue: None,
         });
         Ok(())
     }
@@ -552,6 +553,7 @@ impl Lowered {
                 self.lines.push(LineRule {
                     cells: cells.to_vec(),
                     graph: Arc::new(graph),
+                    clue: None,
                 });
                 return Ok(());
             }

@@ -332,6 +332,9 @@ pub struct LineRule {
     pub cells: Vec<Cell>,
     /// The automaton unrolled over the line: only states on some accepted word are kept.
     pub graph: std::sync::Arc<crate::automaton::Layered>,
+    /// The index of the clue it lowers (in the rules' clues), when it is that clue's only line:
+    /// what lets the native backend reason about a sandwich by its sum rather than its automaton.
+    pub clue: Option<usize>,
 }
 
 /// Cells whose digits, all different, make up one of a few sets of as many digits (*windows*): a

@@ -357,8 +357,11 @@ impl RulesBuilder {
         };
         let mut lowered = Lowered::default();
         for (i, clue) in self.clues.iter().enumerate() {
-            let before = lowered.groups.len();
+            let (before, lines) = (lowered.groups.len(), lowered.lines.len());
             lower(clue, &ctx, &mut lowered).map_err(|e| clue_error(i, clue, e))?;
+            if let [line] = &mut lowered.lines[lines..] {
+                line.clue = Some(i);
+            }
             // A diagonal clue is a diagonal unit (of N cells) or group.
             for (k, mut cells) in lowered.groups.drain(before..).enumerate() {
                 // A cell named twice is one cell that differs from the others.

@@ -17,8 +17,10 @@
 
 use super::mask::Mask;
 use super::narrow::{Narrowed, narrow, prune_unless_seen};
+use super::sandwich::Sandwich;
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
+use crate::clue::Clue;
 use crate::constraint::SumRule;
 use crate::grid::Cell;
 use crate::units::Units;
@@ -88,6 +90,9 @@ struct LineProp {
     /// `None` when it keeps none (a repeated cell, more than [`RESIDUE_CELLS`] cells or more than
     /// 16 digits).
     residues: Option<usize>,
+    /// When the line is a sandwich over a whole house: its reasoning by digit sets, which replaces
+    /// the walk (see [`Sandwich`]).
+    sandwich: Option<Sandwich>,
 }
 
 /// The most cells of a line that keeps residual supports: a supporting word packs a digit a cell
@@ -100,7 +105,13 @@ const PRESENT: u64 = 1 << 63;
 impl LineProp {
     /// The line of graph `g` over `cells`, on a grid of `n` digits; its residual supports from
     /// `*residues` on, which it moves past them.
-    fn new(cells: &[crate::grid::Cell], g: &Layered, n: usize, residues: &mut usize) -> LineProp {
+    fn new(
+        cells: &[crate::grid::Cell],
+        g: &Layered,
+        n: usize,
+        residues: &mut usize,
+        sandwich: Option<Sandwich>,
+    ) -> LineProp {
         let k = g.len();
         let offset: Box<[usize]> = (0..=k + 1)
             .map(|i| (0..i).map(|j| g.nodes(j)).sum())
@@ -127,7 +138,7 @@ impl LineProp {
             }
         }
         let simple = (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
-        let residues = (simple && k <= RESIDUE_CELLS && n <= 16).then(|| {
+        let residues = (simple && sandwich.is_none() && k <= RESIDUE_CELLS && n <= 16).then(|| {
             *residues += k * n;
             *residues - k * n
         });
@@ -140,8 +151,28 @@ impl LineProp {
             empty: g.rejects_all(),
             simple,
             residues,
+            sandwich,
         }
     }
+}
+
+/// The reasoning by digit sets of a sandwich clue over `cells`, when they are a whole row or
+/// column (a unit: their digits differ) and the line is not empty.
+fn house_sandwich(units: &Units, cells: &[Cell], clue: &Clue) -> Option<Sandwich> {
+    let Clue::Sandwich { sum, .. } = clue else {
+        return None;
+    };
+    let n = units.shape().n();
+    let shape = units.shape();
+    let same = |key: fn(Cell, crate::grid::Shape) -> usize| {
+        cells.iter().all(|&c| key(c, shape) == key(cells[0], shape))
+    };
+    let house = cells.len() == n
+        && (1..n).all(|i| !cells[..i].contains(&cells[i]))
+        && (same(|c, s| c.row(s)) || same(|c, s| c.col(s)));
+    house
+        .then(|| Sandwich::new(n, *sum, |d| units.value(d as u16 + 1)))
+        .flatten()
 }
 
 /// The primitives of clues, flattened for the search.
@@ -319,7 +350,12 @@ impl ClueRules {
         let lines = units
             .lines()
             .iter()
-            .map(|l| LineProp::new(&l.cells, &l.graph, n, &mut residue_len))
+            .map(|l| {
+                let sandwich = l
+                    .clue
+                    .and_then(|i| house_sandwich(units, &l.cells, &units.clues()[i]));
+                LineProp::new(&l.cells, &l.graph, n, &mut residue_len, sandwich)
+            })
             .collect();
         let candidates = units
             .candidates()
@@ -410,8 +446,11 @@ impl ClueRules {
                 cand,
                 vals,
                 out,
-                line.simple,
-                |c, o| line.prune(n, c, vals, o, residues),
+                line.simple && line.sandwich.is_none(),
+                |c, o| match &line.sandwich {
+                    Some(s) => s.prune(cells, c, vals, o),
+                    None => line.prune(n, c, vals, o, residues),
+                },
             )?;
         }
         if let (Some(squares), Some(peers)) = (&self.squares, &self.peers) {

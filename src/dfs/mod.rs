@@ -75,6 +75,7 @@ mod narrow;
 mod nine;
 mod renban;
 mod rules;
+mod sandwich;
 mod search;
 mod state;
 mod step;
