@@ -166,17 +166,54 @@ pub(crate) struct ClueRules {
 }
 
 /// Every 2x2 square holds a digit of each of three classes (global entropy: 1-3, 4-6, 7-9; global
-/// mod 3: 1-4-7, 2-5-8, 3-6-9). Their lines (automata over the classes) keep the classes
-/// consistent; here, as sigh's `LocalEntropy` handler does, a class not yet placed in a square
-/// whose open cells can give it by one digit only needs that digit there: every cell that sees
-/// all the square's cells able to hold it loses it (a contradiction there is blamed on the square
-/// and the cell, for the search's branching weights).
+/// mod 3: 1-4-7, 2-5-8, 3-6-9). A square's cells keep the classes some cover of all three gives
+/// them, read from [`COVER`] (what the square's line, an automaton over the classes, would keep:
+/// its walk cost many times more, so the search keeps no line for it). Then, as sigh's
+/// `LocalEntropy` handler does, a class not yet placed in a square whose open cells can give it
+/// by one digit only needs that digit there: every cell that sees all the square's cells able to
+/// hold it loses it (a contradiction there is blamed on the square and the cell, for the search's
+/// branching weights).
 #[derive(Debug, PartialEq, Eq)]
 struct Squares {
+    /// Global mod 3 rather than global entropy.
+    modular: bool,
     /// The three classes' digits.
     classes: [u64; 3],
     /// Each square's cells.
     cells: Box<[[u32; 4]]>,
+}
+
+/// Per 2x2 square's classes (three bits a cell: the classes its digits fall in; cell i at bit
+/// 3i), the classes each cell keeps in a square holding all three (packed alike; 0 when none
+/// does): a class of a cell stays if the other three cells can give the other two classes.
+static COVER: [u16; 4096] = cover_table();
+
+const fn cover_table() -> [u16; 4096] {
+    let mut table = [0u16; 4096];
+    let mut key = 0;
+    while key < 4096 {
+        // Every assignment of classes to the four cells (base 3), kept when each cell may take
+        // its class and the three classes are all there.
+        let mut assignment = 0;
+        while assignment < 81 {
+            let (mut rest, mut seen, mut picked, mut fits) = (assignment, 0, 0u16, true);
+            let mut i = 0;
+            while i < 4 {
+                let bit = 3 * i + rest % 3;
+                fits &= key >> bit & 1 == 1;
+                seen |= 1 << (rest % 3);
+                picked |= 1 << bit;
+                rest /= 3;
+                i += 1;
+            }
+            if fits && seen == 7 {
+                table[key] |= picked;
+            }
+            assignment += 1;
+        }
+        key += 1;
+    }
+    table
 }
 
 /// Per grid cell, its peers (the cells sharing a unit or a difference with it) as a bit set over
@@ -316,9 +353,18 @@ impl ClueRules {
                 None
             };
         let mut residue_len = 0;
+        // The squares' own lines are left to `Squares`, which prunes as their walks would.
+        let own = squares
+            .as_ref()
+            .filter(|_| peers.is_some())
+            .map(|s| (s, crate::clue::square_graph(s.modular)));
         let lines = units
             .lines()
             .iter()
+            .filter(|l| {
+                !own.as_ref()
+                    .is_some_and(|(s, g)| *l.graph == *g && s.holds(&l.cells))
+            })
             .map(|l| LineProp::new(&l.cells, &l.graph, n, &mut residue_len))
             .collect();
         let candidates = units
@@ -450,9 +496,26 @@ impl Squares {
             }
         }
         Some(Squares {
+            modular,
             classes,
             cells: cells.into(),
         })
+    }
+
+    /// Whether `cells` are one of the squares, in its order.
+    fn holds(&self, cells: &[Cell]) -> bool {
+        let Ok(cells) = <[Cell; 4]>::try_from(cells) else {
+            return false;
+        };
+        let at = cells.map(|c| c.index() as u32);
+        self.cells.contains(&at)
+    }
+
+    /// The classes (as bits) of the digits `dom`.
+    #[inline]
+    fn classes_of(&self, dom: u64) -> usize {
+        let [a, b, c] = self.classes;
+        usize::from(dom & a != 0) | usize::from(dom & b != 0) << 1 | usize::from(dom & c != 0) << 2
     }
 
     /// One pass over the squares (see [`Squares`]).
@@ -465,6 +528,29 @@ impl Squares {
     ) -> Step<bool> {
         let mut changed = false;
         for square in self.cells.iter() {
+            let mut key = 0;
+            for (i, &c) in square.iter().enumerate() {
+                key |= self.classes_of(domain(cand, vals, c as usize)) << (3 * i);
+            }
+            let cover = usize::from(COVER[key]);
+            if cover != key {
+                for (i, &c) in square.iter().enumerate() {
+                    let kept = cover >> (3 * i) & 7;
+                    if kept == key >> (3 * i) & 7 {
+                        continue;
+                    }
+                    let keep = (0..3)
+                        .filter(|x| kept >> x & 1 == 1)
+                        .fold(0, |m, x| m | self.classes[x]);
+                    match keep_only(cand, vals, out, c as usize, keep) {
+                        Ok(c) => changed |= c,
+                        Err(e) => {
+                            out.blame.extend_from_slice(square);
+                            return Err(e);
+                        }
+                    }
+                }
+            }
             let (mut placed, mut open) = (0u64, 0u64);
             for &c in square {
                 match vals[c as usize] {
