@@ -1842,6 +1842,112 @@ mod tests {
         }
     }
 
+    /// A square's cells keep what some assignment of their digits holding all three classes uses
+    /// (by enumerating every assignment) and what the square's line (its automaton's walk) keeps,
+    /// and the square fails when none is left: on every combination of classes the four cells may
+    /// take, each cell given a random part of each of its classes' digits (a single digit placed
+    /// at times), global entropy and global mod 3 alike. The squares keep no line of their own.
+    #[test]
+    fn entropy_squares_keep_what_an_assignment_or_their_line_uses() {
+        let shape = Shape::new(3, 3).unwrap();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for modular in [false, true] {
+            let units = Units::rules(shape)
+                .clue(Clue::Global2x2 { modular })
+                .build()
+                .unwrap();
+            let r = ClueRules::build(&units, &[]);
+            assert!(r.lines.is_empty() && r.squares.is_some());
+            let classes: [u64; 3] = if modular {
+                [0o111, 0o222, 0o444]
+            } else {
+                [0o7, 0o70, 0o700]
+            };
+            let class_of = |d: usize| classes.iter().position(|&m| m >> d & 1 == 1).unwrap();
+            // The top-left square, and one in the middle (across four boxes).
+            for square in [[0usize, 1, 9, 10], [29, 30, 38, 39]] {
+                let cells: Vec<Cell> = square.iter().map(|&c| Cell::new(c)).collect();
+                let mut residues = 0;
+                let line = LineProp::new(
+                    &cells,
+                    &crate::clue::square_graph(modular),
+                    9,
+                    &mut residues,
+                );
+                let (mut fails, mut narrowed) = (0, 0);
+                for key in 0..4096usize {
+                    if (0..4).any(|i| key >> (3 * i) & 7 == 0) {
+                        continue;
+                    }
+                    let (mut cand, mut vals) = (vec![0x1FFu16; 81], vec![0u16; 81]);
+                    for (i, &c) in square.iter().enumerate() {
+                        let mut dom = 0u64;
+                        for (x, &m) in classes.iter().enumerate() {
+                            if key >> (3 * i + x) & 1 == 1 {
+                                let part = m & next(512);
+                                dom |= if part == 0 {
+                                    m & m.wrapping_neg()
+                                } else {
+                                    part
+                                };
+                            }
+                        }
+                        cand[c] = dom as u16;
+                        if dom.count_ones() == 1 && next(2) == 0 {
+                            vals[c] = dom.trailing_zeros() as u16 + 1;
+                        }
+                    }
+                    // Every assignment of the square's digits holding the three classes.
+                    let mut used = [0u16; 4];
+                    let at = &cand;
+                    let digits = |c: usize| (0..9).filter(move |d| at[c] >> d & 1 == 1);
+                    for a in digits(square[0]) {
+                        for b in digits(square[1]) {
+                            for c in digits(square[2]) {
+                                for d in digits(square[3]) {
+                                    let seen =
+                                        [a, b, c, d].iter().fold(0, |s, &x| s | 1 << class_of(x));
+                                    if seen == 7 {
+                                        for (u, x) in used.iter_mut().zip([a, b, c, d]) {
+                                            *u |= 1 << x;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let (mut by_squares, mut by_line) = (cand.clone(), cand.clone());
+                    let mut bufs = Bufs::default();
+                    let squares = r.prune(9, &mut by_squares, &vals, &mut bufs.narrowed(), 0, 0);
+                    let mut bufs = Bufs::default();
+                    let walked = line.prune(9, &mut by_line, &vals, &mut bufs.narrowed(), None);
+                    let none = used.contains(&0);
+                    assert_eq!(squares.is_err(), none, "key {key:o}");
+                    assert_eq!(walked.is_err(), none, "key {key:o}");
+                    if none {
+                        fails += 1;
+                        continue;
+                    }
+                    for (i, &c) in square.iter().enumerate() {
+                        let kept = if vals[c] == 0 { by_squares[c] } else { cand[c] };
+                        assert_eq!(kept, used[i], "key {key:o}, cell {c}");
+                        if vals[c] == 0 {
+                            assert_eq!(by_line[c], used[i], "key {key:o}, cell {c}");
+                        }
+                        narrowed += usize::from(kept != cand[c]);
+                    }
+                }
+                assert!(fails > 100 && narrowed > 1000, "{fails} {narrowed}");
+            }
+        }
+    }
+
     /// Every 4x4 sudoku, by backtracking.
     fn all_4x4() -> Vec<[u16; 16]> {
         fn fill(g: &mut [u16; 16], i: usize, out: &mut Vec<[u16; 16]>) {
