@@ -179,6 +179,8 @@ struct Squares {
     modular: bool,
     /// The three classes' digits.
     classes: [u64; 3],
+    /// Per set of digits, the classes (as bits) it has digits of.
+    class_bits: Box<[u8; 512]>,
     /// Each square's cells.
     cells: Box<[[u32; 4]]>,
 }
@@ -495,9 +497,19 @@ impl Squares {
                 cells.push([at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)]);
             }
         }
+        let class_bits = (0..512u64)
+            .map(|dom| {
+                (0..3)
+                    .filter(|&x| dom & classes[x] != 0)
+                    .fold(0, |b, x| b | 1 << x)
+            })
+            .collect::<Vec<u8>>()
+            .try_into()
+            .expect("512 sets");
         Some(Squares {
             modular,
             classes,
+            class_bits: Box::new(class_bits),
             cells: cells.into(),
         })
     }
@@ -511,13 +523,6 @@ impl Squares {
         self.cells.contains(&at)
     }
 
-    /// The classes (as bits) of the digits `dom`.
-    #[inline]
-    fn classes_of(&self, dom: u64) -> usize {
-        let [a, b, c] = self.classes;
-        usize::from(dom & a != 0) | usize::from(dom & b != 0) << 1 | usize::from(dom & c != 0) << 2
-    }
-
     /// One pass over the squares (see [`Squares`]).
     fn prune<M: Mask>(
         &self,
@@ -528,9 +533,21 @@ impl Squares {
     ) -> Step<bool> {
         let mut changed = false;
         for square in self.cells.iter() {
-            let mut key = 0;
+            // The classes of each cell's digits, and the digits placed and open.
+            let (mut key, mut placed, mut open) = (0, 0u64, 0u64);
             for (i, &c) in square.iter().enumerate() {
-                key |= self.classes_of(domain(cand, vals, c as usize)) << (3 * i);
+                let dom = match vals[c as usize] {
+                    0 => {
+                        let m = cand[c as usize].low_bits();
+                        open |= m;
+                        m
+                    }
+                    v => {
+                        placed |= 1 << (v - 1);
+                        1 << (v - 1)
+                    }
+                };
+                key |= usize::from(self.class_bits[(dom & 511) as usize]) << (3 * i);
             }
             let cover = usize::from(COVER[key]);
             if cover != key {
@@ -550,13 +567,10 @@ impl Squares {
                         }
                     }
                 }
-            }
-            let (mut placed, mut open) = (0u64, 0u64);
-            for &c in square {
-                match vals[c as usize] {
-                    0 => open |= cand[c as usize].low_bits(),
-                    v => placed |= 1 << (v - 1),
-                }
+                open = square
+                    .iter()
+                    .filter(|&&c| vals[c as usize] == 0)
+                    .fold(0, |m, &c| m | cand[c as usize].low_bits());
             }
             for &class in &self.classes {
                 let left = open & class;
