@@ -473,7 +473,7 @@ fn required_digits_point_within_node_budgets() {
 /// each (the same digits kept, see the dfs unit test; the search's order of pruning and so its
 /// branching changed): main at `f56a3f1` took 2,175 native nodes on #87 (thermometers,
 /// skyscrapers, global entropy) and 3,221 on #88 (skyscrapers, global entropy); now 925 and
-/// 4,197, at about a quarter of the CPU time each.
+/// 4,197, at a fifth and a third of main's instructions.
 #[test]
 fn entropy_squares_by_table_within_node_budgets() {
     let records = crate::sigh::corpus();
