@@ -1191,9 +1191,9 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             if n != 9 || ctx.base != 1 {
                 return Err(LowerError::Invalid("needs the digits 1-9"));
             }
-            // One line per square: the classes seen so far, all three by its end (one graph for
-            // all, as the native search recognises them by it: see `square_graph`).
-            let graph = Arc::new(square_graph(*modular));
+            // One line per square: the classes seen so far, all three by its end (the graph of
+            // `square_graph`, by which the native search knows them).
+            let classes = Classes { modular: *modular };
             for r in 0..shape.rows().saturating_sub(1) {
                 for c in 0..shape.cols().saturating_sub(1) {
                     let square = [
@@ -1202,10 +1202,7 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                         Cell::at(shape, r + 1, c),
                         Cell::at(shape, r + 1, c + 1),
                     ];
-                    out.lines.push(LineRule {
-                        cells: square.to_vec(),
-                        graph: Arc::clone(&graph),
-                    });
+                    out.line(ctx, &square, &classes)?;
                 }
             }
         }
