@@ -1857,12 +1857,13 @@ mod tests {
     }
 
     /// A square's cells keep what some assignment of their digits holding all three classes uses
-    /// (by enumerating every assignment) and what the square's line (its automaton's walk) keeps,
-    /// and the square fails when none is left: on every combination of classes the four cells may
-    /// take, each cell given a random part of each of its classes' digits (a single digit placed
-    /// at times), global entropy and global mod 3 alike. The squares keep no line of their own.
+    /// (by enumerating every assignment: what the square's line, an automaton over the classes,
+    /// keeps), and the square fails when none is left: on every combination of classes the four
+    /// cells may take, each cell given a random part of each of its classes' digits (a single
+    /// digit placed at times), global entropy and global mod 3 alike. The squares keep no line of
+    /// their own.
     #[test]
-    fn entropy_squares_keep_what_an_assignment_or_their_line_uses() {
+    fn entropy_squares_keep_what_an_assignment_uses() {
         let shape = Shape::new(3, 3).unwrap();
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = |m: u64| {
@@ -1886,14 +1887,6 @@ mod tests {
             let class_of = |d: usize| classes.iter().position(|&m| m >> d & 1 == 1).unwrap();
             // The top-left square, and one in the middle (across four boxes).
             for square in [[0usize, 1, 9, 10], [29, 30, 38, 39]] {
-                let cells: Vec<Cell> = square.iter().map(|&c| Cell::new(c)).collect();
-                let mut residues = 0;
-                let line = LineProp::new(
-                    &cells,
-                    &crate::clue::square_graph(modular),
-                    9,
-                    &mut residues,
-                );
                 let (mut fails, mut narrowed) = (0, 0);
                 for key in 0..4096usize {
                     if (0..4).any(|i| key >> (3 * i) & 7 == 0) {
@@ -1936,14 +1929,11 @@ mod tests {
                             }
                         }
                     }
-                    let (mut by_squares, mut by_line) = (cand.clone(), cand.clone());
+                    let mut by_squares = cand.clone();
                     let mut bufs = Bufs::default();
                     let squares = r.prune(9, &mut by_squares, &vals, &mut bufs.narrowed(), 0, 0);
-                    let mut bufs = Bufs::default();
-                    let walked = line.prune(9, &mut by_line, &vals, &mut bufs.narrowed(), None);
                     let none = used.contains(&0);
                     assert_eq!(squares.is_err(), none, "key {key:o}");
-                    assert_eq!(walked.is_err(), none, "key {key:o}");
                     if none {
                         fails += 1;
                         continue;
@@ -1951,9 +1941,6 @@ mod tests {
                     for (i, &c) in square.iter().enumerate() {
                         let kept = if vals[c] == 0 { by_squares[c] } else { cand[c] };
                         assert_eq!(kept, used[i], "key {key:o}, cell {c}");
-                        if vals[c] == 0 {
-                            assert_eq!(by_line[c], used[i], "key {key:o}, cell {c}");
-                        }
                         narrowed += usize::from(kept != cand[c]);
                     }
                 }
