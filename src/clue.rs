@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use crate::automaton::{Automaton, Distinct, TooLarge, unroll, unroll_within};
+use crate::automaton::{Automaton, Distinct, Layered, TooLarge, unroll, unroll_within};
 use crate::constraint::{LineRule, Relation, RelationKind, SumRule, Variant, WindowRule};
 use crate::grid::{Cell, DigitSet, Shape};
 use crate::nfa::NfaLine;
@@ -1193,7 +1193,8 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             if n != 9 || ctx.base != 1 {
                 return Err(LowerError::Invalid("needs the digits 1-9"));
             }
-            // One line per square: the classes seen so far, all three by its end.
+            // One line per square: the classes seen so far, all three by its end (the graph of
+            // `square_graph`, by which the native search knows them).
             let classes = Classes { modular: *modular };
             for r in 0..shape.rows().saturating_sub(1) {
                 for c in 0..shape.cols().saturating_sub(1) {
@@ -1326,6 +1327,13 @@ impl Automaton for Classes {
     fn accepts(&self, s: &u8) -> bool {
         *s == 7
     }
+}
+
+/// The line of one 2x2 square of global entropy (or, with `modular`, global mod 3) over the
+/// digits 1-9: the graph every square's line of a `Global2x2` clue has.
+pub(crate) fn square_graph(modular: bool) -> Layered {
+    unroll(&Classes { modular }, 4, &(1..=9).collect::<Vec<i32>>())
+        .expect("four cells of nine digits unroll within the limit")
 }
 
 /// A binary relation as a table, on each consecutive pair of a line: the last digit read.

@@ -197,17 +197,56 @@ pub(crate) struct ClueRules {
 }
 
 /// Every 2x2 square holds a digit of each of three classes (global entropy: 1-3, 4-6, 7-9; global
-/// mod 3: 1-4-7, 2-5-8, 3-6-9). Their lines (automata over the classes) keep the classes
-/// consistent; here, as sigh's `LocalEntropy` handler does, a class not yet placed in a square
-/// whose open cells can give it by one digit only needs that digit there: every cell that sees
-/// all the square's cells able to hold it loses it (a contradiction there is blamed on the square
-/// and the cell, for the search's branching weights).
+/// mod 3: 1-4-7, 2-5-8, 3-6-9). A square's cells keep the classes some cover of all three gives
+/// them, read from [`COVER`] (what the square's line, an automaton over the classes, would keep:
+/// its walk cost many times more, so the search keeps no line for it). Then, as sigh's
+/// `LocalEntropy` handler does, a class not yet placed in a square whose open cells can give it
+/// by one digit only needs that digit there: every cell that sees all the square's cells able to
+/// hold it loses it (a contradiction there is blamed on the square and the cell, for the search's
+/// branching weights).
 #[derive(Debug, PartialEq, Eq)]
 struct Squares {
+    /// Global mod 3 rather than global entropy.
+    modular: bool,
     /// The three classes' digits.
     classes: [u64; 3],
+    /// Per set of digits, the classes (as bits) it has digits of.
+    class_bits: Box<[u8; 512]>,
     /// Each square's cells.
     cells: Box<[[u32; 4]]>,
+}
+
+/// Per 2x2 square's classes (three bits a cell: the classes its digits fall in; cell i at bit
+/// 3i), the classes each cell keeps in a square holding all three (packed alike; 0 when none
+/// does): a class of a cell stays if the other three cells can give the other two classes.
+static COVER: [u16; 4096] = cover_table();
+
+const fn cover_table() -> [u16; 4096] {
+    let mut table = [0u16; 4096];
+    let mut key = 0;
+    while key < 4096 {
+        // Every assignment of classes to the four cells (base 3), kept when each cell may take
+        // its class and the three classes are all there.
+        let mut assignment = 0;
+        while assignment < 81 {
+            let (mut rest, mut seen, mut picked, mut fits) = (assignment, 0, 0u16, true);
+            let mut i = 0;
+            while i < 4 {
+                let bit = 3 * i + rest % 3;
+                fits &= key >> bit & 1 == 1;
+                seen |= 1 << (rest % 3);
+                picked |= 1 << bit;
+                rest /= 3;
+                i += 1;
+            }
+            if fits && seen == 7 {
+                table[key] |= picked;
+            }
+            assignment += 1;
+        }
+        key += 1;
+    }
+    table
 }
 
 /// Per grid cell, its peers (the cells sharing a unit or a difference with it) as a bit set over
@@ -347,9 +386,18 @@ impl ClueRules {
                 None
             };
         let mut residue_len = 0;
+        // The squares' own lines are left to `Squares`, which prunes as their walks would.
+        let own = squares
+            .as_ref()
+            .filter(|_| peers.is_some())
+            .map(|s| (s, crate::clue::square_graph(s.modular)));
         let lines = units
             .lines()
             .iter()
+            .filter(|l| {
+                !own.as_ref()
+                    .is_some_and(|(s, g)| *l.graph == *g && s.holds(&l.cells))
+            })
             .map(|l| {
                 let sandwich = l
                     .clue
@@ -488,10 +536,30 @@ impl Squares {
                 cells.push([at(r, c), at(r, c + 1), at(r + 1, c), at(r + 1, c + 1)]);
             }
         }
+        let class_bits = (0..512u64)
+            .map(|dom| {
+                (0..3)
+                    .filter(|&x| dom & classes[x] != 0)
+                    .fold(0, |b, x| b | 1 << x)
+            })
+            .collect::<Vec<u8>>()
+            .try_into()
+            .expect("512 sets");
         Some(Squares {
+            modular,
             classes,
+            class_bits: Box::new(class_bits),
             cells: cells.into(),
         })
+    }
+
+    /// Whether `cells` are one of the squares, in its order.
+    fn holds(&self, cells: &[Cell]) -> bool {
+        let Ok(cells) = <[Cell; 4]>::try_from(cells) else {
+            return false;
+        };
+        let at = cells.map(|c| c.index() as u32);
+        self.cells.contains(&at)
     }
 
     /// One pass over the squares (see [`Squares`]).
@@ -504,12 +572,44 @@ impl Squares {
     ) -> Step<bool> {
         let mut changed = false;
         for square in self.cells.iter() {
-            let (mut placed, mut open) = (0u64, 0u64);
-            for &c in square {
-                match vals[c as usize] {
-                    0 => open |= cand[c as usize].low_bits(),
-                    v => placed |= 1 << (v - 1),
+            // The classes of each cell's digits, and the digits placed and open.
+            let (mut key, mut placed, mut open) = (0, 0u64, 0u64);
+            for (i, &c) in square.iter().enumerate() {
+                let dom = match vals[c as usize] {
+                    0 => {
+                        let m = cand[c as usize].low_bits();
+                        open |= m;
+                        m
+                    }
+                    v => {
+                        placed |= 1 << (v - 1);
+                        1 << (v - 1)
+                    }
+                };
+                key |= usize::from(self.class_bits[(dom & 511) as usize]) << (3 * i);
+            }
+            let cover = usize::from(COVER[key]);
+            if cover != key {
+                for (i, &c) in square.iter().enumerate() {
+                    let kept = cover >> (3 * i) & 7;
+                    if kept == key >> (3 * i) & 7 {
+                        continue;
+                    }
+                    let keep = (0..3)
+                        .filter(|x| kept >> x & 1 == 1)
+                        .fold(0, |m, x| m | self.classes[x]);
+                    match keep_only(cand, vals, out, c as usize, keep) {
+                        Ok(c) => changed |= c,
+                        Err(e) => {
+                            out.blame.extend_from_slice(square);
+                            return Err(e);
+                        }
+                    }
                 }
+                open = square
+                    .iter()
+                    .filter(|&&c| vals[c as usize] == 0)
+                    .fold(0, |m, &c| m | cand[c as usize].low_bits());
             }
             for &class in &self.classes {
                 let left = open & class;
@@ -1792,6 +1892,99 @@ mod tests {
         }
         for c in [0, 1, 27, 28, 12] {
             assert_ne!(cand[c] & 0b10, 0, "cell {c}");
+        }
+    }
+
+    /// A square's cells keep what some assignment of their digits holding all three classes uses
+    /// (by enumerating every assignment: what the square's line, an automaton over the classes,
+    /// keeps), and the square fails when none is left: on every combination of classes the four
+    /// cells may take, each cell given a random part of each of its classes' digits (a single
+    /// digit placed at times), global entropy and global mod 3 alike. The squares keep no line of
+    /// their own.
+    #[test]
+    fn entropy_squares_keep_what_an_assignment_uses() {
+        let shape = Shape::new(3, 3).unwrap();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        for modular in [false, true] {
+            let units = Units::rules(shape)
+                .clue(Clue::Global2x2 { modular })
+                .build()
+                .unwrap();
+            let r = ClueRules::build(&units, &[]);
+            assert!(r.lines.is_empty() && r.squares.is_some());
+            let classes: [u64; 3] = if modular {
+                [0o111, 0o222, 0o444]
+            } else {
+                [0o7, 0o70, 0o700]
+            };
+            let class_of = |d: usize| classes.iter().position(|&m| m >> d & 1 == 1).unwrap();
+            // The top-left square, and one in the middle (across four boxes).
+            for square in [[0usize, 1, 9, 10], [29, 30, 38, 39]] {
+                let (mut fails, mut narrowed) = (0, 0);
+                for key in 0..4096usize {
+                    if (0..4).any(|i| key >> (3 * i) & 7 == 0) {
+                        continue;
+                    }
+                    let (mut cand, mut vals) = (vec![0x1FFu16; 81], vec![0u16; 81]);
+                    for (i, &c) in square.iter().enumerate() {
+                        let mut dom = 0u64;
+                        for (x, &m) in classes.iter().enumerate() {
+                            if key >> (3 * i + x) & 1 == 1 {
+                                let part = m & next(512);
+                                dom |= if part == 0 {
+                                    m & m.wrapping_neg()
+                                } else {
+                                    part
+                                };
+                            }
+                        }
+                        cand[c] = dom as u16;
+                        if dom.count_ones() == 1 && next(2) == 0 {
+                            vals[c] = dom.trailing_zeros() as u16 + 1;
+                        }
+                    }
+                    // Every assignment of the square's digits holding the three classes.
+                    let mut used = [0u16; 4];
+                    let at = &cand;
+                    let digits = |c: usize| (0..9).filter(move |d| at[c] >> d & 1 == 1);
+                    for a in digits(square[0]) {
+                        for b in digits(square[1]) {
+                            for c in digits(square[2]) {
+                                for d in digits(square[3]) {
+                                    let seen =
+                                        [a, b, c, d].iter().fold(0, |s, &x| s | 1 << class_of(x));
+                                    if seen == 7 {
+                                        for (u, x) in used.iter_mut().zip([a, b, c, d]) {
+                                            *u |= 1 << x;
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let mut by_squares = cand.clone();
+                    let mut bufs = Bufs::default();
+                    let squares = r.prune(9, &mut by_squares, &vals, &mut bufs.narrowed(), 0, 0);
+                    let none = used.contains(&0);
+                    assert_eq!(squares.is_err(), none, "key {key:o}");
+                    if none {
+                        fails += 1;
+                        continue;
+                    }
+                    for (i, &c) in square.iter().enumerate() {
+                        let kept = if vals[c] == 0 { by_squares[c] } else { cand[c] };
+                        assert_eq!(kept, used[i], "key {key:o}, cell {c}");
+                        narrowed += usize::from(kept != cand[c]);
+                    }
+                }
+                assert!(fails > 100 && narrowed > 1000, "{fails} {narrowed}");
+            }
         }
     }
 
