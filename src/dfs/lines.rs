@@ -16,7 +16,7 @@
 //! Digit sets are the low 64 bits of the masks: clues are refused on grids above 64 digits.
 
 use super::mask::Mask;
-use super::narrow::{Narrowed, narrow, prune_unless_seen};
+use super::narrow::{Narrowed, domain, keep_only, narrow, prune_unless_seen};
 use super::sandwich::Sandwich;
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
@@ -848,31 +848,6 @@ impl Circles {
             }
         }
         Ok(changed)
-    }
-}
-
-/// The digits cell `c` may hold: its candidates, or its digit once placed.
-#[inline]
-pub(super) fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
-    match vals[c] {
-        0 => cand[c].low_bits(),
-        v => 1 << (v - 1),
-    }
-}
-
-/// Narrows cell `c` to `keep` if open, or fails if its placed digit is not kept.
-#[inline]
-pub(super) fn keep_only<M: Mask>(
-    cand: &mut [M],
-    vals: &[u16],
-    out: &mut Narrowed<'_, M>,
-    c: usize,
-    keep: u64,
-) -> Step<bool> {
-    match vals[c] {
-        0 => narrow(cand, out, c, keep),
-        v if keep >> (v - 1) & 1 == 1 => Ok(false),
-        _ => Err(Contradiction),
     }
 }
 

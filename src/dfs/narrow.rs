@@ -1,5 +1,6 @@
-//! What a pass of the native rules' pruning reports (the cells narrowed), and the signature that
-//! lets a constraint whose inputs did not change be skipped: shared by the rules and the clue lines.
+//! What a pass of the native rules' pruning reports (the cells narrowed), reading and narrowing a
+//! cell's digits, and the signature that lets a constraint whose inputs did not change be skipped:
+//! shared by the rules and the clue lines.
 
 use super::mask::Mask;
 use super::step::{Contradiction, Step};
@@ -21,6 +22,31 @@ pub(crate) struct Narrowed<'a, M> {
     pub scratch: &'a mut Vec<u64>,
     /// Room for a line's node marks.
     pub marks: &'a mut Vec<u8>,
+}
+
+/// The digits cell `c` may hold: its candidates, or its digit once placed.
+#[inline]
+pub(crate) fn domain<M: Mask>(cand: &[M], vals: &[u16], c: usize) -> u64 {
+    match vals[c] {
+        0 => cand[c].low_bits(),
+        v => 1 << (v - 1),
+    }
+}
+
+/// Narrows cell `c` to `keep` if open, or fails if its placed digit is not kept.
+#[inline]
+pub(crate) fn keep_only<M: Mask>(
+    cand: &mut [M],
+    vals: &[u16],
+    out: &mut Narrowed<'_, M>,
+    c: usize,
+    keep: u64,
+) -> Step<bool> {
+    match vals[c] {
+        0 => narrow(cand, out, c, keep),
+        v if keep >> (v - 1) & 1 == 1 => Ok(false),
+        _ => Err(Contradiction),
+    }
 }
 
 /// Narrows `cell` to `keep`; queues it when one candidate is left.

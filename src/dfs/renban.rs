@@ -19,9 +19,8 @@
 //! (`handlers.js`: hidden singles and required-value exclusions), computed here from the windows.
 //! Digit sets are the low 64 bits of the masks (clues are refused above 64 digits).
 
-use super::lines::{domain, keep_only};
 use super::mask::Mask;
-use super::narrow::{Narrowed, signature_of as signature};
+use super::narrow::{Narrowed, domain, keep_only, signature_of as signature};
 use super::step::{Contradiction, Step};
 use crate::units::Units;
 

@@ -3,8 +3,8 @@
 //! their automaton, which must track every digit already read to see that the row's digits differ.
 
 use super::mask::Mask;
-use super::narrow::{Narrowed, narrow};
-use super::step::{Contradiction, Step};
+use super::narrow::{Narrowed, domain, keep_only};
+use super::step::Step;
 
 /// The most cells of a house sandwich reasoned about here (its digit sets are listed once).
 pub(super) const MAX_CELLS: usize = 16;
@@ -59,10 +59,7 @@ impl Sandwich {
         let n = cells.len();
         let mut dom = [0u64; MAX_CELLS];
         for (d, &c) in dom.iter_mut().zip(cells) {
-            *d = match vals[c as usize] {
-                0 => cand[c as usize].low_bits(),
-                v => 1 << (v - 1),
-            };
+            *d = domain(cand, vals, c as usize);
         }
         let dom = &dom[..n];
         let ends = self.ends;
@@ -126,11 +123,7 @@ impl Sandwich {
         }
         let mut changed = false;
         for (&c, &s) in cells.iter().zip(&support[..n]) {
-            changed |= match vals[c as usize] {
-                0 => narrow(cand, out, c as usize, s)?,
-                v if s >> (v - 1) & 1 == 1 => false,
-                _ => return Err(Contradiction),
-            };
+            changed |= keep_only(cand, vals, out, c as usize, s)?;
         }
         Ok(changed)
     }
