@@ -5,8 +5,9 @@
 //! its candidates, Pesant 2004; the encoder as clauses, Bacchus 2007), so a new kind of line is a new
 //! automaton: data, not code in either backend.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// A finite automaton over the values of a line, told where it is on the line (which lets a line's
 /// ends be read apart from its middle).
@@ -43,11 +44,24 @@ pub struct Edge {
 /// sandwich's sum, by the gap between the 1 and the 9, are what sigh's `Lunchbox` handler reasons
 /// over). On a house of N ≤ 9 cells this stays small (at most 2^N sets a layer, times `A`'s
 /// states); past `budget` edges the caller keeps `A` alone.
-pub(crate) struct Distinct<'a, A> {
+pub(crate) struct Distinct<'a, A: Automaton> {
     /// The automaton.
-    pub inner: &'a A,
+    inner: &'a A,
     /// The smallest value (bit 0 of the sets).
-    pub lo: i32,
+    lo: i32,
+    /// `inner`'s next states, reused from step to step (one allocation a line, not one a step).
+    scratch: RefCell<Vec<A::State>>,
+}
+
+impl<'a, A: Automaton> Distinct<'a, A> {
+    /// `inner` over distinct values, the smallest `lo`.
+    pub fn new(inner: &'a A, lo: i32) -> Self {
+        Distinct {
+            inner,
+            lo,
+            scratch: RefCell::new(Vec::new()),
+        }
+    }
 }
 
 impl<A: Automaton> Automaton for Distinct<'_, A> {
@@ -67,13 +81,62 @@ impl<A: Automaton> Automaton for Distinct<'_, A> {
         if seen & bit != 0 {
             return;
         }
-        let mut next = Vec::new();
+        let mut next = self.scratch.borrow_mut();
+        next.clear();
         self.inner.step(inner, i, len, v, &mut next);
-        out.extend(next.into_iter().map(|t| (t, seen | bit)));
+        out.extend(next.drain(..).map(|t| (t, seen | bit)));
     }
 
     fn accepts(&self, s: &Self::State) -> bool {
         self.inner.accepts(&s.0)
+    }
+}
+
+/// A fast hasher for the small states of [`unroll_within`] (a multiply-and-rotate mix of the words
+/// written, as in rustc's `FxHasher`): SipHash is most of the cost of unrolling a [`Distinct`] line,
+/// and the states come from the puzzle, not from an adversary that could pick colliding keys.
+#[derive(Default)]
+struct Mix(u64);
+
+impl Mix {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
+    }
+}
+
+impl Hasher for Mix {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -180,10 +243,13 @@ pub(crate) fn unroll_within<A: Automaton>(
     let mut edges: Vec<Vec<Edge>> = Vec::with_capacity(len);
     let mut total = 0usize;
     let mut out = Vec::new();
+    // Reused across layers (cleared, its capacity kept); the numbering does not depend on hashing.
+    let mut index: HashMap<A::State, u32, BuildHasherDefault<Mix>> = HashMap::default();
     for i in 0..len {
-        let mut index: HashMap<A::State, u32> = HashMap::new();
-        let mut next: Vec<A::State> = Vec::new();
-        let mut layer = Vec::new();
+        index.clear();
+        // Sized as the layer before (lines' layers grow or shrink gradually).
+        let mut next: Vec<A::State> = Vec::with_capacity(states[i].len());
+        let mut layer = Vec::with_capacity(edges.last().map_or(values.len(), Vec::len));
         for (from, s) in states[i].iter().enumerate() {
             for (d, &v) in values.iter().enumerate() {
                 out.clear();
@@ -360,16 +426,10 @@ mod tests {
     #[test]
     fn distinct_refuses_repeats_by_brute_force() {
         // Rising is already distinct; SameEnds never is (its ends are equal): nothing passes.
-        let d = Distinct {
-            inner: &SameEnds,
-            lo: 1,
-        };
+        let d = Distinct::new(&SameEnds, 1);
         assert!(unroll(&d, 3, &[1, 2, 3]).unwrap().rejects_all());
         // Words of 3 over 1-4: every word of different values, 4·3·2 of them.
-        let d = Distinct {
-            inner: &Words,
-            lo: 1,
-        };
+        let d = Distinct::new(&Words, 1);
         let g = unroll(&d, 3, &[1, 2, 3, 4]).unwrap();
         for w in 0..64u16 {
             let w = [w / 16, w / 4 % 4, w % 4];

@@ -545,10 +545,7 @@ impl Lowered {
         distinct: bool,
     ) -> Result<(), LowerError> {
         if distinct {
-            let told = Distinct {
-                inner: automaton,
-                lo: ctx.base,
-            };
+            let told = Distinct::new(automaton, ctx.base);
             if let Ok(graph) = unroll_within(&told, cells.len(), &ctx.values(), DISTINCT_EDGES) {
                 self.lines.push(LineRule {
                     cells: cells.to_vec(),
@@ -2090,10 +2087,7 @@ mod tests {
                     house: false,
                 };
                 agrees(&lunchbox, 4, 5, base, |w| lunch(w, s));
-                let told = Distinct {
-                    inner: &lunchbox,
-                    lo: base,
-                };
+                let told = Distinct::new(&lunchbox, base);
                 agrees(&told, 4, 5, base, |w| lunch(w, s) && differ(w));
             }
         }
@@ -2106,10 +2100,7 @@ mod tests {
             hi: 4,
             house: true,
         };
-        let told = Distinct {
-            inner: &house,
-            lo: 1,
-        };
+        let told = Distinct::new(&house, 1);
         agrees(&house, 4, 4, 1, |w| {
             lunch(w, 3) && w.contains(&1) && w.contains(&4)
         });
@@ -2145,7 +2136,7 @@ mod tests {
                 hidden: None,
                 count,
             };
-            let told = Distinct { inner: &sky, lo: 1 };
+            let told = Distinct::new(&sky, 1);
             agrees(&told, 5, 5, 1, |w| differ(w) && seen(w) == count);
             let g = unroll(&told, 5, &values(1, 5)).unwrap();
             let mut permutations = 0;
@@ -2156,10 +2147,8 @@ mod tests {
             assert_eq!(permutations, stirling, "{count} seen");
         }
         for sum in [3, 9, 14] {
-            let told = Distinct {
-                inner: &FirstX { sum },
-                lo: 1,
-            };
+            let first = FirstX { sum };
+            let told = Distinct::new(&first, 1);
             agrees(&told, 5, 5, 1, |w| {
                 differ(w) && w[..w[0] as usize].iter().sum::<i32>() == sum
             });
