@@ -6,8 +6,9 @@
 //! automaton: data, not code in either backend.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::Hash;
+
+use rustc_hash::FxHashMap;
 
 /// A finite automaton over the values of a line, told where it is on the line (which lets a line's
 /// ends be read apart from its middle).
@@ -89,54 +90,6 @@ impl<A: Automaton> Automaton for Distinct<'_, A> {
 
     fn accepts(&self, s: &Self::State) -> bool {
         self.inner.accepts(&s.0)
-    }
-}
-
-/// A fast hasher for the small states of [`unroll_within`] (a multiply-and-rotate mix of the words
-/// written, as in rustc's `FxHasher`): SipHash is most of the cost of unrolling a [`Distinct`] line,
-/// and the states come from the puzzle, not from an adversary that could pick colliding keys.
-#[derive(Default)]
-struct Mix(u64);
-
-impl Mix {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(Self::K);
-    }
-}
-
-impl Hasher for Mix {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
@@ -244,7 +197,9 @@ pub(crate) fn unroll_within<A: Automaton>(
     let mut total = 0usize;
     let mut out = Vec::new();
     // Reused across layers (cleared, its capacity kept); the numbering does not depend on hashing.
-    let mut index: HashMap<A::State, u32, BuildHasherDefault<Mix>> = HashMap::default();
+    // rustc's Fx hash, not SipHash: SipHash was most of the cost of unrolling a [`Distinct`] line,
+    // and the states come from the puzzle, not from an adversary that could pick colliding keys.
+    let mut index: FxHashMap<A::State, u32> = FxHashMap::default();
     for i in 0..len {
         index.clear();
         // Sized as the layer before (lines' layers grow or shrink gradually).
