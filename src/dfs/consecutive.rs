@@ -424,18 +424,9 @@ mod tests {
 
     /// `f` with empty propagation buffers: its result and what it removed (cells and digits).
     fn with_out<R>(f: impl FnOnce(&mut Narrowed<'_, u16>) -> R) -> (R, Vec<(u32, u16)>) {
-        let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut scratch, mut marks) = (Vec::new(), Vec::new());
-        let mut out = Narrowed {
-            queue: &mut queue,
-            removed: &mut removed,
-            blame: &mut blame,
-            seen: &mut [],
-            scratch: &mut scratch,
-            marks: &mut marks,
-        };
-        let result = f(&mut out);
-        (result, removed)
+        let mut bufs = crate::dfs::narrow::Buffers::default();
+        let result = f(&mut bufs.narrowed());
+        (result, bufs.removed)
     }
 
     /// One pass of the unit rule of `table` over `cand` (`n` digits), which must not fail: what it

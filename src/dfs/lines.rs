@@ -1576,6 +1576,7 @@ fn supported(words: &[u64], doms: &[u64], n: usize) -> bool {
 mod tests {
     use super::*;
     use crate::clue::Clue;
+    use crate::dfs::narrow::Buffers as Bufs;
     use crate::grid::{Cell, Shape};
 
     /// The sums of `k` different digits of `digits` plus `shift`, by enumerating the subsets.
@@ -1632,29 +1633,6 @@ mod tests {
                 .filter(|i| b >> i & 1 != 0)
                 .fold(0u64, |acc, i| acc | a << i);
             assert_eq!(one[0], slow);
-        }
-    }
-
-    #[derive(Default)]
-    struct Bufs {
-        queue: Vec<u32>,
-        removed: Vec<(u32, u16)>,
-        blame: Vec<u32>,
-        seen: Vec<u64>,
-        scratch: Vec<u64>,
-        marks: Vec<u8>,
-    }
-
-    impl Bufs {
-        fn narrowed(&mut self) -> Narrowed<'_, u16> {
-            Narrowed {
-                queue: &mut self.queue,
-                removed: &mut self.removed,
-                blame: &mut self.blame,
-                seen: &mut self.seen,
-                scratch: &mut self.scratch,
-                marks: &mut self.marks,
-            }
         }
     }
 

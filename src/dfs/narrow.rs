@@ -157,3 +157,37 @@ pub(crate) fn prune_unless_seen<'a, M: Mask>(
         }
     }
 }
+
+/// The buffers a [`Narrowed`] borrows, owned for a test.
+#[cfg(test)]
+#[derive(Default)]
+pub(crate) struct Buffers {
+    pub queue: Vec<u32>,
+    pub removed: Vec<(u32, u16)>,
+    pub blame: Vec<u32>,
+    pub seen: Vec<u64>,
+    pub scratch: Vec<u64>,
+    pub marks: Vec<u8>,
+}
+
+#[cfg(test)]
+impl Buffers {
+    /// With signatures for `seen`, so that unchanged inputs are skipped.
+    pub(crate) fn with_seen(seen: Vec<u64>) -> Buffers {
+        Buffers {
+            seen,
+            ..Buffers::default()
+        }
+    }
+
+    pub(crate) fn narrowed(&mut self) -> Narrowed<'_, u16> {
+        Narrowed {
+            queue: &mut self.queue,
+            removed: &mut self.removed,
+            blame: &mut self.blame,
+            seen: &mut self.seen,
+            scratch: &mut self.scratch,
+            marks: &mut self.marks,
+        }
+    }
+}

@@ -1631,6 +1631,7 @@ fn combinations(n: usize, k: usize, sum: u32) -> Option<Box<[u64]>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dfs::narrow::Buffers as Bufs;
 
     fn digits(m: u64) -> Vec<u32> {
         (0..64).filter(|d| m >> d & 1 == 1).map(|d| d + 1).collect()
@@ -1642,38 +1643,6 @@ mod tests {
         let units = Units::rules(shape).cage(sum, cells).build().unwrap();
         let rules = Rules::build(&units).unwrap();
         (units, rules)
-    }
-
-    /// The buffers a [`Narrowed`] borrows, owned for a test.
-    #[derive(Default)]
-    struct Bufs {
-        queue: Vec<u32>,
-        removed: Vec<(u32, u16)>,
-        blame: Vec<u32>,
-        seen: Vec<u64>,
-        scratch: Vec<u64>,
-        marks: Vec<u8>,
-    }
-
-    impl Bufs {
-        /// With signatures for `seen` (one per cage and sum), so that unchanged inputs are skipped.
-        fn with_seen(seen: Vec<u64>) -> Bufs {
-            Bufs {
-                seen,
-                ..Bufs::default()
-            }
-        }
-
-        fn narrowed(&mut self) -> Narrowed<'_, u16> {
-            Narrowed {
-                queue: &mut self.queue,
-                removed: &mut self.removed,
-                blame: &mut self.blame,
-                seen: &mut self.seen,
-                scratch: &mut self.scratch,
-                marks: &mut self.marks,
-            }
-        }
     }
 
     /// 9x9 with the cages of a hard killer's first rows (and, with `more`, one more 5-cell cage).

@@ -238,18 +238,9 @@ mod tests {
                     let before: Vec<&&Vec<u16>> =
                         fits.iter().filter(|r| fits_state(&cand, r)).collect();
                     let mut got = cand.clone();
-                    let (mut queue, mut removed, mut blame) = (Vec::new(), Vec::new(), Vec::new());
-                    let (mut scratch, mut marks) = (Vec::new(), Vec::new());
-                    let mut out = Narrowed {
-                        queue: &mut queue,
-                        removed: &mut removed,
-                        blame: &mut blame,
-                        seen: &mut [],
-                        scratch: &mut scratch,
-                        marks: &mut marks,
-                    };
+                    let mut bufs = crate::dfs::narrow::Buffers::default();
                     states += 1;
-                    match s.prune(&cells, &mut got, &vals, &mut out) {
+                    match s.prune(&cells, &mut got, &vals, &mut bufs.narrowed()) {
                         Err(_) => {
                             assert!(before.is_empty(), "{n} {sum} {base} {cand:?} {vals:?}");
                             failed += 1;
