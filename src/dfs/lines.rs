@@ -1681,12 +1681,7 @@ mod tests {
         };
         let mut plain = Bufs::default();
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = |m: u64| crate::dfs::search::splitmix(&mut seed) % m;
         let (mut skipped, mut walks) = (0, 0);
         let mut saved: Vec<(Vec<u16>, Vec<u16>)> = Vec::new();
         let (mut cand, mut vals) = (vec![0b1111u16; 16], vec![0u16; 16]);
@@ -1858,12 +1853,7 @@ mod tests {
     fn entropy_squares_keep_what_an_assignment_uses() {
         let shape = Shape::new(3, 3).unwrap();
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = |m: u64| crate::dfs::search::splitmix(&mut seed) % m;
         for modular in [false, true] {
             let units = Units::rules(shape)
                 .clue(Clue::Global2x2 { modular })
@@ -1974,12 +1964,7 @@ mod tests {
         let grids = all_4x4();
         assert_eq!(grids.len(), 288);
         let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = |m: u64| crate::dfs::search::splitmix(&mut seed) % m;
         let (mut narrowed, mut failed, mut states) = (0, 0, 0);
         for _ in 0..300 {
             let mut circles: Vec<usize> = (0..16).filter(|_| next(3) == 0).collect();

@@ -203,12 +203,7 @@ mod tests {
         // the sandwich (or around none): the pass keeps every row that fits the state and the
         // sandwich, fails only when none fits, and does narrow.
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = |m: u64| crate::dfs::search::splitmix(&mut seed) % m;
         let (mut narrowed, mut failed, mut states) = (0, 0, 0);
         for n in 4..=7usize {
             let all = rows(n);
