@@ -1191,8 +1191,8 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                 return Err(LowerError::Invalid("needs the digits 1-9"));
             }
             // One line per square: the classes seen so far, all three by its end (the graph of
-            // `square_graph`, by which the native search knows them).
-            let classes = Classes { modular: *modular };
+            // `square_graph`, by which the native search knows them), unrolled once for all.
+            let graph = Arc::new(unroll(&Classes { modular: *modular }, 4, &ctx.values())?);
             for r in 0..shape.rows().saturating_sub(1) {
                 for c in 0..shape.cols().saturating_sub(1) {
                     let square = [
@@ -1201,7 +1201,11 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                         Cell::at(shape, r + 1, c),
                         Cell::at(shape, r + 1, c + 1),
                     ];
-                    out.line(ctx, &square, &classes)?;
+                    out.lines.push(LineRule {
+                        cells: square.to_vec(),
+                        graph: Arc::clone(&graph),
+                        clue: None,
+                    });
                 }
             }
         }
