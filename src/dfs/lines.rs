@@ -90,10 +90,24 @@ struct LineProp {
     /// `None` when it keeps none (a repeated cell, more than [`RESIDUE_CELLS`] cells or more than
     /// 16 digits).
     residues: Option<usize>,
-    /// When the line is a sandwich over a whole house: its reasoning by digit sets, which replaces
-    /// the walk (see [`Sandwich`]).
-    sandwich: Option<Sandwich>,
+    /// A reasoning of the line's own that replaces the walk, when it has one.
+    shortcut: Option<Shortcut>,
 }
+
+/// What a line may be reasoned about by instead of its walk.
+#[derive(Debug, PartialEq, Eq)]
+enum Shortcut {
+    /// A sandwich over a whole house: by digit sets (see [`Sandwich`]).
+    Sandwich(Sandwich),
+    /// A relation on every pair of a few different cells, the earlier cell first (the line of
+    /// [`Clue::Pair`] with `all`): by a search for supports (see [`LineProp::prune_clique`]),
+    /// which keeps what the walk keeps at a fraction of its cost.
+    Clique(PairTable),
+}
+
+/// The most cells of a clique reasoned about by [`LineProp::prune_clique`] (its search for a
+/// support grows as the digits to the power of the cells); larger cliques are walked.
+const CLIQUE_CELLS: usize = 6;
 
 /// The most cells of a line that keeps residual supports: a supporting word packs a digit a cell
 /// in 4 bits, below the word's mark of presence (bit 63).
@@ -110,7 +124,7 @@ impl LineProp {
         g: &Layered,
         n: usize,
         residues: &mut usize,
-        sandwich: Option<Sandwich>,
+        shortcut: Option<Shortcut>,
     ) -> LineProp {
         let k = g.len();
         let offset: Box<[usize]> = (0..=k + 1)
@@ -138,7 +152,7 @@ impl LineProp {
             }
         }
         let simple = (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
-        let residues = (simple && sandwich.is_none() && k <= RESIDUE_CELLS && n <= 16).then(|| {
+        let residues = (simple && shortcut.is_none() && k <= RESIDUE_CELLS && n <= 16).then(|| {
             *residues += k * n;
             *residues - k * n
         });
@@ -151,7 +165,7 @@ impl LineProp {
             empty: g.rejects_all(),
             simple,
             residues,
-            sandwich,
+            shortcut,
         }
     }
 }
@@ -173,6 +187,30 @@ fn house_sandwich(units: &Units, cells: &[Cell], clue: &Clue) -> Option<Sandwich
     house
         .then(|| Sandwich::new(n, *sum, |d| units.value(d as u16 + 1)))
         .flatten()
+}
+
+/// The table of a relation on every pair of `cells` (a [`Clue::Pair`] with `all`, the earlier
+/// cell first) on a grid of `n` digits, when they are a few different cells.
+fn clique(n: usize, cells: &[Cell], clue: &Clue) -> Option<PairTable> {
+    let Clue::Pair {
+        all: true,
+        table,
+        cells: own,
+    } = clue
+    else {
+        return None;
+    };
+    let few = (2..=CLIQUE_CELLS).contains(&cells.len())
+        && cells == own.as_slice()
+        && (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
+    let full = if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+    let forward: Box<[u64]> = (0..n)
+        .map(|a| table.get(a).map_or(0, |row| row & full))
+        .collect();
+    let backward = (0..n)
+        .map(|b| (0..n).filter(|&a| forward[a] >> b & 1 == 1).fold(0, |m, a| m | 1 << a))
+        .collect();
+    few.then_some(PairTable { forward, backward })
 }
 
 /// The primitives of clues, flattened for the search.
@@ -399,10 +437,13 @@ impl ClueRules {
                     .is_some_and(|(s, g)| *l.graph == *g && s.holds(&l.cells))
             })
             .map(|l| {
-                let sandwich = l
-                    .clue
-                    .and_then(|i| house_sandwich(units, &l.cells, &units.clues()[i]));
-                LineProp::new(&l.cells, &l.graph, n, &mut residue_len, sandwich)
+                let shortcut = l.clue.and_then(|i| {
+                    let clue = &units.clues()[i];
+                    house_sandwich(units, &l.cells, clue)
+                        .map(Shortcut::Sandwich)
+                        .or_else(|| clique(n, &l.cells, clue).map(Shortcut::Clique))
+                });
+                LineProp::new(&l.cells, &l.graph, n, &mut residue_len, shortcut)
             })
             .collect();
         let candidates = units
@@ -494,9 +535,10 @@ impl ClueRules {
                 cand,
                 vals,
                 out,
-                line.simple && line.sandwich.is_none(),
-                |c, o| match &line.sandwich {
-                    Some(s) => s.prune(cells, c, vals, o),
+                line.simple && !matches!(line.shortcut, Some(Shortcut::Sandwich(_))),
+                |c, o| match &line.shortcut {
+                    Some(Shortcut::Sandwich(s)) => s.prune(cells, c, vals, o),
+                    Some(Shortcut::Clique(t)) => line.prune_clique(t, c, vals, o),
                     None => line.prune(n, c, vals, o, residues),
                 },
             )?;
@@ -1493,6 +1535,64 @@ impl LineProp {
 }
 
 impl LineProp {
+    /// The line of a clique of relation `table` (see [`Shortcut::Clique`]) made generalised
+    /// arc-consistent, as its walk would: a digit of a cell stays if some assignment of all the
+    /// cells puts it there with every pair allowed. Cell by cell, each digit not yet seen in an
+    /// assignment is searched for one (the cells in order, each digit narrowing the later cells'
+    /// digits by the table, those of no assignment found yet tried first); every assignment found
+    /// marks all its digits, a digit with none leaves at once (its removal takes no support from
+    /// the others), so that a pass finds few assignments when most digits stay.
+    fn prune_clique<M: Mask>(
+        &self,
+        table: &PairTable,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let k = self.cells.len();
+        let mut doms = [0u64; CLIQUE_CELLS];
+        for (d, &c) in doms.iter_mut().zip(self.cells.iter()) {
+            *d = domain(cand, vals, c as usize);
+        }
+        let mut seen = [0u64; CLIQUE_CELLS];
+        for i in 0..k {
+            loop {
+                let todo = doms[i] & !seen[i];
+                if todo == 0 {
+                    break;
+                }
+                let d = todo.trailing_zeros() as usize;
+                let mut allowed = doms;
+                allowed[i] = 1 << d;
+                for (j, a) in allowed[..k].iter_mut().enumerate() {
+                    if j < i {
+                        *a &= table.backward[d];
+                    } else if j > i {
+                        *a &= table.forward[d];
+                    }
+                }
+                let mut found = [0u64; CLIQUE_CELLS];
+                if allowed[..k].iter().all(|&a| a != 0)
+                    && assignment(&table.forward, allowed, 0, k, &seen, &mut found)
+                {
+                    for (s, f) in seen.iter_mut().zip(found) {
+                        *s |= f;
+                    }
+                } else {
+                    doms[i] &= !(1 << d);
+                }
+            }
+            if doms[i] == 0 {
+                return Err(Contradiction);
+            }
+        }
+        let mut changed = false;
+        for (&c, &keep) in self.cells.iter().zip(doms.iter()) {
+            changed |= keep_only(cand, vals, out, c as usize, keep)?;
+        }
+        Ok(changed)
+    }
+
     /// Calls `f` with each edge of node `u` whose digit is in `dom`.
     #[inline(always)]
     fn each_edge(&self, u: usize, dom: u64, mut f: impl FnMut(u32)) {
@@ -1516,6 +1616,42 @@ impl LineProp {
             }
         }
     }
+}
+
+/// Whether cells `j..k` have digits within `allowed` (none empty, each cell's narrowed by the
+/// digits of the cells before it, by `forward`, the relation's table) with every later pair
+/// allowed; if so one such assignment into `found` (a digit a cell; the last cell's every digit
+/// left, since each goes with the others). The digits outside `seen` are tried first.
+fn assignment(
+    forward: &[u64],
+    allowed: [u64; CLIQUE_CELLS],
+    j: usize,
+    k: usize,
+    seen: &[u64; CLIQUE_CELLS],
+    found: &mut [u64; CLIQUE_CELLS],
+) -> bool {
+    if j + 1 == k {
+        found[j] = allowed[j];
+        return true;
+    }
+    for mut m in [allowed[j] & !seen[j], allowed[j] & seen[j]] {
+        while m != 0 {
+            let e = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let mut next = allowed;
+            let f = forward[e];
+            let mut open = true;
+            for a in &mut next[j + 1..k] {
+                *a &= f;
+                open &= *a != 0;
+            }
+            if open && assignment(forward, next, j + 1, k, seen, found) {
+                found[j] = 1 << e;
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// The word of a line of `k` cells through edge `e` (packed as [`LineProp::edges`]) from node `u`
