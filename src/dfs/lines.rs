@@ -11,7 +11,8 @@
 //! - **Lines**: the layered automaton's nodes reachable from the start over the cells' candidates,
 //!   then those that reach the end: a digit stays if it labels an edge between the two (Pesant 2004,
 //!   "A regular language membership constraint for finite sequences of variables": generalised arc
-//!   consistency for the line).
+//!   consistency for the line). A line of a relation on every pair of a few cells (a clique) is
+//!   made as consistent by gathering its assignments instead (see [`Clique`]).
 //!
 //! Digit sets are the low 64 bits of the masks: clues are refused on grids above 64 digits.
 
