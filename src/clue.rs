@@ -1227,8 +1227,9 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             }
             if *all {
                 // One line over all the cells, reading the set of digits so far (every pair at
-                // once, which the native search then keeps arc-consistent as a whole); pair by
-                // pair if that grows too large.
+                // once, which the native search then keeps arc-consistent as a whole, by the
+                // clique's assignments when it has a few cells); pair by pair if that grows too
+                // large.
                 let clique = PairClique { pairs: &rule };
                 if let Err(LowerError::TooLarge) = out.line(ctx, cells, &clique) {
                     for (a, b) in all_pairs(cells) {

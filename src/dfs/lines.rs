@@ -11,7 +11,8 @@
 //! - **Lines**: the layered automaton's nodes reachable from the start over the cells' candidates,
 //!   then those that reach the end: a digit stays if it labels an edge between the two (Pesant 2004,
 //!   "A regular language membership constraint for finite sequences of variables": generalised arc
-//!   consistency for the line).
+//!   consistency for the line). A line of a relation on every pair of a few cells (a clique) is
+//!   made as consistent by gathering its assignments instead (see [`Clique`]).
 //!
 //! Digit sets are the low 64 bits of the masks: clues are refused on grids above 64 digits.
 
@@ -90,9 +91,142 @@ struct LineProp {
     /// `None` when it keeps none (a repeated cell, more than [`RESIDUE_CELLS`] cells or more than
     /// 16 digits).
     residues: Option<usize>,
-    /// When the line is a sandwich over a whole house: its reasoning by digit sets, which replaces
-    /// the walk (see [`Sandwich`]).
-    sandwich: Option<Sandwich>,
+    /// A reasoning of the line's own that replaces the walk, when it has one.
+    shortcut: Option<Shortcut>,
+}
+
+/// What a line may be reasoned about by instead of its walk.
+#[derive(Debug, PartialEq, Eq)]
+enum Shortcut {
+    /// A sandwich over a whole house: by digit sets (see [`Sandwich`]).
+    Sandwich(Sandwich),
+    /// A relation on every pair of a few different cells, the earlier cell first (the line of
+    /// [`Clue::Pair`] with `all`): by the assignments of its cells (see [`Clique`]), which keeps
+    /// what the walk keeps at a fraction of its cost.
+    Clique(Clique),
+}
+
+/// The most cells of a clique reasoned about by [`Clique`] (its assignments grow as the digits to
+/// the power of the cells, the walk's graph as the sets of digits); larger cliques are walked.
+const CLIQUE_CELLS: usize = 5;
+
+/// The most digits of a grid whose cliques keep their tables of supports by digit set (`2^n`
+/// entries each); above, the supports are gathered digit by digit.
+const UNION_DIGITS: usize = 12;
+
+/// A relation's table, for [`LineProp::prune_clique`]: per digit of an earlier cell, the digits a
+/// later cell may hold beside it (`forward`), and the union of those over each set of digits of
+/// an earlier cell (`later`) or of a later cell (`earlier`, the converse), up to
+/// [`UNION_DIGITS`] digits (else empty).
+#[derive(Debug, PartialEq, Eq)]
+struct Clique {
+    forward: Box<[u64]>,
+    later: Box<[u16]>,
+    earlier: Box<[u16]>,
+}
+
+impl Clique {
+    /// The clique of `forward` (per digit of an earlier cell, the digits a later one may hold) on
+    /// a grid of `n` digits.
+    fn new(n: usize, forward: Box<[u64]>) -> Clique {
+        let backward: Vec<u64> = (0..n)
+            .map(|b| {
+                (0..n)
+                    .filter(|&a| forward[a] >> b & 1 == 1)
+                    .fold(0, |m, a| m | 1 << a)
+            })
+            .collect();
+        let unions = |table: &[u64]| -> Box<[u16]> {
+            if n > UNION_DIGITS {
+                return Box::default();
+            }
+            let mut u = vec![0u16; 1 << n];
+            for m in 1..u.len() {
+                u[m] = u[m & (m - 1)] | table[m.trailing_zeros() as usize] as u16;
+            }
+            u.into()
+        };
+        Clique {
+            later: unions(&forward),
+            earlier: unions(&backward),
+            forward,
+        }
+    }
+
+    /// The digits a later cell may hold beside some digit of `m` of an earlier one.
+    #[inline]
+    fn later(&self, m: u64) -> u64 {
+        match self.later.get(m as usize) {
+            Some(&u) => u64::from(u),
+            None => supports(&self.forward, m),
+        }
+    }
+
+    /// The digits of an earlier cell that some digit of `m` of a later one may go beside.
+    #[inline]
+    fn earlier(&self, m: u64) -> u64 {
+        match self.earlier.get(m as usize) {
+            Some(&u) => u64::from(u),
+            None => {
+                let mut s = 0;
+                for (a, &f) in self.forward.iter().enumerate() {
+                    s |= u64::from(f & m != 0) << a;
+                }
+                s
+            }
+        }
+    }
+
+    /// Gathers into `seen` the digits of every assignment of cells `j..k` within `allowed` (each
+    /// cell's digits already narrowed by `path`, the digits of the cells before it) that allows
+    /// every pair, and marks `path` too when there is one; skips the assignments that cannot add
+    /// to `seen`. The last two cells are taken together, by digit sets.
+    fn gather(
+        &self,
+        allowed: &[u64; CLIQUE_CELLS],
+        path: &mut [u64; CLIQUE_CELLS],
+        j: usize,
+        k: usize,
+        seen: &mut [u64; CLIQUE_CELLS],
+    ) {
+        if j + 2 == k {
+            let (p, q) = (allowed[j], allowed[j + 1]);
+            let sp = p & self.earlier(q);
+            if sp != 0 {
+                seen[j] |= sp;
+                seen[j + 1] |= q & self.later(sp);
+                for (s, &d) in seen[..j].iter_mut().zip(path.iter()) {
+                    *s |= d;
+                }
+            }
+            return;
+        }
+        let here = allowed[j];
+        for mut m in [here & !seen[j], here & seen[j]] {
+            while m != 0 {
+                let a = m.trailing_zeros() as usize;
+                m &= m - 1;
+                // Nothing new below: the digits so far and every digit left are seen already.
+                if seen[j] >> a & 1 == 1
+                    && (0..j).all(|i| seen[i] & path[i] != 0)
+                    && (j + 1..k).all(|l| allowed[l] & !seen[l] == 0)
+                {
+                    continue;
+                }
+                let mut next = *allowed;
+                let f = self.forward[a];
+                let mut open = true;
+                for x in &mut next[j + 1..k] {
+                    *x &= f;
+                    open &= *x != 0;
+                }
+                if open {
+                    path[j] = 1 << a;
+                    self.gather(&next, path, j + 1, k, seen);
+                }
+            }
+        }
+    }
 }
 
 /// The most cells of a line that keeps residual supports: a supporting word packs a digit a cell
@@ -110,7 +244,7 @@ impl LineProp {
         g: &Layered,
         n: usize,
         residues: &mut usize,
-        sandwich: Option<Sandwich>,
+        shortcut: Option<Shortcut>,
     ) -> LineProp {
         let k = g.len();
         let offset: Box<[usize]> = (0..=k + 1)
@@ -138,7 +272,7 @@ impl LineProp {
             }
         }
         let simple = (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
-        let residues = (simple && sandwich.is_none() && k <= RESIDUE_CELLS && n <= 16).then(|| {
+        let residues = (simple && shortcut.is_none() && k <= RESIDUE_CELLS && n <= 16).then(|| {
             *residues += k * n;
             *residues - k * n
         });
@@ -151,7 +285,7 @@ impl LineProp {
             empty: g.rejects_all(),
             simple,
             residues,
-            sandwich,
+            shortcut,
         }
     }
 }
@@ -173,6 +307,27 @@ fn house_sandwich(units: &Units, cells: &[Cell], clue: &Clue) -> Option<Sandwich
     house
         .then(|| Sandwich::new(n, *sum, |d| units.value(d as u16 + 1)))
         .flatten()
+}
+
+/// The table of a relation on every pair of `cells` (a [`Clue::Pair`] with `all`, the earlier
+/// cell first) on a grid of `n` digits, when they are a few different cells.
+fn clique(n: usize, cells: &[Cell], clue: &Clue) -> Option<Clique> {
+    let Clue::Pair {
+        all: true,
+        table,
+        cells: own,
+    } = clue
+    else {
+        return None;
+    };
+    let few = (2..=CLIQUE_CELLS).contains(&cells.len())
+        && cells == own.as_slice()
+        && (1..cells.len()).all(|i| !cells[..i].contains(&cells[i]));
+    let full = if n >= 64 { u64::MAX } else { (1 << n) - 1 };
+    let forward: Box<[u64]> = (0..n)
+        .map(|a| table.get(a).map_or(0, |row| row & full))
+        .collect();
+    few.then(|| Clique::new(n, forward))
 }
 
 /// The primitives of clues, flattened for the search.
@@ -399,10 +554,13 @@ impl ClueRules {
                     .is_some_and(|(s, g)| *l.graph == *g && s.holds(&l.cells))
             })
             .map(|l| {
-                let sandwich = l
-                    .clue
-                    .and_then(|i| house_sandwich(units, &l.cells, &units.clues()[i]));
-                LineProp::new(&l.cells, &l.graph, n, &mut residue_len, sandwich)
+                let shortcut = l.clue.and_then(|i| {
+                    let clue = &units.clues()[i];
+                    house_sandwich(units, &l.cells, clue)
+                        .map(Shortcut::Sandwich)
+                        .or_else(|| clique(n, &l.cells, clue).map(Shortcut::Clique))
+                });
+                LineProp::new(&l.cells, &l.graph, n, &mut residue_len, shortcut)
             })
             .collect();
         let candidates = units
@@ -494,9 +652,10 @@ impl ClueRules {
                 cand,
                 vals,
                 out,
-                line.simple && line.sandwich.is_none(),
-                |c, o| match &line.sandwich {
-                    Some(s) => s.prune(cells, c, vals, o),
+                line.simple && !matches!(line.shortcut, Some(Shortcut::Sandwich(_))),
+                |c, o| match &line.shortcut {
+                    Some(Shortcut::Sandwich(s)) => s.prune(cells, c, vals, o),
+                    Some(Shortcut::Clique(q)) => line.prune_clique(q, c, vals, o),
                     None => line.prune(n, c, vals, o, residues),
                 },
             )?;
@@ -1493,6 +1652,34 @@ impl LineProp {
 }
 
 impl LineProp {
+    /// The line of a clique (see [`Shortcut::Clique`]) made generalised arc-consistent, as its
+    /// walk would: a digit of a cell stays if some assignment of all the cells puts it there with
+    /// every pair allowed. The assignments are gathered in order (see [`Clique::gather`]), those
+    /// that can show a digit not yet seen only, so that a pass where most digits stay is short.
+    fn prune_clique<M: Mask>(
+        &self,
+        clique: &Clique,
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+    ) -> Step<bool> {
+        let k = self.cells.len();
+        let mut doms = [0u64; CLIQUE_CELLS];
+        for (d, &c) in doms.iter_mut().zip(self.cells.iter()) {
+            *d = domain(cand, vals, c as usize);
+        }
+        let mut seen = [0u64; CLIQUE_CELLS];
+        clique.gather(&doms, &mut [0; CLIQUE_CELLS], 0, k, &mut seen);
+        if seen[0] == 0 {
+            return Err(Contradiction);
+        }
+        let mut changed = false;
+        for (&c, &keep) in self.cells.iter().zip(seen.iter()) {
+            changed |= keep_only(cand, vals, out, c as usize, keep)?;
+        }
+        Ok(changed)
+    }
+
     /// Calls `f` with each edge of node `u` whose digit is in `dom`.
     #[inline(always)]
     fn each_edge(&self, u: usize, dom: u64, mut f: impl FnMut(u32)) {
@@ -1724,6 +1911,107 @@ mod tests {
         }
         // Some passes were skipped (by a signature or the residues), and not all.
         assert!(skipped > 100 && skipped < walks, "{skipped} of {walks}");
+    }
+
+    #[test]
+    fn a_clique_keeps_exactly_the_digits_of_its_assignments() {
+        // Relations on every pair of 2-6 cells of 9x9 (random tables, some not symmetric, some
+        // letting a digit repeat), over random candidates and placed digits: one pass keeps
+        // what enumerating every assignment of the cells keeps, or fails when there is none.
+        // Up to five cells by the cliques' search (the shortcut), six by the walk.
+        let shape = Shape::new(3, 3).unwrap();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| crate::dfs::search::splitmix(&mut seed) % m;
+        let mut bufs = Bufs::default();
+        let (mut cliques, mut failures) = (0, 0);
+        for round in 0..3000 {
+            let k = 2 + round % 5;
+            let mut cells: Vec<Cell> = Vec::new();
+            while cells.len() < k {
+                let c = Cell::new(next(81) as usize);
+                if !cells.contains(&c) {
+                    cells.push(c);
+                }
+            }
+            let table: Vec<u64> = (0..9)
+                .map(|_| {
+                    (0..9)
+                        .filter(|_| next(10) < 7)
+                        .fold(0u64, |m, d| m | 1 << d)
+                })
+                .collect();
+            let units = Units::rules(shape)
+                .clue(Clue::Pair {
+                    all: true,
+                    table: table.clone(),
+                    cells: cells.clone(),
+                })
+                .build()
+                .unwrap();
+            let r = ClueRules::build(&units, &[]);
+            let [line] = &r.lines[..] else {
+                panic!("one line")
+            };
+            let by_search = matches!(line.shortcut, Some(Shortcut::Clique(_)));
+            assert_eq!(by_search, k <= CLIQUE_CELLS);
+            cliques += usize::from(by_search);
+            let (mut cand, mut vals) = (vec![0x1ffu16; 81], vec![0u16; 81]);
+            for &c in &cells {
+                if next(4) == 0 {
+                    vals[c.index()] = next(9) as u16 + 1;
+                    cand[c.index()] = 0;
+                } else {
+                    cand[c.index()] = (0..9).filter(|_| next(10) < 6).fold(0, |m, d| m | 1 << d);
+                    if cand[c.index()] == 0 {
+                        cand[c.index()] = 1 << next(9);
+                    }
+                }
+            }
+            let doms: Vec<u64> = cells
+                .iter()
+                .map(|c| domain(&cand, &vals, c.index()))
+                .collect();
+            let mut want = vec![0u64; k];
+            let mut digits = vec![0usize; k];
+            'all: loop {
+                let fits = (0..k).all(|i| {
+                    doms[i] >> digits[i] & 1 == 1
+                        && (0..i).all(|h| table[digits[h]] >> digits[i] & 1 == 1)
+                });
+                if fits {
+                    for (w, &d) in want.iter_mut().zip(&digits) {
+                        *w |= 1 << d;
+                    }
+                }
+                for d in digits.iter_mut().rev() {
+                    *d += 1;
+                    if *d < 9 {
+                        continue 'all;
+                    }
+                    *d = 0;
+                }
+                break;
+            }
+            let mut got = cand.clone();
+            let result = r.prune(9, &mut got, &vals, &mut bufs.narrowed(), 0, 0);
+            if want[0] == 0 {
+                assert_eq!(result, Err(Contradiction), "{table:?} {doms:?}");
+                failures += 1;
+                continue;
+            }
+            assert!(result.is_ok(), "{table:?} {doms:?}");
+            for (i, c) in cells.iter().enumerate() {
+                assert_eq!(
+                    domain(&got, &vals, c.index()),
+                    want[i],
+                    "{table:?} {doms:?} {i}"
+                );
+            }
+        }
+        assert!(
+            cliques == 2400 && failures > 100 && failures < 2000,
+            "{failures}"
+        );
     }
 
     #[test]
