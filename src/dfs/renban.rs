@@ -662,6 +662,93 @@ mod tests {
         }
     }
 
+    /// A 9x9 grid with renban lines `lines` (cells as (row, column), 0-based) and its windows.
+    fn windows_of(lines: &[&[(usize, usize)]]) -> Windows {
+        use crate::clue::Clue;
+        use crate::grid::{Cell, Shape};
+        let shape = Shape::new(3, 3).unwrap();
+        let mut b = Units::rules(shape);
+        for line in lines {
+            let cells = line.iter().map(|&(r, c)| Cell::at(shape, r, c)).collect();
+            b = b.clue(Clue::Renban { cells });
+        }
+        Windows::build(&b.build().unwrap())
+    }
+
+    /// Passes of `w` over `cand` until one removes nothing; the outcome. With `memo` kept from
+    /// pass to pass in one `epoch`, or fresh for each pass (`None`).
+    fn to_fixpoint(w: &Windows, cand: &mut [u16], memo: Option<(&mut [u64], u64)>) -> Step<()> {
+        let vals = vec![0u16; cand.len()];
+        let mut bufs = crate::dfs::narrow::Buffers::default();
+        match memo {
+            Some((memo, epoch)) => {
+                while w.prune(cand, &vals, &mut bufs.narrowed(), memo, epoch)? {}
+            }
+            None => {
+                let fresh = || vec![0u64; w.memo_len()];
+                while w.prune(cand, &vals, &mut bufs.narrowed(), &mut fresh(), 1)? {}
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn required_digits_leave_the_watchers_again_in_a_new_epoch() {
+        // R1C1 {4, 5} and R1C2 {4, 5, 6} on a renban of two: 5 is required and both may hold it,
+        // so R1C3 (in their row and box) loses it.
+        let w = windows_of(&[&[(0, 0), (0, 1)]]);
+        let mut cand = vec![0x1ffu16; 81];
+        cand[0] = 0b11000;
+        cand[1] = 0b111000;
+        let mut memo = vec![0u64; w.memo_len()];
+        to_fixpoint(&w, &mut cand, Some((&mut memo, 1))).unwrap();
+        assert_eq!(cand[2], 0x1ff & !0b10000);
+        assert_eq!(cand[9 * 4 + 4], 0x1ff, "R5C5 sees neither");
+        // Back in another branch where R1C3 still has the 5, the line's cells as they were: in the
+        // same epoch the memo says the 5 was placed already; in a new one it is placed again.
+        cand[2] = 0x1ff;
+        to_fixpoint(&w, &mut cand, Some((&mut memo, 1))).unwrap();
+        assert_eq!(cand[2], 0x1ff);
+        to_fixpoint(&w, &mut cand, Some((&mut memo, 2))).unwrap();
+        assert_eq!(cand[2], 0x1ff & !0b10000);
+    }
+
+    #[test]
+    fn the_epoch_memo_removes_what_fresh_passes_remove() {
+        // Renban lines of 2, 3 and 4 cells crossing boxes: along random narrowings within one
+        // epoch (cells only lose candidates), passes with the memo end where passes without it do.
+        let w = windows_of(&[
+            &[(1, 0), (0, 1)],
+            &[(2, 1), (1, 2), (0, 3)],
+            &[(3, 3), (4, 4), (5, 5), (6, 6)],
+            &[(2, 2), (2, 3)],
+        ]);
+        let near: Vec<usize> = (0..81).filter(|c| c % 9 < 7 && c / 9 < 7).collect();
+        let mut next = seeded(0xe90c_0001);
+        for trial in 0..400u64 {
+            let mut a = vec![0x1ffu16; 81];
+            let mut b = a.clone();
+            let mut memo = vec![0u64; w.memo_len()];
+            for _ in 0..12 {
+                for _ in 0..(1 + next() % 6) {
+                    let c = near[(next() % near.len() as u64) as usize];
+                    let keep = (next() | next()) as u16 & 0x1ff;
+                    if a[c] & keep != 0 && a[c] == b[c] {
+                        a[c] &= keep;
+                        b[c] &= keep;
+                    }
+                }
+                let ra = to_fixpoint(&w, &mut a, Some((&mut memo, trial + 1)));
+                let rb = to_fixpoint(&w, &mut b, None);
+                assert_eq!(ra.is_ok(), rb.is_ok(), "trial {trial}");
+                if ra.is_err() {
+                    break;
+                }
+                assert_eq!(a, b, "trial {trial}");
+            }
+        }
+    }
+
     #[test]
     fn runs_are_worked_out_at_once_and_other_windows_one_by_one() {
         let runs = [0b111, 0b1110, 0b11100];
