@@ -259,7 +259,8 @@ impl Line {
     }
 
     /// Each `required` digit: placed on the one cell of the line left for it, or removed from the
-    /// cells off the line that must differ from all of the line's cells that may hold it.
+    /// cells off the line that must differ from all of the line's cells that may hold it (but
+    /// those a cell of the line holds alone).
     fn place_required<M: Mask>(
         &self,
         dom: &mut [u64],
@@ -269,7 +270,13 @@ impl Line {
         required: u64,
     ) -> Step<bool> {
         let mut changed = false;
-        let mut req = required;
+        // A digit a cell of the line holds alone is placed there or about to be: the cells that
+        // must differ from that cell lose it by the placement.
+        let alone = dom
+            .iter()
+            .filter(|&&d| d & d.wrapping_sub(1) == 0)
+            .fold(0, |a, &d| a | d);
+        let mut req = required & !alone;
         while req != 0 {
             let bit = req & req.wrapping_neg();
             req &= req - 1;
