@@ -38,6 +38,29 @@ struct Line {
     /// The cells off the line that must differ from two or more of its cells: (cell, which of
     /// the line's cells it must differ from, bit i for `cells[i]`).
     watchers: Box<[(u32, u64)]>,
+    /// On lines of at most [`BY_HOLDERS`] cells, the watchers by the set of the line's cells they
+    /// must differ from all of: those of set h (bit i for `cells[i]`) are
+    /// `seeing[index[h]..index[h + 1]]` (empty `index` on longer lines: [`Line::watchers`] are
+    /// scanned).
+    index: Box<[u32]>,
+    seeing: Box<[u32]>,
+}
+
+/// Lines of at most this many cells list their watchers by each set of their cells
+/// ([`Line::index`]).
+const BY_HOLDERS: usize = 6;
+
+/// [`Line::index`] and [`Line::seeing`] of a line of `k` cells with `watchers`.
+fn by_holders(k: usize, watchers: &[(u32, u64)]) -> (Box<[u32]>, Box<[u32]>) {
+    if k > BY_HOLDERS {
+        return (Box::new([]), Box::new([]));
+    }
+    let (mut index, mut seeing) = (vec![0u32], Vec::new());
+    for h in 0..1u64 << k {
+        seeing.extend(watchers.iter().filter(|w| w.1 & h == h).map(|w| w.0));
+        index.push(seeing.len() as u32);
+    }
+    (index.into(), seeing.into())
 }
 
 /// The window rules of a grid, flattened for the search.
@@ -84,11 +107,15 @@ impl Windows {
                     .map(|(x, &m)| (x as u32, m))
                     .collect();
                 let windows: Box<[u64]> = r.windows.iter().map(|w| w.words()[0]).collect();
+                let watchers: Box<[(u32, u64)]> = watchers;
+                let (index, seeing) = by_holders(line.len(), &watchers);
                 Line {
                     starts: starts_of(&windows, line.len()),
                     cells: line.into(),
                     windows,
                     watchers,
+                    index,
+                    seeing,
                 }
             })
             .collect();
@@ -102,12 +129,14 @@ impl Windows {
 
     /// The words of memo the lines keep (see [`Windows::prune`]).
     pub(crate) fn memo_len(&self) -> usize {
-        2 * self.lines.len()
+        3 * self.lines.len()
     }
 
     /// One pass over the lines (see the module docs); whether it removed a candidate. `memo` holds,
-    /// per line, the signature of its cells when it was last narrowed to its windows (0: none) and
-    /// the digits they required, so that the windows are not worked out again on the same cells.
+    /// per line, the signature of its cells when it was last narrowed to its windows (0: none), the
+    /// digits they required, so that the windows are not worked out again on the same cells, and
+    /// the `epoch` (the propagation: within one, cells only lose candidates) in which the required
+    /// digits were last placed on those cells, so that they are not placed again.
     ///
     /// # Errors
     /// A line with no window open; its cells are blamed.
@@ -117,10 +146,11 @@ impl Windows {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
         memo: &mut [u64],
+        epoch: u64,
     ) -> Step<bool> {
         let mut changed = false;
-        for (line, memo) in self.lines.iter().zip(memo.chunks_exact_mut(2)) {
-            match line.prune(cand, vals, out, memo) {
+        for (line, memo) in self.lines.iter().zip(memo.chunks_exact_mut(3)) {
+            match line.prune(cand, vals, out, memo, epoch) {
                 Ok(c) => changed |= c,
                 Err(e) => {
                     out.blame.extend_from_slice(&line.cells);
@@ -136,18 +166,20 @@ impl Line {
     /// Prunes the line: its cells to the digits of open windows (unless `memo`, the signature of
     /// its cells' digits and its required digits when it was last pruned, matches them: then they
     /// are as that left them, the pruning reading nothing else), then the digits every open window
-    /// requires. `memo` is updated.
+    /// requires (unless they were placed on the same cells earlier in this `epoch`: the cells off
+    /// the line that lost them then cannot have them back). `memo` is updated.
     fn prune<M: Mask>(
         &self,
         cand: &mut [M],
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
         memo: &mut [u64],
+        epoch: u64,
     ) -> Step<bool> {
         if self.cells.len() <= 16 {
-            self.prune_in::<M, 16>(cand, vals, out, memo)
+            self.prune_in::<M, 16>(cand, vals, out, memo, epoch)
         } else {
-            self.prune_in::<M, 64>(cand, vals, out, memo)
+            self.prune_in::<M, 64>(cand, vals, out, memo, epoch)
         }
     }
 
@@ -158,6 +190,7 @@ impl Line {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
         memo: &mut [u64],
+        epoch: u64,
     ) -> Step<bool> {
         let mut dom = [0u64; N];
         for (d, &c) in dom.iter_mut().zip(self.cells.iter()) {
@@ -166,6 +199,9 @@ impl Line {
         let dom = &mut dom[..self.cells.len()];
         let mut changed = false;
         let required = if memo[0] == signature(dom) {
+            if memo[2] == epoch {
+                return Ok(false);
+            }
             memo[1]
         } else {
             let required;
@@ -174,6 +210,9 @@ impl Line {
             memo[1] = required;
             required
         };
+        // Placed on these cells in this epoch, unless placing them narrows the line (a hidden
+        // single): its cells then have another signature.
+        memo[2] = epoch;
         Ok(self.place_required(dom, cand, vals, out, required)? || changed)
     }
 
@@ -220,7 +259,8 @@ impl Line {
     }
 
     /// Each `required` digit: placed on the one cell of the line left for it, or removed from the
-    /// cells off the line that must differ from all of the line's cells that may hold it.
+    /// cells off the line that must differ from all of the line's cells that may hold it (but
+    /// those a cell of the line holds alone).
     fn place_required<M: Mask>(
         &self,
         dom: &mut [u64],
@@ -230,7 +270,13 @@ impl Line {
         required: u64,
     ) -> Step<bool> {
         let mut changed = false;
-        let mut req = required;
+        // A digit a cell of the line holds alone is placed there or about to be: the cells that
+        // must differ from that cell lose it by the placement.
+        let alone = dom
+            .iter()
+            .filter(|&&d| d & d.wrapping_sub(1) == 0)
+            .fold(0, |a, &d| a | d);
+        let mut req = required & !alone;
         while req != 0 {
             let bit = req & req.wrapping_neg();
             req &= req - 1;
@@ -246,6 +292,15 @@ impl Line {
                     let i = holders.trailing_zeros() as usize;
                     changed |= keep_only(cand, vals, out, self.cells[i] as usize, bit)?;
                     dom[i] = bit;
+                }
+                _ if !self.index.is_empty() => {
+                    let h = holders as usize;
+                    let (from, to) = (self.index[h] as usize, self.index[h + 1] as usize);
+                    for &x in &self.seeing[from..to] {
+                        if domain(cand, vals, x as usize) & bit != 0 {
+                            changed |= keep_only(cand, vals, out, x as usize, !bit)?;
+                        }
+                    }
                 }
                 _ => {
                     for &(x, sees) in self.watchers.iter() {
@@ -286,11 +341,86 @@ fn starts_of(windows: &[u64], k: usize) -> u64 {
 /// other offsets both have x.
 fn starts(dom: &[u64], starts: u64, support: &mut [u64]) -> u64 {
     match dom.len() {
-        0..=4 => starts_in::<16>(dom, starts, support),
+        0 => starts_in::<16>(dom, starts, support),
+        1 => {
+            support[0] |= starts & dom[0];
+            starts & dom[0]
+        }
+        2 => orders(dom, starts, support, &[[0, 1], [1, 0]]),
+        3 => orders(dom, starts, support, &ORDERS_3),
+        4 => orders(dom, starts, support, &ORDERS_4),
         5..=6 => starts_in::<64>(dom, starts, support),
         7..=8 => starts_in::<256>(dom, starts, support),
         _ => starts_in::<1024>(dom, starts, support),
     }
+}
+
+/// The orders of the offsets 0..3 of a run of three digits along a line.
+const ORDERS_3: [[u8; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// The orders of the offsets 0..4 of a run of four digits along a line.
+const ORDERS_4: [[u8; 4]; 24] = {
+    let mut all = [[0u8; 4]; 24];
+    let mut n = 0;
+    let mut x = 0;
+    while x < 256 {
+        let o = [
+            (x & 3) as u8,
+            (x >> 2 & 3) as u8,
+            (x >> 4 & 3) as u8,
+            (x >> 6) as u8,
+        ];
+        let seen = 1u8 << o[0] | 1 << o[1] | 1 << o[2] | 1 << o[3];
+        if seen == 0b1111 {
+            all[n] = o;
+            n += 1;
+        }
+        x += 1;
+    }
+    all
+};
+
+/// [`starts`] for lines of `K` <= 4 cells, by every order of the run's offsets along the line
+/// (`orders`: cell i takes offset `o[i]`): the starts x whose run fits an order (each cell i has
+/// digit x + o[i]) are open, and the order gives each cell its digit of them. A few word operations
+/// per order, where the subset tables cost hundreds.
+#[inline]
+fn orders<const K: usize>(
+    dom: &[u64],
+    starts: u64,
+    support: &mut [u64],
+    orders: &[[u8; K]],
+) -> u64 {
+    // shifted[i][e]: the starts x with digit x + e in cell i's set.
+    let mut shifted = [[0u64; K]; K];
+    for (row, &d) in shifted.iter_mut().zip(dom) {
+        for (e, s) in row.iter_mut().enumerate() {
+            *s = starts & d >> e;
+        }
+    }
+    let mut open = 0;
+    let mut got = [0u64; K];
+    for o in orders {
+        let mut fit = u64::MAX;
+        for i in 0..K {
+            fit &= shifted[i][o[i] as usize];
+        }
+        open |= fit;
+        for i in 0..K {
+            got[i] |= fit << o[i];
+        }
+    }
+    for (s, g) in support.iter_mut().zip(got) {
+        *s |= g;
+    }
+    open
 }
 
 /// [`starts`] with room for `S` subsets.
@@ -536,6 +666,93 @@ mod tests {
             let open = starts(&dom, st, &mut a);
             assert_eq!(open, run_by_run(&dom, st, &mut b, supports), "{dom:?}");
             assert_eq!(a, b, "{dom:?} from {st:b}");
+        }
+    }
+
+    /// A 9x9 grid with renban lines `lines` (cells as (row, column), 0-based) and its windows.
+    fn windows_of(lines: &[&[(usize, usize)]]) -> Windows {
+        use crate::clue::Clue;
+        use crate::grid::{Cell, Shape};
+        let shape = Shape::new(3, 3).unwrap();
+        let mut b = Units::rules(shape);
+        for line in lines {
+            let cells = line.iter().map(|&(r, c)| Cell::at(shape, r, c)).collect();
+            b = b.clue(Clue::Renban { cells });
+        }
+        Windows::build(&b.build().unwrap())
+    }
+
+    /// Passes of `w` over `cand` until one removes nothing; the outcome. With `memo` kept from
+    /// pass to pass in one `epoch`, or fresh for each pass (`None`).
+    fn to_fixpoint(w: &Windows, cand: &mut [u16], memo: Option<(&mut [u64], u64)>) -> Step<()> {
+        let vals = vec![0u16; cand.len()];
+        let mut bufs = crate::dfs::narrow::Buffers::default();
+        match memo {
+            Some((memo, epoch)) => {
+                while w.prune(cand, &vals, &mut bufs.narrowed(), memo, epoch)? {}
+            }
+            None => {
+                let fresh = || vec![0u64; w.memo_len()];
+                while w.prune(cand, &vals, &mut bufs.narrowed(), &mut fresh(), 1)? {}
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn required_digits_leave_the_watchers_again_in_a_new_epoch() {
+        // R1C1 {4, 5} and R1C2 {4, 5, 6} on a renban of two: 5 is required and both may hold it,
+        // so R1C3 (in their row and box) loses it.
+        let w = windows_of(&[&[(0, 0), (0, 1)]]);
+        let mut cand = vec![0x1ffu16; 81];
+        cand[0] = 0b11000;
+        cand[1] = 0b111000;
+        let mut memo = vec![0u64; w.memo_len()];
+        to_fixpoint(&w, &mut cand, Some((&mut memo, 1))).unwrap();
+        assert_eq!(cand[2], 0x1ff & !0b10000);
+        assert_eq!(cand[9 * 4 + 4], 0x1ff, "R5C5 sees neither");
+        // Back in another branch where R1C3 still has the 5, the line's cells as they were: in the
+        // same epoch the memo says the 5 was placed already; in a new one it is placed again.
+        cand[2] = 0x1ff;
+        to_fixpoint(&w, &mut cand, Some((&mut memo, 1))).unwrap();
+        assert_eq!(cand[2], 0x1ff);
+        to_fixpoint(&w, &mut cand, Some((&mut memo, 2))).unwrap();
+        assert_eq!(cand[2], 0x1ff & !0b10000);
+    }
+
+    #[test]
+    fn the_epoch_memo_removes_what_fresh_passes_remove() {
+        // Renban lines of 2, 3 and 4 cells crossing boxes: along random narrowings within one
+        // epoch (cells only lose candidates), passes with the memo end where passes without it do.
+        let w = windows_of(&[
+            &[(1, 0), (0, 1)],
+            &[(2, 1), (1, 2), (0, 3)],
+            &[(3, 3), (4, 4), (5, 5), (6, 6)],
+            &[(2, 2), (2, 3)],
+        ]);
+        let near: Vec<usize> = (0..81).filter(|c| c % 9 < 7 && c / 9 < 7).collect();
+        let mut next = seeded(0xe90c_0001);
+        for trial in 0..400u64 {
+            let mut a = vec![0x1ffu16; 81];
+            let mut b = a.clone();
+            let mut memo = vec![0u64; w.memo_len()];
+            for _ in 0..12 {
+                for _ in 0..(1 + next() % 6) {
+                    let c = near[(next() % near.len() as u64) as usize];
+                    let keep = (next() | next()) as u16 & 0x1ff;
+                    if a[c] & keep != 0 && a[c] == b[c] {
+                        a[c] &= keep;
+                        b[c] &= keep;
+                    }
+                }
+                let ra = to_fixpoint(&w, &mut a, Some((&mut memo, trial + 1)));
+                let rb = to_fixpoint(&w, &mut b, None);
+                assert_eq!(ra.is_ok(), rb.is_ok(), "trial {trial}");
+                if ra.is_err() {
+                    break;
+                }
+                assert_eq!(a, b, "trial {trial}");
+            }
         }
     }
 

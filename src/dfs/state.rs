@@ -31,6 +31,9 @@ pub(crate) struct Work<M> {
     scratch: Vec<u64>,
     /// Per window rule, what its last narrowing left (`renban.rs`).
     windows_seen: Vec<u64>,
+    /// Which propagation this is ([`State::rules`] and [`State::probe_propagate`] each start a
+    /// new one), for the window rules' memo: within one, cells only lose candidates.
+    windows_epoch: u64,
     marks: Vec<u8>,
     /// Per cell, its seed (1, or under clue rules [`Tables::seeds`]) plus [`Work::unit`] per dead
     /// end it was blamed for in this search, halved now and then under clues (cages: see
@@ -58,6 +61,7 @@ impl<M: Mask> Work<M> {
             seen: Vec::new(),
             scratch: Vec::new(),
             windows_seen: Vec::new(),
+            windows_epoch: 0,
             marks: Vec::new(),
             weights: Vec::new(),
             unit: 1,
@@ -714,6 +718,7 @@ impl<M: Mask> State<M> {
     /// As [`State::propagate`].
     pub fn probe_propagate(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
         self.probing = true;
+        work.windows_epoch += 1;
         let result = self.settle(t, work);
         self.probing = false;
         result
@@ -739,6 +744,7 @@ impl<M: Mask> State<M> {
 
     /// Singles, then the stronger rules, each followed by singles when it removed a candidate.
     fn rules(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
+        work.windows_epoch += 1;
         self.settle(t, work)?;
         if self.open != 0 && !t.pairs.is_empty() && self.locked(t, work)? {
             self.settle(t, work)?;
@@ -826,12 +832,14 @@ impl<M: Mask> State<M> {
     /// A line with no window left; what was removed until then is logged all the same.
     fn prune_windows(&mut self, t: &Tables, rules: &Rules, work: &mut Work<M>) -> Step<bool> {
         let mut seen = std::mem::take(&mut work.windows_seen);
+        let epoch = work.windows_epoch;
         let mut out = work.narrowed(false);
         let result = rules.windows.prune(
             &mut self.cand[..t.cells],
             &self.vals[..t.cells],
             &mut out,
             &mut seen,
+            epoch,
         );
         work.windows_seen = seen;
         self.record(t, work, &result, true);
