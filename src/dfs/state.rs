@@ -443,7 +443,9 @@ impl<M: Mask> State<M> {
             } else {
                 t.extra_peers(c)
             };
-            for &p in peers {
+            let digit_peers = t.digit_peers.as_ref();
+            let near = digit_peers.map_or(&[][..], |dp| dp.of_cell(c, u32::from(v) - 1));
+            for &p in peers.iter().chain(near) {
                 let p = p as usize;
                 if values[p] == v {
                     return Err(Contradiction);
@@ -599,7 +601,7 @@ impl<M: Mask> State<M> {
             State::<M>::touch(&mut self.dirty, &mut self.to_fold, &mut self.changed, t, c);
         }
         if t.has_peers() {
-            self.lose(t, t.peers(c), b, queue)
+            self.lose(t, t.peers(c), b, queue)?;
         } else {
             // Large grids: each unit in turn (a peer in two units of `c` is seen twice; the second
             // time it no longer has the digit). The cell itself has no candidates left.
@@ -610,8 +612,12 @@ impl<M: Mask> State<M> {
             if !t.extra.is_empty() {
                 self.lose(t, t.extra_peers(c), b, queue)?;
             }
-            Ok(())
         }
+        // The cells that may not hold `d` beside it (anti-taxicab).
+        if let Some(dp) = &t.digit_peers {
+            self.lose(t, dp.of_cell(c, d), b, queue)?;
+        }
+        Ok(())
     }
 
     /// Removes digit bit `b` from `peers`, logging those that had it (when logging), queueing those
