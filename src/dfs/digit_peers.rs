@@ -25,36 +25,44 @@ impl DigitPeers {
     pub(crate) fn of(units: &Units) -> Option<DigitPeers> {
         let n = units.shape().n();
         let cells = units.shape().cells();
-        let mut lists = vec![Vec::new(); cells * n];
-        let mut any = false;
-        for r in units.relations() {
-            let RelationKind::NotBoth(v) = r.kind else {
-                continue;
-            };
-            if !DigitPeers::takes(r) {
-                continue;
-            }
-            // A value no digit has forbids nothing.
-            let Some(d) = (0..n).find(|&d| units.value(d as u16 + 1) == i32::from(v)) else {
-                continue;
-            };
-            let (a, b) = (r.a.index(), r.b.index());
-            lists[a * n + d].push(b as u32);
-            lists[b * n + d].push(a as u32);
-            any = true;
-        }
-        if !any {
+        // Each relation as (first cell's list, second cell's list, first cell, second cell); a
+        // value no digit has forbids nothing.
+        let base = units.value(1);
+        let pairs: Vec<(usize, usize, u32, u32)> = units
+            .relations()
+            .iter()
+            .filter(|r| DigitPeers::takes(r))
+            .filter_map(|r| {
+                let RelationKind::NotBoth(v) = r.kind else {
+                    return None;
+                };
+                let d = usize::try_from(i32::from(v) - base)
+                    .ok()
+                    .filter(|&d| d < n)?;
+                let (a, b) = (r.a.index(), r.b.index());
+                Some((a * n + d, b * n + d, a as u32, b as u32))
+            })
+            .collect();
+        if pairs.is_empty() {
             return None;
         }
-        let mut start = Vec::with_capacity(cells * n + 1);
-        let mut flat = Vec::new();
-        for mut list in lists {
-            list.sort_unstable();
-            list.dedup();
-            start.push(flat.len() as u32);
-            flat.extend_from_slice(&list);
+        // Counted, then filled back to front (compressed rows).
+        let mut start = vec![0u32; cells * n + 1];
+        for &(i, j, _, _) in &pairs {
+            start[i + 1] += 1;
+            start[j + 1] += 1;
         }
-        start.push(flat.len() as u32);
+        for k in 0..cells * n {
+            start[k + 1] += start[k];
+        }
+        let mut fill: Vec<u32> = start[..cells * n].to_vec();
+        let mut flat = vec![0u32; 2 * pairs.len()];
+        for &(i, j, a, b) in &pairs {
+            flat[fill[i] as usize] = b;
+            fill[i] += 1;
+            flat[fill[j] as usize] = a;
+            fill[j] += 1;
+        }
         Some(DigitPeers {
             n,
             start: start.into(),
