@@ -1376,11 +1376,14 @@ impl Automaton for PairTable<'_> {
 }
 
 /// Lowers the data-free variants that are clues in all but name (strict kropki and XV, anti-taxicab,
-/// Dutch flatmates) into `out`; the others are units and relations of `rules.rs`.
+/// Dutch flatmates) into `out`; the others are units and relations of `rules.rs`. `differ` tells
+/// the pairs of cells the rules already keep apart (a shared unit, group or cage): anti-taxicab
+/// leaves those out, for no two of them can hold one digit anyway.
 pub(crate) fn lower_variant(
     v: Variant,
     ctx: &LowerCtx<'_>,
     clues: &[Clue],
+    differ: &dyn Fn(Cell, Cell) -> bool,
     out: &mut Lowered,
 ) -> Result<(), LowerError> {
     let shape = ctx.shape;
@@ -1425,7 +1428,7 @@ pub(crate) fn lower_variant(
                     let cb = Cell::new(b);
                     let d = ca.row(shape).abs_diff(cb.row(shape))
                         + ca.col(shape).abs_diff(cb.col(shape));
-                    if (1..=top as usize).contains(&d) {
+                    if (1..=top as usize).contains(&d) && !differ(ca, cb) {
                         out.relations.push(Relation {
                             kind: RelationKind::NotBoth(d as u16),
                             a: ca,

@@ -390,19 +390,28 @@ impl RulesBuilder {
                 }
             }
         }
+        let base = Units::from_units(shape, units);
+        // Cells that hold different digits whatever the variants: a unit's, a group's, a cage's.
+        let differ = |a: Cell, b: Cell| {
+            let both = |cells: &[Cell]| cells.contains(&a) && cells.contains(&b);
+            base.peers(a).binary_search(&b).is_ok()
+                || groups.iter().any(|g| both(&g.cells))
+                || cages.iter().any(|g| both(&g.cells))
+        };
         for &v in &variants {
-            lower_variant(v, &ctx, &self.clues, &mut lowered).map_err(|e| RulesError::Clue {
-                clue: 0,
-                keyword: v.name(),
-                reason: match e {
-                    LowerError::TooLarge => {
-                        "needs lines simple enough to lay out (their automata grew too large)"
-                    }
-                    LowerError::Invalid(r) => r,
-                },
+            lower_variant(v, &ctx, &self.clues, &differ, &mut lowered).map_err(|e| {
+                RulesError::Clue {
+                    clue: 0,
+                    keyword: v.name(),
+                    reason: match e {
+                        LowerError::TooLarge => {
+                            "needs lines simple enough to lay out (their automata grew too large)"
+                        }
+                        LowerError::Invalid(r) => r,
+                    },
+                }
             })?;
         }
-        let base = Units::from_units(shape, units);
         let mut relations = Vec::new();
         for &v in &variants {
             relations.extend(variant_relations(&base, v));

@@ -16,6 +16,7 @@
 //!
 //! Digit sets are the low 64 bits of the masks: clues are refused on grids above 64 digits.
 
+use super::digit_peers::DigitPeers;
 use super::mask::Mask;
 use super::narrow::{Narrowed, domain, keep_only, narrow, prune_unless_seen};
 use super::sandwich::Sandwich;
@@ -502,7 +503,12 @@ impl ClueRules {
         let mut kinds = Vec::new();
         let mut tables = Vec::new();
         let mut pairs = Vec::new();
-        for r in units.relations().iter().filter(|r| !r.kind.is_variant()) {
+        // `NotBoth` relations are digit peers, cleared as a cell is placed (`digit_peers.rs`).
+        let clue_pairs = units
+            .relations()
+            .iter()
+            .filter(|r| !r.kind.is_variant() && !DigitPeers::takes(r));
+        for r in clue_pairs {
             let t = match kinds.iter().position(|&k| k == r.kind) {
                 Some(t) => t,
                 None => {

@@ -68,6 +68,7 @@
 
 mod bands;
 mod consecutive;
+mod digit_peers;
 mod fill;
 mod lines;
 mod mask;

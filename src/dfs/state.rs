@@ -247,6 +247,8 @@ pub(crate) struct State<M: Mask> {
     /// Whether a look found the time up: the propagation then fails, and the search must give up
     /// rather than read the failure as a dead end.
     stopped: bool,
+    /// The placed cell and the digit peer it left without a candidate, on such a dead end.
+    clash: Option<(u32, u32)>,
 }
 
 /// Folds between two looks at the clock and the stop flags (400x400: about 100 us).
@@ -274,6 +276,7 @@ impl<M: Mask> State<M> {
             folds: 0,
             probing: false,
             stopped: false,
+            clash: None,
         }
     }
 
@@ -447,7 +450,9 @@ impl<M: Mask> State<M> {
             } else {
                 t.extra_peers(c)
             };
-            for &p in peers {
+            let digit_peers = t.digit_peers.as_ref();
+            let near = digit_peers.map_or(&[][..], |dp| dp.of_cell(c, u32::from(v) - 1));
+            for &p in peers.iter().chain(near) {
                 let p = p as usize;
                 if values[p] == v {
                     return Err(Contradiction);
@@ -603,7 +608,7 @@ impl<M: Mask> State<M> {
             State::<M>::touch(&mut self.dirty, &mut self.to_fold, &mut self.changed, t, c);
         }
         if t.has_peers() {
-            self.lose(t, t.peers(c), b, queue)
+            self.lose(t, t.peers(c), b, queue)?;
         } else {
             // Large grids: each unit in turn (a peer in two units of `c` is seen twice; the second
             // time it no longer has the digit). The cell itself has no candidates left.
@@ -614,8 +619,20 @@ impl<M: Mask> State<M> {
             if !t.extra.is_empty() {
                 self.lose(t, t.extra_peers(c), b, queue)?;
             }
-            Ok(())
         }
+        // The cells that may not hold `d` beside it (anti-taxicab); a cell left without a
+        // candidate there is blamed with `c` ([`State::settle`]), as the clue pairs' were.
+        if let Some(dp) = &t.digit_peers {
+            let near = dp.of_cell(c, d);
+            if self.lose(t, near, b, queue).is_err() {
+                let empty = near
+                    .iter()
+                    .find(|&&p| self.vals[p as usize] == 0 && self.cand[p as usize] == M::ZERO);
+                self.clash = empty.map(|&p| (c as u32, p));
+                return Err(Contradiction);
+            }
+        }
+        Ok(())
     }
 
     /// Removes digit bit `b` from `peers`, logging those that had it (when logging), queueing those
@@ -766,7 +783,7 @@ impl<M: Mask> State<M> {
     /// ([`NonConsecutive::propagate`]); the other rules run once they change nothing.
     #[inline]
     fn settle(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
-        self.singles(t, &mut work.queue)?;
+        self.blamed_singles(t, work)?;
         if let Some(rules) = &t.rules {
             let pairs = rules.non_consecutive();
             loop {
@@ -776,10 +793,23 @@ impl<M: Mask> State<M> {
                 if !changed {
                     break;
                 }
-                self.singles(t, &mut work.queue)?;
+                self.blamed_singles(t, work)?;
             }
         }
         Ok(())
+    }
+
+    /// Singles; a dead end on a digit peer weighs on both cells (see [`State::place`]).
+    #[inline(always)]
+    fn blamed_singles(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
+        let result = self.singles(t, &mut work.queue);
+        if let Some((a, b)) = self.clash.take()
+            && !work.weights.is_empty()
+        {
+            work.weights[a as usize] += work.unit;
+            work.weights[b as usize] += work.unit;
+        }
+        result
     }
 
     /// The non-consecutive pairs' propagation from the cells changed since it last ran; what it

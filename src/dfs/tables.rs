@@ -6,6 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use super::digit_peers::DigitPeers;
 use super::rules::Rules;
 use crate::grid::Cell;
 use crate::units::Units;
@@ -56,6 +57,9 @@ pub(crate) struct Tables {
     pub extra_start: Box<[u32]>,
     /// The extra peers, cell after cell.
     pub extra: Box<[u32]>,
+    /// Per cell and digit, the cells that lose the digit when the cell takes it (`NotBoth`
+    /// relations), if any.
+    pub digit_peers: Option<DigitPeers>,
 }
 
 /// Some pairs of one unit U whose shared cells are pairwise disjoint, plus the cells of U they leave
@@ -137,10 +141,11 @@ impl Tables {
             Pairs::default()
         };
         let rules = Rules::build(units);
+        let digit_peers = DigitPeers::of(units);
         Tables {
             n,
             cells,
-            symmetric: rules.as_ref().is_none_or(Rules::digit_symmetric),
+            symmetric: rules.as_ref().is_none_or(Rules::digit_symmetric) && digit_peers.is_none(),
             weighted: !units.cages().is_empty()
                 || units.is_jigsaw()
                 || units.has_clue_rules()
@@ -160,6 +165,7 @@ impl Tables {
             rules,
             extra_start: extra_start.into(),
             extra: extra.into(),
+            digit_peers,
         }
     }
 

@@ -1,5 +1,6 @@
 //! The one integration test binary: fixtures, formats, backends, CLI, bad input, fuzz corpora.
 
+mod anti_taxicab;
 mod auto_race;
 mod bad_input;
 mod certify;
