@@ -9,6 +9,7 @@ use satdoku::{
     verify,
 };
 
+use crate::common::swap_digits;
 use crate::sigh::{corpus, settled_natively_within};
 
 /// Every completion of `puzzle` whose rows and columns hold different digits (the test's own
@@ -261,16 +262,7 @@ fn a_planted_taxicab_error_is_named() {
     verify(&units, &empty, &solution).unwrap();
     let mut named = 0;
     for (a, b) in (1..=9u16).flat_map(|a| (a + 1..=9).map(move |b| (a, b))) {
-        let moved: Vec<u16> = solution
-            .values()
-            .iter()
-            .map(|&d| match d {
-                d if d == a => b,
-                d if d == b => a,
-                d => d,
-            })
-            .collect();
-        let g = Grid::from_values(shape, moved).unwrap();
+        let g = swap_digits(&solution, a, b);
         if let Err(v) = verify(&units, &empty, &g) {
             let message = v.to_string();
             assert!(message.contains("apart"), "{a}<->{b}: {message}");

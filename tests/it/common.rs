@@ -252,6 +252,20 @@ pub fn carve(solution: &Grid, keep: f64, rng: &mut Rng) -> Grid {
     g
 }
 
+/// `grid` with digits `a` and `b` swapped everywhere (a planted error for the checker's messages).
+pub fn swap_digits(grid: &Grid, a: u16, b: u16) -> Grid {
+    let moved: Vec<u16> = grid
+        .values()
+        .iter()
+        .map(|&d| match d {
+            d if d == a => b,
+            d if d == b => a,
+            d => d,
+        })
+        .collect();
+    Grid::from_values(grid.shape(), moved).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

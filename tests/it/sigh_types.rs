@@ -7,6 +7,7 @@ use satdoku::format::Record;
 use satdoku::sat::SatBackend;
 use satdoku::{Backend, Cell, DfsBackend, Grid, Limits, Units, verify};
 
+use crate::common::swap_digits;
 use crate::sigh::read_one;
 
 /// The corpus puzzle `index` (its record).
@@ -308,16 +309,7 @@ fn a_planted_error_in_each_new_type_is_named() {
         let mut named = None;
         let swaps = (1..=n).flat_map(|a| (a + 1..=n).map(move |b| (a, b)));
         for (a, b) in swaps {
-            let moved: Vec<u16> = solution
-                .values()
-                .iter()
-                .map(|&d| match d {
-                    d if d == a => b,
-                    d if d == b => a,
-                    d => d,
-                })
-                .collect();
-            let g = Grid::from_values(shape, moved).unwrap();
+            let g = swap_digits(&solution, a, b);
             if let Err(v) = verify(&units, &empty, &g) {
                 named = Some(v.to_string());
                 break;
