@@ -18,6 +18,11 @@ use crate::constraint::{Cage, Relation, RelationKind, Variant, sum_range};
 use crate::grid::{Cell, DigitSet, Shape};
 use crate::units::{Extras, Unit, UnitKind, UnitName, Units, shape_units};
 
+/// The largest grid side anti-taxicab is supported on: its pairs of cells (each pair at most a
+/// side apart) grow as the square of the cells, and the SAT backend's clauses with them (36x36:
+/// ~0.4 GB; 64x64 took 4.4 GB).
+pub(crate) const MAX_ANTI_TAXICAB: usize = 36;
+
 /// Why a set of rules cannot be built. Indices are 0-based (regions numbered as given, cages in the
 /// order added), so that a reader can point at the text that gave them.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -31,14 +36,17 @@ pub enum RulesError {
         /// The grid's box shape.
         shape: Shape,
     },
-    /// A variant whose reasoning is implemented for grids of up to 64 digits only (non-consecutive:
-    /// both backends keep its digit sets in 64-bit words).
-    #[error("{variant} is supported on grids up to 64x64; this grid is {n}x{n}")]
+    /// A variant supported only up to a grid side: 64 where both backends keep its digit sets in
+    /// 64-bit words (non-consecutive), 36 for anti-taxicab (its pairs grow as the square of the
+    /// cells).
+    #[error("{variant} is supported on grids up to {max}x{max}; this grid is {n}x{n}")]
     VariantTooLarge {
         /// The variant.
         variant: Variant,
         /// Grid side.
         n: usize,
+        /// The largest side supported.
+        max: usize,
     },
     /// A killer cage on a grid of more than 64 digits (both backends keep a cage's digit sets in
     /// 64-bit words).
@@ -294,8 +302,13 @@ impl RulesBuilder {
                     | Variant::AntiTaxicab
                     | Variant::DutchFlatmates
             );
-            if digit_sets && n > 64 {
-                return Err(RulesError::VariantTooLarge { variant: v, n });
+            let max = if v == Variant::AntiTaxicab {
+                MAX_ANTI_TAXICAB
+            } else {
+                64
+            };
+            if digit_sets && n > max {
+                return Err(RulesError::VariantTooLarge { variant: v, n, max });
             }
             if matches!(v, Variant::AntiTaxicab | Variant::DutchFlatmates) && self.base != 1 {
                 return Err(RulesError::VariantBase { variant: v });

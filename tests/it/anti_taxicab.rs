@@ -316,3 +316,23 @@ fn a_digit_peer_dead_end_weighs_on_both_cells() {
     verify(&units, &puzzle, g).unwrap();
     assert!(native.stats.nodes <= 40_000, "{}", native.stats.nodes);
 }
+
+/// Anti-taxicab pairs grow as the square of the cells: past 36x36 the rules are refused with the
+/// limit named, rather than built into gigabytes of pairs (64x64 took 4.4 GB in the SAT backend).
+#[test]
+fn anti_taxicab_past_36x36_is_refused_with_the_limit() {
+    for (side, ok) in [(6, true), (36, true), (49, false), (64, false)] {
+        let b = (side as f64).sqrt() as usize;
+        let shape = Shape::new(b, b).unwrap();
+        let built = Units::rules(shape).variant(Variant::AntiTaxicab).build();
+        match built {
+            Ok(_) => assert!(ok, "{side}x{side} built"),
+            Err(e) => {
+                assert!(!ok, "{side}x{side}: {e}");
+                let message = e.to_string();
+                assert!(message.contains("up to 36x36"), "{message}");
+                assert!(message.contains(&format!("{side}x{side}")), "{message}");
+            }
+        }
+    }
+}
