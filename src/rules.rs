@@ -16,7 +16,7 @@ use crate::clue::{
 };
 use crate::constraint::{Cage, Relation, RelationKind, Variant, sum_range};
 use crate::grid::{Cell, DigitSet, Shape};
-use crate::units::{Extras, Unit, UnitKind, UnitName, Units, shape_units};
+use crate::units::{Extras, Unit, UnitKind, UnitName, Units, shape_units, together};
 
 /// The largest grid side anti-taxicab is supported on: its pairs of cells (each pair at most a
 /// side apart) grow as the square of the cells, and the SAT backend's clauses with them (36x36:
@@ -404,12 +404,12 @@ impl RulesBuilder {
             }
         }
         let base = Units::from_units(shape, units);
-        // Cells that hold different digits whatever the variants: a unit's, a group's, a cage's.
+        // Cells that hold different digits whatever the variants (`Units::must_differ` of the
+        // rules being built): a unit's, a group's, a cage's.
         let differ = |a: Cell, b: Cell| {
-            let both = |cells: &[Cell]| cells.contains(&a) && cells.contains(&b);
-            base.peers(a).binary_search(&b).is_ok()
-                || groups.iter().any(|g| both(&g.cells))
-                || cages.iter().any(|g| both(&g.cells))
+            base.must_differ(a, b)
+                || together(groups.iter().map(|g| &g.cells[..]), a, b)
+                || together(cages.iter().map(|c| &c.cells[..]), a, b)
         };
         for &v in &variants {
             lower_variant(v, &ctx, &self.clues, &differ, &mut lowered).map_err(|e| {

@@ -367,11 +367,10 @@ impl Units {
 
     /// Whether cells `a` and `b` must hold different digits: they share a unit, a group or a cage.
     pub fn must_differ(&self, a: Cell, b: Cell) -> bool {
-        let both = |cells: &[Cell]| cells.contains(&a) && cells.contains(&b);
         a != b
             && (self.peers(a).binary_search(&b).is_ok()
-                || self.groups().iter().any(|g| both(&g.cells))
-                || self.cages().iter().any(|g| both(&g.cells)))
+                || together(self.groups().iter().map(|g| &g.cells[..]), a, b)
+                || together(self.cages().iter().map(|c| &c.cells[..]), a, b))
     }
 
     /// The cells of `sum` in groups whose digits must differ, with each group's weights. Cells that
@@ -671,6 +670,11 @@ pub(crate) fn shape_units(shape: Shape, boxes: bool) -> (Vec<Unit>, Vec<Unit>) {
         }
     }
     all.into_iter().partition(|u| u.cells.len() == n)
+}
+
+/// Whether cells `a` and `b` are both in one of `sets` (groups, cages: cells that must differ).
+pub(crate) fn together<'s>(mut sets: impl Iterator<Item = &'s [Cell]>, a: Cell, b: Cell) -> bool {
+    sets.any(|cells| cells.contains(&a) && cells.contains(&b))
 }
 
 #[cfg(test)]

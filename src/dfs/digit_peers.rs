@@ -46,7 +46,7 @@ impl DigitPeers {
         if pairs.is_empty() {
             return None;
         }
-        // Counted, then filled back to front (compressed rows).
+        // Counted, then filled in order (compressed rows).
         let mut start = vec![0u32; cells * n + 1];
         for &(i, j, _, _) in &pairs {
             start[i + 1] += 1;
