@@ -282,7 +282,54 @@ pub(crate) fn unroll_within<A: Automaton>(
             kept
         })
         .collect();
-    Ok(Layered { nodes, edges })
+    Ok(Layered { nodes, edges }.reduced())
+}
+
+impl Layered {
+    /// The same words with equivalent nodes merged: bottom-up, the nodes of a layer whose edges
+    /// (digit and target, the targets already merged) are the same accept the same rest of a
+    /// word, and become one node, numbered in the order of their first member (a reduced ordered
+    /// MDD when the automaton is deterministic). An automaton's states often tell more than the rest
+    /// of the line needs (Dutch flatmates keep the digit above, where only whether it was the top one
+    /// matters): merging leaves fewer nodes and edges for both backends to walk or encode.
+    fn reduced(mut self) -> Layered {
+        let len = self.len();
+        let mut below: Vec<u32> = (0..self.nodes[len]).collect();
+        let mut ids: FxHashMap<Vec<(u16, u32)>, u32> = FxHashMap::default();
+        for i in (0..len).rev() {
+            let layer = &mut self.edges[i];
+            for e in layer.iter_mut() {
+                e.to = below[e.to as usize];
+            }
+            layer.sort_unstable_by_key(|e| (e.from, e.digit, e.to));
+            layer.dedup();
+            if i == 0 {
+                break;
+            }
+            // Per node of layer i (its edges are contiguous, sorted by `from`): its class.
+            let mut map = vec![u32::MAX; self.nodes[i] as usize];
+            ids.clear();
+            for run in layer.chunk_by(|a, b| a.from == b.from) {
+                let signature: Vec<(u16, u32)> = run.iter().map(|e| (e.digit, e.to)).collect();
+                let next = ids.len() as u32;
+                map[run[0].from as usize] = *ids.entry(signature).or_insert(next);
+            }
+            // A node without edges (a line that accepts nothing) keeps a class of its own.
+            let mut count = ids.len() as u32;
+            for m in map.iter_mut().filter(|m| **m == u32::MAX) {
+                *m = count;
+                count += 1;
+            }
+            for e in layer.iter_mut() {
+                e.from = map[e.from as usize];
+            }
+            layer.sort_unstable_by_key(|e| (e.from, e.digit, e.to));
+            layer.dedup();
+            self.nodes[i] = count;
+            below = map;
+        }
+        self
+    }
 }
 
 #[cfg(test)]
@@ -395,6 +442,46 @@ mod tests {
         assert_eq!(
             unroll_within(&d, 3, &[1, 2, 3, 4], 20).unwrap_err(),
             TooLarge { edges: 20 }
+        );
+    }
+
+    /// Every word is its own state, accepted when its sum is a multiple of 3: the states tell far
+    /// more than the rest of a word needs (its sum mod 3).
+    struct ThreeDivides;
+
+    impl Automaton for ThreeDivides {
+        type State = Vec<i32>;
+        fn start(&self) -> Vec<i32> {
+            Vec::new()
+        }
+        fn step(&self, s: &Vec<i32>, _: usize, _: usize, v: i32, out: &mut Vec<Vec<i32>>) {
+            Words.step(s, 0, 0, v, out);
+        }
+        fn accepts(&self, s: &Vec<i32>) -> bool {
+            s.iter().sum::<i32>() % 3 == 0
+        }
+    }
+
+    #[test]
+    fn equivalent_nodes_are_merged_and_every_word_kept() {
+        // 4⁴ words of 1-4: unrolled as words, 1 + 4 + 16 + 64 nodes before the last layer; merged,
+        // each layer keeps one node per sum mod 3 that can still end at 0 mod 3.
+        let g = unroll(&ThreeDivides, 4, &[1, 2, 3, 4]).unwrap();
+        assert_eq!(
+            (0..=4).map(|i| g.nodes(i)).collect::<Vec<_>>(),
+            [1, 3, 3, 3, 1]
+        );
+        assert_eq!(g.edge_count(), 4 + 12 + 12 + 4);
+        for w in 0..256u16 {
+            let d = [w / 64, w / 16 % 4, w / 4 % 4, w % 4];
+            let sum: u16 = d.iter().map(|&x| x + 1).sum();
+            assert_eq!(g.accepts(&d), sum % 3 == 0, "{d:?}");
+        }
+        // A thermometer's states are all needed: nothing merges (3 cells rising through 1-4).
+        let t = unroll(&Rising, 3, &[1, 2, 3, 4]).unwrap();
+        assert_eq!(
+            (0..=3).map(|i| t.nodes(i)).collect::<Vec<_>>(),
+            [1, 2, 2, 1]
         );
     }
 
