@@ -295,24 +295,65 @@ impl Layered {
     fn reduced(mut self) -> Layered {
         let len = self.len();
         let mut below: Vec<u32> = (0..self.nodes[len]).collect();
-        let mut ids: FxHashMap<Vec<(u16, u32)>, u32> = FxHashMap::default();
+        // Per layer, reused: the nodes' edges as (digit, target), and each node's run in it.
+        let mut signatures: Vec<(u16, u32)> = Vec::new();
+        let mut runs: Vec<(u32, usize, usize)> = Vec::new();
+        let mut fingerprints: Vec<u64> = Vec::new();
         for i in (0..len).rev() {
             let layer = &mut self.edges[i];
+            let mut moved = false;
             for e in layer.iter_mut() {
-                e.to = below[e.to as usize];
+                let to = below[e.to as usize];
+                moved |= to != e.to;
+                e.to = to;
             }
-            layer.sort_unstable_by_key(|e| (e.from, e.digit, e.to));
-            layer.dedup();
+            if moved {
+                // Still in order by (from, digit): only targets of one node and digit may now be out
+                // of order, or equal.
+                for group in layer.chunk_by_mut(|a, b| a.from == b.from && a.digit == b.digit) {
+                    group.sort_unstable_by_key(|e| e.to);
+                }
+                layer.dedup();
+            }
             if i == 0 {
                 break;
             }
-            // Per node of layer i (its edges are contiguous, sorted by `from`): its class.
-            let mut map = vec![u32::MAX; self.nodes[i] as usize];
-            ids.clear();
+            // Nodes with the same edges have the same fingerprint (a function of their edges): when
+            // no two fingerprints are equal, no node merges, and the layer stays as it is.
+            fingerprints.clear();
+            fingerprints.extend(layer.chunk_by(|a, b| a.from == b.from).map(|run| {
+                run.iter().fold(run.len() as u64, |h, e| {
+                    let edge = u64::from(e.digit) << 32 | u64::from(e.to);
+                    h.wrapping_add(edge.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(29))
+                })
+            }));
+            fingerprints.sort_unstable();
+            if fingerprints.windows(2).all(|w| w[0] != w[1])
+                && fingerprints.len() == self.nodes[i] as usize
+            {
+                below = (0..self.nodes[i]).collect();
+                continue;
+            }
+            // Per node of layer i (its edges are contiguous, sorted by `from`): its class, numbered
+            // in node order.
+            signatures.clear();
+            runs.clear();
             for run in layer.chunk_by(|a, b| a.from == b.from) {
-                let signature: Vec<(u16, u32)> = run.iter().map(|e| (e.digit, e.to)).collect();
+                let first = signatures.len();
+                signatures.extend(run.iter().map(|e| (e.digit, e.to)));
+                runs.push((run[0].from, first, signatures.len()));
+            }
+            let nodes = self.nodes[i] as usize;
+            let mut map = vec![u32::MAX; nodes];
+            // Whether a node is the first of its class, whose edges the class keeps.
+            let mut first_of = vec![false; nodes];
+            let mut ids: FxHashMap<&[(u16, u32)], u32> = FxHashMap::default();
+            ids.reserve(runs.len());
+            for &(node, first, end) in &runs {
                 let next = ids.len() as u32;
-                map[run[0].from as usize] = *ids.entry(signature).or_insert(next);
+                let id = *ids.entry(&signatures[first..end]).or_insert(next);
+                map[node as usize] = id;
+                first_of[node as usize] = id == next;
             }
             // A node without edges (a line that accepts nothing) keeps a class of its own.
             let mut count = ids.len() as u32;
@@ -320,11 +361,12 @@ impl Layered {
                 *m = count;
                 count += 1;
             }
+            // The other members' edges are the first's: dropped. Classes are numbered in the order
+            // of their first members, so the edges stay in order.
+            layer.retain(|e| first_of[e.from as usize]);
             for e in layer.iter_mut() {
                 e.from = map[e.from as usize];
             }
-            layer.sort_unstable_by_key(|e| (e.from, e.digit, e.to));
-            layer.dedup();
             self.nodes[i] = count;
             below = map;
         }
@@ -475,7 +517,7 @@ mod tests {
         for w in 0..256u16 {
             let d = [w / 64, w / 16 % 4, w / 4 % 4, w % 4];
             let sum: u16 = d.iter().map(|&x| x + 1).sum();
-            assert_eq!(g.accepts(&d), sum % 3 == 0, "{d:?}");
+            assert_eq!(g.accepts(&d), sum.is_multiple_of(3), "{d:?}");
         }
         // A thermometer's states are all needed: nothing merges (3 cells rising through 1-4).
         let t = unroll(&Rising, 3, &[1, 2, 3, 4]).unwrap();
