@@ -532,14 +532,15 @@ impl ClueRules {
             };
             pairs.push((r.a.index() as u32, r.b.index() as u32, t as u32));
         }
+        let squares = Squares::of(units);
+        let circles = Circles::of(units);
         let sums: Box<[SumProp]> = units
             .sums()
             .iter()
+            .filter(|s| !circles.as_ref().is_some_and(|c| c.counts(s, value)))
             .chain(derived)
             .map(|s| SumProp::new(units, s))
             .collect();
-        let squares = Squares::of(units);
-        let circles = Circles::of(units);
         let peers =
             if squares.is_some() || circles.is_some() || sums.iter().any(|s| s.count.is_some()) {
                 PeerSets::of(units)
@@ -875,6 +876,28 @@ impl Circles {
             values,
             combos: combos.into(),
         })
+    }
+
+    /// Whether `sum` is one of the circles' own counts as the clue's lowering makes them (over
+    /// every circle, the cells holding the digit of value v number 0 or v), which this reasoning
+    /// covers: the search leaves those sums to it. `value` gives a 0-based digit's value.
+    fn counts(&self, sum: &SumRule, value: impl Fn(usize) -> i32) -> bool {
+        let Some(first) = sum.weights.first() else {
+            return false;
+        };
+        let mut digits = first.iter().enumerate().filter(|&(_, &w)| w != 0);
+        let (Some((d, 1)), None) = (digits.next().map(|(d, &w)| (d, w)), digits.next()) else {
+            return false;
+        };
+        let v = value(d);
+        let totals: &[i32] = if v == 0 { &[0] } else { &[0, v] };
+        sum.totals == totals
+            && sum.cells.len() == self.cells.len()
+            && sum.weights.iter().all(|w| w == first)
+            && sum
+                .cells
+                .iter()
+                .all(|c| self.cells.contains(&(c.index() as u32)))
     }
 
     /// One pass over the circles (see [`Circles`]); a contradiction is blamed on the circles.
@@ -2248,6 +2271,47 @@ mod tests {
         let mut out = Vec::new();
         fill(&mut [0; 16], 0, &mut out);
         out
+    }
+
+    #[test]
+    fn counting_circles_alone_refuse_every_full_grid_that_miscounts() {
+        // The search leaves the clue's own count sums to the circles' pass (none is built): so on
+        // a full grid that pass alone must fail exactly when some circle's digit is not in as many
+        // circles as its value. Every 4x4 grid against random circles.
+        let grids = all_4x4();
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |m: u64| crate::dfs::search::splitmix(&mut seed) % m;
+        let (mut fitting, mut refused) = (0, 0);
+        for _ in 0..40 {
+            let mut circles: Vec<usize> = (0..16).filter(|_| next(3) == 0).collect();
+            if circles.is_empty() {
+                circles.push(next(16) as usize);
+            }
+            let (units, r) = rules(vec![Clue::CountingCircles {
+                cells: circles.iter().map(|&c| at(c / 4, c % 4)).collect(),
+            }]);
+            assert!(!units.sums().is_empty(), "the model keeps its count sums");
+            assert!(r.sums.is_empty(), "the search leaves them to the circles");
+            let (Some(circ), Some(peers)) = (&r.circles, &r.peers) else {
+                panic!("no circles");
+            };
+            for g in &grids {
+                let fits = circles.iter().all(|&c| {
+                    let v = g[c];
+                    circles.iter().filter(|&&x| g[x] == v).count() == usize::from(v)
+                });
+                let mut cand: Vec<u16> = g.iter().map(|&d| 1 << (d - 1)).collect();
+                let vals: Vec<u16> = g.to_vec();
+                let mut bufs = Bufs::default();
+                let ok = circ
+                    .prune(peers, &mut cand, &vals, &mut bufs.narrowed())
+                    .is_ok();
+                assert_eq!(ok, fits, "{circles:?} {g:?}");
+                fitting += usize::from(fits);
+                refused += usize::from(!ok);
+            }
+        }
+        assert!(fitting > 0 && refused > 0, "{fitting} {refused}");
     }
 
     #[test]
