@@ -880,7 +880,8 @@ impl Circles {
 
     /// Whether `sum` is one of the circles' own counts as the clue's lowering makes them (over
     /// every circle, the cells holding the digit of value v number 0 or v), which this reasoning
-    /// covers: the search leaves those sums to it. `value` gives a 0-based digit's value.
+    /// covers: the search leaves those sums to it. Recognised by shape, not origin: such a sum is
+    /// implied by the circles' rule whichever clue made it. `value` gives a 0-based digit's value.
     fn counts(&self, sum: &SumRule, value: impl Fn(usize) -> i32) -> bool {
         let Some(first) = sum.weights.first() else {
             return false;
@@ -2273,6 +2274,14 @@ mod tests {
         out
     }
 
+    /// The rule by enumeration: each circle's digit v is in exactly v of the circles of `g`.
+    fn circles_count_right(circles: &[usize], g: &[u16; 16]) -> bool {
+        circles.iter().all(|&c| {
+            let v = g[c];
+            circles.iter().filter(|&&x| g[x] == v).count() == usize::from(v)
+        })
+    }
+
     #[test]
     fn counting_circles_alone_refuse_every_full_grid_that_miscounts() {
         // The search leaves the clue's own count sums to the circles' pass (none is built): so on
@@ -2296,10 +2305,7 @@ mod tests {
                 panic!("no circles");
             };
             for g in &grids {
-                let fits = circles.iter().all(|&c| {
-                    let v = g[c];
-                    circles.iter().filter(|&&x| g[x] == v).count() == usize::from(v)
-                });
+                let fits = circles_count_right(&circles, g);
                 let mut cand: Vec<u16> = g.iter().map(|&d| 1 << (d - 1)).collect();
                 let vals: Vec<u16> = g.to_vec();
                 let mut bufs = Bufs::default();
@@ -2329,12 +2335,7 @@ mod tests {
             if circles.is_empty() {
                 circles.push(next(16) as usize);
             }
-            let fits = |g: &[u16; 16]| {
-                circles.iter().all(|&c| {
-                    let v = g[c];
-                    circles.iter().filter(|&&x| g[x] == v).count() == usize::from(v)
-                })
-            };
+            let fits = |g: &[u16; 16]| circles_count_right(&circles, g);
             let solutions: Vec<&[u16; 16]> = grids.iter().filter(|g| fits(g)).collect();
             let (_, r) = rules(vec![Clue::CountingCircles {
                 cells: circles.iter().map(|&c| at(c / 4, c % 4)).collect(),
