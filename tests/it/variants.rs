@@ -126,6 +126,8 @@ fn sat_backends() -> Vec<SatBackend> {
 
 /// The shared puzzles that both backends settle in well under a second each on the project machine
 /// (BENCHMARKS.md has every puzzle's times; the rest are in the ignored test below): by `# id:`.
+/// The sequential cage encoding (the measured alternative, an order of magnitude slower on killers)
+/// is cross-checked on those not in [`SLOW_SEQUENTIAL`].
 const QUICK_KILLERS: [&str; 9] = [
     "iss:example_puzzles.js:DISPLAYED_EXAMPLES#17",
     "iss:collections.js:EXAMPLES#103",
@@ -134,6 +136,16 @@ const QUICK_KILLERS: [&str; 9] = [
     "iss:collections.js:TAREK_ALL#1",
     "iss:collections.js:TAREK_ALL#13",
     "iss:collections.js:TAREK_ALL#16",
+    "iss:collections.js:TAREK_ALL#28",
+    "iss:collections.js:TAREK_ALL#31",
+];
+
+/// Quick killers that varisat takes seconds to a minute and a half on under the sequential cage
+/// encoding (2026-11-28, CPU s: EXAMPLES#110 88, TAREK_ALL#28 15, #1 5.5, #31 3.9; the other five
+/// under 1 s): the one test over them would take two minutes, most of the integration suite's time.
+const SLOW_SEQUENTIAL: [&str; 4] = [
+    "iss:collections.js:EXAMPLES#110",
+    "iss:collections.js:TAREK_ALL#1",
     "iss:collections.js:TAREK_ALL#28",
     "iss:collections.js:TAREK_ALL#31",
 ];
@@ -151,6 +163,9 @@ fn agree_on(name: &str, only: Option<&[&str]>, limits: &Limits) -> usize {
         let published = p.expected.as_ref().unwrap();
         for sat in sat_backends() {
             if p.units.cages().is_empty() && sat.cages() != CageEncoding::default() {
+                continue;
+            }
+            if sat.cages() == CageEncoding::Sequential && SLOW_SEQUENTIAL.contains(&id.as_str()) {
                 continue;
             }
             let check = cross_check(&p.units, &p.grid, &dfs, &sat, limits);
@@ -184,6 +199,9 @@ fn both_backends_agree_on_the_shared_puzzles_without_cages() {
 
 #[test]
 fn both_backends_agree_on_quick_killers() {
+    // Five of the nine still cross-check the sequential encoding.
+    assert!(SLOW_SEQUENTIAL.iter().all(|id| QUICK_KILLERS.contains(id)));
+    assert!(SLOW_SEQUENTIAL.len() + 5 <= QUICK_KILLERS.len());
     let n = agree_on(
         "variants/killer.txt",
         Some(&QUICK_KILLERS),
