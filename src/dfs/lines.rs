@@ -50,6 +50,8 @@ struct SumProp {
     /// what the groups' sums can range over (a 9-cell diagonal of a 9x9 grid: 54 in three boxes,
     /// one word, against 72 without).
     floors: Box<[u32]>,
+    /// Per group: its digits (0-based) from the lightest to the heaviest.
+    order: Box<[Box<[u8]>]>,
     /// The allowed totals less the sum of the smallest weights and of the floors, as a bit set of
     /// `words` words.
     totals: Box<[u64]>,
@@ -1121,6 +1123,7 @@ impl SumProp {
         let mut ranges = Vec::new();
         let mut weights = Vec::new();
         let mut floors = Vec::new();
+        let mut order = Vec::new();
         let (mut base, mut span, mut table_words) = (0i64, 0u64, 1usize);
         for (g, w) in &groups {
             let low = w.iter().copied().min().unwrap_or(0);
@@ -1138,6 +1141,9 @@ impl SumProp {
             span += top - floor;
             base += g.len() as i64 * i64::from(low) + floor as i64;
             floors.push(floor as u32);
+            let mut by_weight: Vec<u8> = (0..shifted.len().min(64) as u8).collect();
+            by_weight.sort_by_key(|&d| shifted[d as usize]);
+            order.push(by_weight.into_boxed_slice());
             let heaviest = u64::from(sorted.last().copied().unwrap_or(0));
             table_words = table_words.max((g.len() as u64 * heaviest + 1).div_ceil(64) as usize);
             ranges.push((cells.len() as u32, (cells.len() + g.len()) as u32));
@@ -1163,6 +1169,7 @@ impl SumProp {
             groups: ranges.into(),
             weights: weights.into(),
             floors: floors.into(),
+            order: order.into(),
             totals: totals.into(),
             words,
             table_words,
@@ -1395,7 +1402,6 @@ impl SumProp {
     /// an open cell a digit placed in its group (the exact pass settles both).
     fn bounds<M: Mask>(&self, cand: &[M], vals: &[u16]) -> Option<(u64, u64, u64)> {
         let (mut lo, mut hi, mut widest) = (0u64, 0u64, 0u64);
-        let mut ws = [0u32; 64];
         for (g, &(from, to)) in self.groups.iter().enumerate() {
             let weights = &self.weights[g];
             let weight = |d: usize| u64::from(weights.get(d).copied().unwrap_or(0));
@@ -1421,21 +1427,27 @@ impl SumProp {
                 // removes it.
                 return None;
             }
-            let k = union.count_ones() as usize;
-            if k < open {
+            if (union.count_ones() as usize) < open {
                 return None;
             }
-            let mut m = union;
-            for x in ws.iter_mut().take(k) {
-                let d = m.trailing_zeros() as usize;
-                m &= m - 1;
-                *x = weight(d) as u32;
-            }
-            let ws = &mut ws[..k];
-            ws.sort_unstable();
-            lo += ws[..open].iter().map(|&x| u64::from(x)).sum::<u64>();
-            hi += ws[k - open..].iter().map(|&x| u64::from(x)).sum::<u64>();
-            widest = widest.max(u64::from(ws[k - 1] - ws[0]));
+            // The group's digits lightest first: the first `open` of the union weigh least, the
+            // last `open` most.
+            let order = &self.order[g];
+            let mut light = order.iter().filter(|&&d| union >> d & 1 != 0);
+            let least = light.next().map_or(0, |&d| weight(d as usize));
+            lo += least
+                + light
+                    .take(open - 1)
+                    .map(|&d| weight(d as usize))
+                    .sum::<u64>();
+            let mut heavy = order.iter().rev().filter(|&&d| union >> d & 1 != 0);
+            let most = heavy.next().map_or(0, |&d| weight(d as usize));
+            hi += most
+                + heavy
+                    .take(open - 1)
+                    .map(|&d| weight(d as usize))
+                    .sum::<u64>();
+            widest = widest.max(most - least);
         }
         // In the units of `single`: less the groups' floors (no group weighs less than its own).
         let floors: u64 = self.floors.iter().map(|&f| u64::from(f)).sum();
