@@ -14,7 +14,9 @@ process (counting to two, like sigh's count mode), its CPU time (user + system, 
 rusage: the process's start and reading included) recorded. Prints, per family, the puzzles both
 read, whether the answers agree (the count and, for unique ones, the solution), and the CPU time
 of each (sigh's in-process `cpu_ms` summed, module loading not counted; satdoku's also less its
-start-up, the median CPU of a process over an empty file, for the families of a few milliseconds).
+start-up, the median CPU of a process over an empty file, for the families of a few milliseconds;
+and satdoku's per-puzzle times summed, the records' `micros`: wall, not CPU, but resolving the
+families of a millisecond).
 """
 
 import argparse
@@ -108,7 +110,7 @@ def main():
     seen = set()
     for t, idx in sorted(families.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         n = agree = 0
-        cs = 0.0
+        cs = ms = 0.0
         worst = (0.0, None)
         for i in idx:
             rec, s = ours[i], sigh[i]
@@ -117,6 +119,7 @@ def main():
             same = c is not None and c == s["count"] and (c != 1 or joined(rec.get("solution")) == s["solution"])
             agree += same
             cs += s["cpu_ms"] / 1000
+            ms += rec.get("micros", 0) / 1e6
             worst = max(worst, (rec.get("micros", 0) / 1e6, i))
             if i not in seen:
                 seen.add(i)
@@ -125,7 +128,7 @@ def main():
                 total["sigh"] += s["cpu_ms"] / 1000
                 total["ours"] += rec.get("micros", 0) / 1e6
         if n:
-            rows.append((t, n, agree, cs, cpu[t], worst))
+            rows.append((t, n, agree, cs, cpu[t], ms, worst))
     # satdoku's start-up (a process over an empty file), to subtract from its figures for the
     # families whose total is a few milliseconds: sigh's `cpu_ms` leaves its start-up out.
     start = sorted(run_file(args.satdoku, empty, args.timeout, args.backend)[1] for _ in range(7))[3]
@@ -135,13 +138,17 @@ def main():
     def ratio(a, b):
         return f"{a / b:.2f}x" if b > 0 else "-"
 
+    # The last two figures: satdoku's own per-puzzle times (the records' `micros`: wall time of
+    # each puzzle's answer in the process, reading and start-up left out, as sigh's `cpu_ms`
+    # leaves its own out), which resolve the families of a millisecond that process CPU, counted
+    # in the kernel's ticks, does not; wall, so a race's second thread is not in them.
     print("| family | puzzles | answers agree | sigh CPU s | satdoku CPU s | satdoku / sigh "
-          "| satdoku less start-up | ratio | slowest (satdoku wall s, #) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
-    for t, n, agree, cs, co, worst in rows:
+          "| satdoku less start-up | ratio | satdoku per puzzle s (wall) | ratio | slowest (satdoku wall s, #) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for t, n, agree, cs, co, ms, worst in rows:
         less = max(co - start, 0.0)
         print(f"| {t} | {n} | {agree} | {cs:.3f} | {co:.3f} | {ratio(co, cs)} | {less:.3f} | {ratio(less, cs)} "
-              f"| {worst[0]:.2f} (#{worst[1]}) |")
+              f"| {ms:.4f} | {ratio(ms, cs)} | {worst[0]:.2f} (#{worst[1]}) |")
     print(f"| all (each puzzle once; satdoku: per-puzzle time) | {total['n']} | {total['agree']} "
           f"| {total['sigh']:.2f} | {total['ours']:.2f} | {total['ours'] / max(total['sigh'], 1e-9):.2f}x | |")
 
