@@ -1130,21 +1130,17 @@ impl SumProp {
             let shifted: Box<[u32]> = w.iter().map(|&x| (x - low) as u32).collect();
             // The group's sums range from its size's smallest weights to its largest (each a
             // different digit's); with fewer digits than cells, no sum at all.
-            let mut sorted: Vec<u32> = shifted.to_vec();
-            sorted.sort_unstable();
-            let k = g.len().min(sorted.len());
-            let floor: u64 = sorted[..k].iter().map(|&x| u64::from(x)).sum();
-            let top: u64 = sorted[sorted.len() - k..]
-                .iter()
-                .map(|&x| u64::from(x))
-                .sum();
+            let mut by_weight: Vec<u8> = (0..shifted.len().min(64) as u8).collect();
+            by_weight.sort_by_key(|&d| shifted[d as usize]);
+            let sorted = by_weight.iter().map(|&d| u64::from(shifted[d as usize]));
+            let k = g.len().min(by_weight.len());
+            let floor: u64 = sorted.clone().take(k).sum();
+            let top: u64 = sorted.clone().rev().take(k).sum();
+            let heaviest = sorted.clone().next_back().unwrap_or(0);
             span += top - floor;
             base += g.len() as i64 * i64::from(low) + floor as i64;
             floors.push(floor as u32);
-            let mut by_weight: Vec<u8> = (0..shifted.len().min(64) as u8).collect();
-            by_weight.sort_by_key(|&d| shifted[d as usize]);
             order.push(by_weight.into_boxed_slice());
-            let heaviest = u64::from(sorted.last().copied().unwrap_or(0));
             table_words = table_words.max((g.len() as u64 * heaviest + 1).div_ceil(64) as usize);
             ranges.push((cells.len() as u32, (cells.len() + g.len()) as u32));
             cells.extend(g.iter().map(|c| c.index() as u32));
@@ -1432,27 +1428,30 @@ impl SumProp {
             }
             // The group's digits lightest first: the first `open` of the union weigh least, the
             // last `open` most.
-            let order = &self.order[g];
-            let mut light = order.iter().filter(|&&d| union >> d & 1 != 0);
-            let least = light.next().map_or(0, |&d| weight(d as usize));
-            lo += least
-                + light
-                    .take(open - 1)
-                    .map(|&d| weight(d as usize))
-                    .sum::<u64>();
-            let mut heavy = order.iter().rev().filter(|&&d| union >> d & 1 != 0);
-            let most = heavy.next().map_or(0, |&d| weight(d as usize));
-            hi += most
-                + heavy
-                    .take(open - 1)
-                    .map(|&d| weight(d as usize))
-                    .sum::<u64>();
+            let open_weights = self.order[g]
+                .iter()
+                .filter(|&&d| union >> d & 1 != 0)
+                .map(|&d| weight(d as usize));
+            let (least, light) = first_and_sum(open_weights.clone(), open);
+            let (most, heavy) = first_and_sum(open_weights.rev(), open);
+            lo += light;
+            hi += heavy;
             widest = widest.max(most - least);
         }
         // In the units of `single`: less the groups' floors (no group weighs less than its own).
         let floors: u64 = self.floors.iter().map(|&f| u64::from(f)).sum();
         Some((lo.saturating_sub(floors), hi.saturating_sub(floors), widest))
     }
+}
+
+/// The first of `weights` and the sum of the first `n` (0 and 0 for none).
+#[inline]
+fn first_and_sum(mut weights: impl Iterator<Item = u64>, n: usize) -> (u64, u64) {
+    let first = weights.next().unwrap_or(0);
+    (
+        first,
+        first + weights.take(n.saturating_sub(1)).sum::<u64>(),
+    )
 }
 
 /// The sums of `k` different digits of `digits` (each d weighing `weights[d]`), plus `shift`, into
