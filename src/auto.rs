@@ -2,7 +2,7 @@
 //! SAT backend starts on a second thread while the native search goes on, and the first to settle
 //! the puzzle answers. Two independent backends, sharing nothing but the model.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::time::{Duration, Instant};
@@ -12,7 +12,7 @@ use crate::grid::Grid;
 use crate::sat::SatBackend;
 use crate::solve::{
     AlsoStop, Backend, Handover, HandoverCall, Limits, Outcome, Report, SolveError, WorkCounters,
-    also_stop_when, stop_flags, stoppable,
+    also_stop_when, pause_when, stop_flags, stoppable,
 };
 use crate::units::Units;
 
@@ -225,6 +225,29 @@ impl AutoBackend {
         let time = usual.saturating_mul(patience);
         (nodes, timeout.map_or(time, |t| time.min(t / 2).max(usual)))
     }
+
+    /// Whether the race's SAT phase, after running for `sat` (wall-clock time, its pauses left
+    /// out), waits while the native search beside it goes on alone, given the native search's
+    /// `cpu` time and its estimate `done` of the share of its tree closed
+    /// ([`Handover::watched_by`]): while the native search's projected rest, `cpu / done - cpu`,
+    /// is under [`PAUSE_RATIO`] times `sat`. The SAT phase goes on again when the projection grows
+    /// past that (the estimate is rough early on, and a search that stops closing its tree
+    /// projects a longer rest as its time goes by).
+    ///
+    /// Why 2.5: a race costs twice the shorter side's CPU time, going on alone the native search's
+    /// rest `R`. Taking a SAT solver's time to answer as heavy-tailed (the chance that it has not
+    /// answered by `t`, having run `S` without, `S / (S + t)`: how CDCL run times spread from one
+    /// puzzle or seed to the next), the race's expected cost is `2 S ln(1 + R / S)`, below `R`
+    /// only while `R > 2.51 S`. On #281 of sigh's corpus (little killers, no givens) the native
+    /// search settles the puzzle in ~9 million nodes while neither SAT solver settles it in
+    /// minutes: the race doubled its CPU time.
+    pub fn pause_sat(cpu: Duration, done: f64, sat: Duration) -> bool {
+        if !(done > 0.0 && done < 1.0) {
+            return done >= 1.0;
+        }
+        let rest = cpu.as_secs_f64() * (1.0 - done) / done;
+        rest < PAUSE_RATIO * sat.as_secs_f64()
+    }
 }
 
 /// A judged handover ([`AutoBackend::judge`]) may come at this fraction of the usual point.
@@ -268,6 +291,10 @@ const LARGE_GRID_SAT_ALONE: Duration = Duration::from_millis(500);
 /// (81x81-rkkautsar-1: 0.65-0.8 s of CPU in all with both racing from the start, 0.25-0.7 s after a
 /// native phase of 0.2 s, 0.25-0.3 s now).
 const RACE_DELAY_MIN_CELLS: usize = 1024;
+
+/// The race's SAT phase waits while the native search projects to finish within this many times
+/// the SAT phase's running time ([`AutoBackend::pause_sat`]).
+const PAUSE_RATIO: f64 = 2.5;
 
 /// A deadline far enough to be none, for a solve that must be stoppable (the SAT solvers look at
 /// the stop request only when they have a deadline to watch).
@@ -346,6 +373,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         // Declared before the race, so that it outlives the SAT thread (joined when the race is
         // dropped, at the latest).
         let winner = AtomicU8::new(0);
+        // Set while the SAT phase waits for the native search ([`AutoBackend::pause_sat`]).
+        let pause = Arc::new(AtomicBool::new(false));
+        let sat_clock = SatClock::default();
         let race: OnceCell<Race> = OnceCell::new();
         // Called once, by the native search, on its own thread: the SAT phase starts, and the
         // race's flag (which the SAT phase sets when it wins) stops the native search from now.
@@ -356,10 +386,12 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 flags.push(Arc::clone(&stop));
                 let work = WorkCounters::on_this_thread();
                 let sat_limits = time_left(limits, start);
-                let (winner, sat_stop) = (&winner, Arc::clone(&stop));
+                let (winner, sat_stop, pause) = (&winner, Arc::clone(&stop), Arc::clone(&pause));
                 let run = move || {
-                    let report =
-                        stoppable(flags, work, || self.sat.solve(units, puzzle, &sat_limits));
+                    let report = stoppable(flags, work, || {
+                        let _pause = pause_when(pause);
+                        self.sat.solve(units, puzzle, &sat_limits)
+                    });
                     claim(&report, limits, winner, Phase::Sat, &sat_stop);
                     report
                 };
@@ -369,6 +401,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 // too), as `std::thread::scope` would.
                 let handle = unsafe { std::thread::Builder::new().spawn_unchecked(run) }
                     .expect("failed to spawn the SAT phase's thread");
+                sat_clock.start();
                 Race {
                     stop: StopOnPanic(Arc::clone(&stop)),
                     sat: SatThread(Some(handle), Arc::clone(&stop)),
@@ -379,8 +412,21 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         let judge = |n: u64, cpu: Duration, done: f64| {
             AutoBackend::judge((nodes, after), limits.timeout(), n, cpu, done)
         };
+        // After the call, under clue rules (where the projection was tried: on classic 25x25
+        // grids it is far too low, and pausing the SAT phase doubled their CPU time): the SAT
+        // phase paused while the native search projects to finish first, and let go again when
+        // it no longer does.
+        let watch = |cpu: Duration, done: f64| {
+            let hold = AutoBackend::pause_sat(cpu, done, sat_clock.ran());
+            if hold != pause.load(Ordering::Relaxed) {
+                sat_clock.set_paused(hold);
+                pause.store(hold, Ordering::Release);
+            }
+        };
         let handover = if AutoBackend::judged(units) {
-            Handover::new(nodes / EARLY, after / EARLY as u32, &hook).putting_off(&judge)
+            Handover::new(nodes / EARLY, after / EARLY as u32, &hook)
+                .putting_off(&judge)
+                .watched_by(&watch)
         } else {
             Handover::new(nodes, after, &hook)
         };
@@ -405,6 +451,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         };
         drop(watch);
         claim(&native, limits, &winner, Phase::Native, &stop.0);
+        // Whatever the native search's end, a paused SAT phase goes on: to its stop, if the
+        // native search won.
+        pause.store(false, Ordering::Release);
         // A native search that gave up (or could not go on) leaves the SAT phase running.
         let sat = sat.join();
         // The race's answer is always its winner's: the first phase to settle the puzzle.
@@ -609,6 +658,39 @@ impl Drop for StopOnPanic {
     fn drop(&mut self) {
         if std::thread::panicking() {
             self.0.store(true, Ordering::Release);
+        }
+    }
+}
+
+/// The SAT phase's running time in a handover's race, its pauses left out (wall-clock time: the
+/// native search's thread reads it, [`AutoBackend::pause_sat`]). Only the native search's thread
+/// touches it.
+#[derive(Default)]
+struct SatClock {
+    /// The time run up to its last pause.
+    ran: Cell<Duration>,
+    /// Since when it runs, unless paused (or not started).
+    since: Cell<Option<Instant>>,
+}
+
+impl SatClock {
+    /// The SAT phase starts now.
+    fn start(&self) {
+        self.since.set(Some(Instant::now()));
+    }
+
+    /// The time the SAT phase has run.
+    fn ran(&self) -> Duration {
+        self.ran.get() + self.since.get().map_or(Duration::ZERO, |s| s.elapsed())
+    }
+
+    /// The SAT phase pauses (`true`) or goes on.
+    fn set_paused(&self, paused: bool) {
+        if paused {
+            self.ran.set(self.ran());
+            self.since.set(None);
+        } else {
+            self.since.set(Some(Instant::now()));
         }
     }
 }
@@ -1060,7 +1142,9 @@ mod race_tests {
         assert_eq!(by, "sat");
         assert_eq!(report.outcome.count(), exact.outcome.count());
         assert!(report.outcome.settles(&limits));
-        assert_eq!(auto.dfs.calls.load(Ordering::SeqCst), 2);
+        // The first phase, then the race's native search, unless the SAT phase settled the
+        // puzzle before the race's native search started (a machine that stalls the test thread).
+        assert!((1..=2).contains(&auto.dfs.calls.load(Ordering::SeqCst)));
         // Counting to two, the same partial answer is the answer asked for.
         let (report, by) = auto
             .solve_reporting(&units, &puzzle, &Limits::unique())
@@ -1151,10 +1235,12 @@ mod race_tests {
 mod handover_tests {
     use std::sync::Mutex;
 
-    use super::race_tests::{none_at_once, waiter};
+    use std::sync::atomic::AtomicU64;
+
+    use super::race_tests::{StandIn, none_at_once, unknown, waiter};
     use super::*;
     use crate::grid::Shape;
-    use crate::solve::{Status, stop_requested, stop_when};
+    use crate::solve::{Stats, Status, stop_requested, stop_when};
 
     /// Counts `solve` on the empty 9x9 grid up to `k` solutions, which takes at least `k`
     /// nodes: a search that runs past the handover for as long as a test asks.
@@ -1421,6 +1507,106 @@ mod handover_tests {
                 assert_eq!(point, general, "{br}x{bc}, {timeout:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_sat_phase_waits_while_the_native_search_projects_to_finish() {
+        let ms = Duration::from_millis;
+        // Half the tree closed after 10 s: 10 s to go, against 2.5 times the SAT phase's time.
+        assert!(!AutoBackend::pause_sat(ms(10_000), 0.5, ms(3_999)));
+        assert!(AutoBackend::pause_sat(ms(10_000), 0.5, ms(4_001)));
+        // A tenth closed: 90 s to go; the SAT phase waits once it has run for 36 s.
+        assert!(!AutoBackend::pause_sat(ms(10_000), 0.1, ms(35_000)));
+        assert!(AutoBackend::pause_sat(ms(10_000), 0.1, ms(37_000)));
+        // A search that stops closing its tree projects a longer rest as its time goes by: the
+        // SAT phase goes on again.
+        assert!(AutoBackend::pause_sat(ms(10_000), 0.5, ms(5_000)));
+        assert!(!AutoBackend::pause_sat(ms(15_000), 0.5, ms(5_000)));
+        // Nothing closed yet: no projection, the SAT phase runs; all closed: it waits.
+        assert!(!AutoBackend::pause_sat(ms(10_000), 0.0, ms(100_000)));
+        assert!(AutoBackend::pause_sat(ms(10), 1.0, Duration::ZERO));
+    }
+
+    /// A SAT phase that never settles anything: it counts its looks at its stop flags (as a SAT
+    /// solver looks at its terminator) in `looks` until it is stopped.
+    fn spinner(looks: Arc<AtomicU64>) -> StandIn {
+        StandIn::new("sat", move |_, _, _, _| {
+            while !stop_requested() {
+                looks.fetch_add(1, Ordering::SeqCst);
+            }
+            Ok(unknown())
+        })
+    }
+
+    /// A native search under clue rules that hands over, then projects to finish at once (the
+    /// SAT phase beside it must wait: its looks stop), then projects a long rest (the SAT phase
+    /// must go on), then settles the puzzle.
+    struct ProjectsToFinish(Arc<AtomicU64>);
+
+    impl Backend for ProjectsToFinish {
+        fn name(&self) -> &'static str {
+            "dfs"
+        }
+
+        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
+            unreachable!("auto hands this phase over")
+        }
+
+        fn solve_handing_over(
+            &self,
+            _: &Units,
+            _: &Grid,
+            _: &Limits,
+            handover: &Handover<'_>,
+        ) -> Option<Result<Report, SolveError>> {
+            let looks = || self.0.load(Ordering::SeqCst);
+            // Until the SAT phase has looked (it has run a while).
+            handover.fire();
+            while looks() == 0 {
+                std::thread::yield_now();
+            }
+            handover.note_progress(0.999);
+            handover.look(1);
+            std::thread::sleep(Duration::from_millis(20));
+            let paused = looks();
+            std::thread::sleep(Duration::from_millis(50));
+            assert!(looks() <= paused + 1, "the SAT phase went on looking");
+            // A long rest projected (a millisecond of CPU time, a thousandth done: a second to
+            // go), heard after the watch's interval: the SAT phase goes on.
+            let cpu = crate::solve::thread_time();
+            while crate::solve::thread_time() < cpu + Duration::from_millis(1) {}
+            handover.note_progress(0.001);
+            std::thread::sleep(Handover::WATCH_EVERY);
+            handover.look(2);
+            let waited = Instant::now();
+            while looks() <= paused + 1 {
+                assert!(waited.elapsed() < Duration::from_secs(60), "still paused");
+                std::thread::yield_now();
+            }
+            Some(Ok(Report::new(Outcome::NoSolution, Stats::default())))
+        }
+    }
+
+    #[test]
+    fn a_paused_sat_phase_waits_and_goes_on_again() {
+        let s = Shape::new(3, 3).unwrap();
+        let dot = crate::Clue::Kropki {
+            black: false,
+            cells: vec![crate::Cell::at(s, 4, 4), crate::Cell::at(s, 4, 5)],
+        };
+        let units = Units::rules(s).clue(dot).build().unwrap();
+        assert!(AutoBackend::judged(&units));
+        let looks = Arc::new(AtomicU64::new(0));
+        let auto = AutoBackend::from_phases(
+            ProjectsToFinish(Arc::clone(&looks)),
+            spinner(Arc::clone(&looks)),
+        );
+        let (report, by) = auto
+            .solve_reporting(&units, &Grid::empty(s), &Limits::count_to(2))
+            .unwrap();
+        assert_eq!((report.outcome.status(), by), (Status::None, "dfs"));
+        assert_eq!(auto.sat.calls.load(Ordering::SeqCst), 1);
+        assert!(!stop_requested());
     }
 
     #[test]

@@ -147,6 +147,10 @@ pub struct Handover<'a> {
     progress: Cell<Option<f64>>,
     /// Whether the search was asked to stop at the call ([`HandoverCall::CallAndStop`]).
     quit: Cell<bool>,
+    /// After the call, what hears of the search's progress ([`Handover::watched_by`]).
+    watch: Option<&'a dyn Fn(Duration, f64)>,
+    /// When the watch may next hear of it.
+    next_watch: Cell<Option<Instant>>,
 }
 
 /// What a handover's judge ([`Handover::putting_off`]) says at a clock check past its point.
@@ -174,8 +178,26 @@ impl<'a> Handover<'a> {
             wait: None,
             progress: Cell::new(None),
             quit: Cell::new(false),
+            watch: None,
+            next_watch: Cell::new(None),
         }
     }
+
+    /// This handover, telling `watch(cpu, progress)` after the call, at most every
+    /// [`Handover::WATCH_EVERY`] (at the search's clock checks), of the thread's CPU time since the
+    /// first check past the root and the search's estimate of the share of its tree done (see
+    /// [`Handover::putting_off`]): the auto backend pauses its SAT phase by it while the native
+    /// search projects to finish soon. A search that makes no estimate never calls it.
+    pub fn watched_by(self, watch: &'a dyn Fn(Duration, f64)) -> Handover<'a> {
+        Handover {
+            watch: Some(watch),
+            ..self
+        }
+    }
+
+    /// How often, at most, the watch of a handover hears of the search after the call
+    /// ([`Handover::watched_by`]).
+    pub const WATCH_EVERY: Duration = Duration::from_millis(10);
 
     /// This handover, judged at each clock check past its point by `wait(nodes, cpu, progress)`
     /// ([`HandoverCall`]): the nodes, the thread's CPU time since the first check past the root (or
@@ -228,7 +250,7 @@ impl<'a> Handover<'a> {
     /// the hook has fired).
     pub(crate) fn look(&self, nodes: u64) {
         if self.fired() {
-            return;
+            return self.tell_watch();
         }
         if nodes >= self.nodes {
             return self.fire_unless_waiting(nodes);
@@ -244,6 +266,24 @@ impl<'a> Handover<'a> {
         if now.saturating_sub(since) >= self.after {
             self.fire_unless_waiting(nodes);
         }
+    }
+
+    /// After the call: the watch, if any, hears of the search's progress, at most every
+    /// [`Handover::WATCH_EVERY`] (the wall clock is read at each look, the thread's CPU time only
+    /// then).
+    fn tell_watch(&self) {
+        let (Some(watch), Some(done)) = (self.watch, self.progress.get()) else {
+            return;
+        };
+        let now = Instant::now();
+        if self.next_watch.get().is_some_and(|next| now < next) {
+            return;
+        }
+        self.next_watch.set(Some(now + Handover::WATCH_EVERY));
+        let cpu = thread_time();
+        let since = *self.since.get().get_or_insert(cpu);
+        self.since.set(Some(since));
+        watch(cpu.saturating_sub(since), done);
     }
 
     /// Whether the search was asked to stop at the call ([`HandoverCall::CallAndStop`]).
@@ -569,6 +609,8 @@ struct Watch {
     stop: Vec<Arc<AtomicBool>>,
     /// Where the solve counts its work.
     work: Option<WorkCounters>,
+    /// While this is set, the solve waits where it looks at its stop flags ([`pause_when`]).
+    pause: Option<Arc<AtomicBool>>,
 }
 
 thread_local! {
@@ -595,8 +637,12 @@ pub(crate) fn stoppable<R>(
             }
         }
     }
-    let previous =
-        WATCH.with(|w| std::mem::replace(&mut *w.borrow_mut(), Watch { stop: flags, work }));
+    let watch = Watch {
+        stop: flags,
+        work,
+        pause: None,
+    };
+    let previous = WATCH.with(|w| std::mem::replace(&mut *w.borrow_mut(), watch));
     let _restore = Restore(Some(previous));
     f()
 }
@@ -665,10 +711,41 @@ pub(crate) fn stop_watched() -> bool {
     WATCH.with(|w| !w.borrow().stop.is_empty())
 }
 
-/// Whether the solve running on this thread was asked to stop ([`stoppable`]).
+/// Makes the solve running on this thread wait, while `flag` is set, wherever it looks at its stop
+/// flags ([`stop_requested`]), until the flag is cleared or a stop flag set; from now until the
+/// guard is dropped (even by a panic). A paused thread sleeps: the auto backend holds its SAT phase
+/// so while the native search beside it projects to finish first.
+pub(crate) fn pause_when(flag: Arc<AtomicBool>) -> PauseWhen {
+    let previous = WATCH.with(|w| w.borrow_mut().pause.replace(flag));
+    PauseWhen(previous)
+}
+
+/// Puts back this thread's previous pause flag when dropped ([`pause_when`]).
+pub(crate) struct PauseWhen(Option<Arc<AtomicBool>>);
+
+impl Drop for PauseWhen {
+    fn drop(&mut self) {
+        WATCH.with(|w| w.borrow_mut().pause = self.0.take());
+    }
+}
+
+/// How long a paused solve sleeps between looks at its flags ([`pause_when`]).
+const PAUSED_SLEEP: Duration = Duration::from_millis(2);
+
+/// Whether the solve running on this thread was asked to stop ([`stoppable`]); while it is paused
+/// ([`pause_when`]), this waits.
 #[inline]
 pub(crate) fn stop_requested() -> bool {
-    WATCH.with(|w| w.borrow().stop.iter().any(|f| f.load(Ordering::Relaxed)))
+    WATCH.with(|w| {
+        let w = w.borrow();
+        let stopped = || w.stop.iter().any(|f| f.load(Ordering::Relaxed));
+        if let Some(pause) = &w.pause {
+            while pause.load(Ordering::Acquire) && !stopped() {
+                std::thread::sleep(PAUSED_SLEEP);
+            }
+        }
+        stopped()
+    })
 }
 
 /// Whether a solve with this deadline must stop now: the deadline has passed, or it was asked to.

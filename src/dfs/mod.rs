@@ -562,7 +562,10 @@ mod tests {
             counters.count_on_this_thread();
             let seen = std::cell::RefCell::new(Vec::new());
             let hook = || seen.borrow_mut().push(counters.nodes());
-            let handover = Handover::new(at, std::time::Duration::MAX, &hook);
+            // After the call, a watch hears of the share of the tree done, as it grows.
+            let heard = std::cell::RefCell::new(Vec::new());
+            let watch = |_, done| heard.borrow_mut().push((seen.borrow().len(), done));
+            let handover = Handover::new(at, std::time::Duration::MAX, &hook).watched_by(&watch);
             let report = dfs
                 .solve_handing_over(&units, &empty, &limits, &handover)
                 .unwrap()
@@ -572,12 +575,22 @@ mod tests {
             let seen = seen.into_inner();
             assert_eq!(seen.len(), 1, "{seen:?}");
             assert!((at..at + interval).contains(&seen[0]), "{seen:?}");
+            let heard = heard.into_inner();
+            // The 9x9 path makes no estimate of its progress: the watch hears nothing.
+            assert_eq!(
+                heard.is_empty(),
+                nine_rules(&units) != Nine::No && !dfs.generic_only
+            );
+            assert!(heard.iter().all(|&(calls, _)| calls == 1), "{heard:?}");
+            assert!(heard.iter().all(|&(_, done)| done > 0.0 && done < 1.0));
+            assert!(heard.is_sorted_by(|a, b| a.1 <= b.1), "{heard:?}");
             // A handover past the end of the search never fires.
             let late = Handover::new(
                 plain.stats.nodes + interval,
                 std::time::Duration::MAX,
                 &|| panic!("fired"),
-            );
+            )
+            .watched_by(&|_, _| panic!("watched before the call"));
             let again = dfs.solve_handing_over(&units, &empty, &limits, &late);
             assert_eq!(again.unwrap().unwrap(), plain);
             assert!(!late.fired());
