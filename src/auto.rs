@@ -416,7 +416,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         // grids it is far too low, and pausing the SAT phase doubled their CPU time): the SAT
         // phase paused while the native search projects to finish first, and let go again when
         // it no longer does.
-        let watch = |cpu: Duration, done: f64| {
+        let pauser = |cpu: Duration, done: f64| {
             let hold = AutoBackend::pause_sat(cpu, done, sat_clock.ran());
             if hold != pause.load(Ordering::Relaxed) {
                 sat_clock.set_paused(hold);
@@ -426,7 +426,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         let handover = if AutoBackend::judged(units) {
             Handover::new(nodes / EARLY, after / EARLY as u32, &hook)
                 .putting_off(&judge)
-                .watched_by(&watch)
+                .watched_by(&pauser)
         } else {
             Handover::new(nodes, after, &hook)
         };
