@@ -1383,10 +1383,21 @@ mod handover_tests {
         assert!(!stop_requested());
     }
 
-    /// A native phase that hands over at once and then fails (a bug).
-    struct HandsOverThenPanics;
+    /// A native phase that only hands over, as `script` says: a test's scripted native search.
+    struct Scripted<F>(F);
 
-    impl Backend for HandsOverThenPanics {
+    /// A [`Scripted`] native phase (the closure's type spelled out for the compiler).
+    fn scripted<F>(script: F) -> Scripted<F>
+    where
+        F: Fn(&Handover<'_>) -> Option<Result<Report, SolveError>> + Send + Sync,
+    {
+        Scripted(script)
+    }
+
+    impl<F> Backend for Scripted<F>
+    where
+        F: Fn(&Handover<'_>) -> Option<Result<Report, SolveError>> + Send + Sync,
+    {
         fn name(&self) -> &'static str {
             "dfs"
         }
@@ -1402,8 +1413,7 @@ mod handover_tests {
             _: &Limits,
             handover: &Handover<'_>,
         ) -> Option<Result<Report, SolveError>> {
-            handover.fire();
-            panic!("a native search bug")
+            (self.0)(handover)
         }
     }
 
@@ -1541,25 +1551,11 @@ mod handover_tests {
     /// A native search under clue rules that hands over, then projects to finish at once (the
     /// SAT phase beside it must wait: its looks stop), then projects a long rest (the SAT phase
     /// must go on), then settles the puzzle.
-    struct ProjectsToFinish(Arc<AtomicU64>);
-
-    impl Backend for ProjectsToFinish {
-        fn name(&self) -> &'static str {
-            "dfs"
-        }
-
-        fn solve(&self, _: &Units, _: &Grid, _: &Limits) -> Result<Report, SolveError> {
-            unreachable!("auto hands this phase over")
-        }
-
-        fn solve_handing_over(
-            &self,
-            _: &Units,
-            _: &Grid,
-            _: &Limits,
-            handover: &Handover<'_>,
-        ) -> Option<Result<Report, SolveError>> {
-            let looks = || self.0.load(Ordering::SeqCst);
+    fn projects_to_finish(
+        looks: Arc<AtomicU64>,
+    ) -> Scripted<impl Fn(&Handover<'_>) -> Option<Result<Report, SolveError>> + Send + Sync> {
+        scripted(move |handover| {
+            let looks = || looks.load(Ordering::SeqCst);
             // Until the SAT phase has looked (it has run a while).
             handover.fire();
             while looks() == 0 {
@@ -1584,7 +1580,7 @@ mod handover_tests {
                 std::thread::yield_now();
             }
             Some(Ok(Report::new(Outcome::NoSolution, Stats::default())))
-        }
+        })
     }
 
     #[test]
@@ -1598,7 +1594,7 @@ mod handover_tests {
         assert!(AutoBackend::judged(&units));
         let looks = Arc::new(AtomicU64::new(0));
         let auto = AutoBackend::from_phases(
-            ProjectsToFinish(Arc::clone(&looks)),
+            projects_to_finish(Arc::clone(&looks)),
             spinner(Arc::clone(&looks)),
         );
         let (report, by) = auto
@@ -1613,7 +1609,13 @@ mod handover_tests {
     fn a_native_panic_in_the_race_stops_the_sat_phase() {
         // Else the panic would wait for the SAT phase's whole timeout (none here: forever).
         let (waiter, ended) = waiter(None);
-        let auto = AutoBackend::from_phases(HandsOverThenPanics, waiter);
+        let auto = AutoBackend::from_phases(
+            scripted(|handover| {
+                handover.fire();
+                panic!("a native search bug")
+            }),
+            waiter,
+        );
         let panicked =
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| count_empty_9x9(&auto, 2)));
         assert!(panicked.is_err());
