@@ -713,8 +713,8 @@ pub(crate) fn stop_watched() -> bool {
 
 /// Makes the solve running on this thread wait, while `flag` is set, wherever it looks at its stop
 /// flags ([`stop_requested`]), until the flag is cleared or a stop flag set; from now until the
-/// guard is dropped (even by a panic). A paused thread sleeps: the auto backend holds its SAT phase
-/// so while the native search beside it projects to finish first.
+/// guard is dropped (even by a panic). A paused thread sleeps: the auto backend pauses its SAT
+/// phase so while the native search beside it projects to finish first.
 pub(crate) fn pause_when(flag: Arc<AtomicBool>) -> PauseWhen {
     let previous = WATCH.with(|w| w.borrow_mut().pause.replace(flag));
     PauseWhen(previous)
