@@ -258,14 +258,18 @@ impl<'a> Handover<'a> {
         if nodes == 0 || self.after == Duration::MAX {
             return;
         }
-        let now = thread_time();
-        let since = self.since.get().unwrap_or_else(|| {
-            self.since.set(Some(now));
-            now
-        });
-        if now.saturating_sub(since) >= self.after {
+        if self.cpu_since_first_check() >= self.after {
             self.fire_unless_waiting(nodes);
         }
+    }
+
+    /// The thread's CPU time since the search's first clock check past its root (this one, if it
+    /// is the first).
+    fn cpu_since_first_check(&self) -> Duration {
+        let now = thread_time();
+        let since = *self.since.get().get_or_insert(now);
+        self.since.set(Some(since));
+        now.saturating_sub(since)
     }
 
     /// After the call: the watch, if any, hears of the search's progress, at most every
@@ -280,10 +284,7 @@ impl<'a> Handover<'a> {
             return;
         }
         self.next_watch.set(Some(now + Handover::WATCH_EVERY));
-        let cpu = thread_time();
-        let since = *self.since.get().get_or_insert(cpu);
-        self.since.set(Some(since));
-        watch(cpu.saturating_sub(since), done);
+        watch(self.cpu_since_first_check(), done);
     }
 
     /// Whether the search was asked to stop at the call ([`HandoverCall::CallAndStop`]).
@@ -294,10 +295,7 @@ impl<'a> Handover<'a> {
     /// Past the point: the call, unless the judge puts it off given the search's progress.
     fn fire_unless_waiting(&self, nodes: u64) {
         if let (Some(wait), Some(done)) = (self.wait, self.progress.get()) {
-            let now = thread_time();
-            let since = *self.since.get().get_or_insert(now);
-            self.since.set(Some(since));
-            match wait(nodes, now.saturating_sub(since), done) {
+            match wait(nodes, self.cpu_since_first_check(), done) {
                 HandoverCall::Wait => return,
                 HandoverCall::Call => {}
                 HandoverCall::CallAndStop => self.quit.set(true),
