@@ -88,7 +88,11 @@ fn main() {
                 if let Some(cert) = answer.certificate {
                     settled += 1;
                     let t1 = thread_time();
-                    let ok = cert.check().is_ok();
+                    let r = cert.check();
+                    if let Err(e) = &r {
+                        eprintln!("puzzle {n}: check: {e}");
+                    }
+                    let ok = r.is_ok();
                     let t2 = thread_time();
                     let (cnf, drat) = cert.write_files(&dir, &n.to_string()).expect("writing");
                     checking += t2 - t1;
@@ -97,7 +101,11 @@ fn main() {
                     failed += usize::from(!ok);
                     if files {
                         let claim = cert.solution();
-                        let ok = check_certificate_files(u, &p.grid, claim, &cnf, &drat).is_ok();
+                        let r = check_certificate_files(u, &p.grid, claim, &cnf, &drat);
+                        if let Err(e) = &r {
+                            eprintln!("puzzle {n}: files: {e}");
+                        }
+                        let ok = r.is_ok();
                         failed += usize::from(!ok);
                         skipped = thread_time() - t3;
                         from_files += skipped;

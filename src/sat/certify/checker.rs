@@ -16,7 +16,7 @@ use thiserror::Error;
 
 use super::subset::flat;
 use crate::sat::lit::Lit;
-use crate::sat::proof::ProofParseError;
+use crate::sat::proof::{Proof, ProofParseError};
 
 const UNSET: i8 = 0;
 const TRUE: i8 = 1;
@@ -74,10 +74,21 @@ impl From<Rejection> for CheckError {
 }
 
 /// Clause flags: in the database now; a lemma the refutation depends on (to be checked); in the
-/// watch lists.
+/// watch lists; a clause of the formula that an accepted derivation used ([`Checker::core`]).
 const ACTIVE: u8 = 1;
 const CORE: u8 = 2;
 const WATCHED: u8 = 4;
+const USED: u8 = 8;
+
+/// What an accepted check used ([`Checker::core`]).
+pub(crate) struct Core<'a> {
+    /// The formula's stored clauses, by index, each once.
+    pub clauses: &'a [u32],
+    /// The formula's binary clauses (x ∨ y), maybe repeated.
+    pub binaries: &'a [(Lit, Lit)],
+    /// The proof trimmed to the lemmas checked, then the empty clause.
+    pub proof: Proof,
+}
 
 /// Why a lemma was rejected, or the refutation is incomplete.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -192,8 +203,10 @@ pub(crate) struct Checker {
     trail: Vec<Lit>,
     /// Trail entries processed by propagation.
     head: usize,
-    /// Whether the formula is contradictory by unit propagation alone.
+    /// Whether the formula is contradictory by unit propagation alone, and the conflict that
+    /// showed it.
     inconsistent: bool,
+    top_conflict: Option<Conflict>,
     /// Scratch: literal marks, variable marks, clause buffers, the analysis stack.
     mark: Vec<u32>,
     stamp: u32,
@@ -225,6 +238,17 @@ pub(crate) struct Checker {
     binary_pos: Vec<u32>,
     /// The forward pass's additions and deletions, with their 0-based step in the proof.
     steps: Vec<(usize, Step)>,
+    /// What the last check's derivations used of the formula ([`Checker::core`]): its stored
+    /// clauses (flagged [`USED`]) and its binary clauses (x ∨ y), the reasons of the top-level
+    /// values they rest on included; and whether that check collected them (it found the
+    /// refutation by analysing a conflict).
+    used: Vec<u32>,
+    used_binaries: Vec<(Lit, Lit)>,
+    core_known: bool,
+    /// Per variable: `traced_stamp` once the reasons of its top-level value are collected in this
+    /// check.
+    traced: Vec<u32>,
+    traced_stamp: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -232,6 +256,7 @@ struct Base {
     clauses: usize,
     imp_len: Vec<u32>,
     inconsistent: bool,
+    top_conflict: Option<Conflict>,
     /// Per literal code: the base's watched clauses (three or more literals) that hold it, flat,
     /// the list of code l `occ[occ_start[l]..occ_start[l + 1]]`; for [`Checker::add_units`].
     occ: Vec<u32>,
@@ -286,6 +311,7 @@ impl Checker {
             self.analysed.resize(n, false);
             self.binary_pos.resize(n, 0);
             self.seen.resize(n, 0);
+            self.traced.resize(n, 0);
             self.imp.resize_with(2 * n, Vec::new);
             self.watches.resize_with(2 * n, Default::default);
             self.mark.resize(2 * n, 0);
@@ -620,7 +646,7 @@ impl Checker {
             }
             match self.value(l) {
                 TRUE => {}
-                FALSE => self.inconsistent = true,
+                FALSE => self.contradiction(Some(Conflict::Clause(id as u32))),
                 _ => self.assign(l, Reason::Clause(id as u32)),
             }
         }
@@ -628,7 +654,8 @@ impl Checker {
             return;
         }
         let base = self.base.take().expect("checked above");
-        self.inconsistent = self.propagate_counting(&base);
+        let conflict = self.propagate_counting(&base);
+        self.contradiction(conflict);
         if !self.inconsistent {
             self.rewatch_open(&base);
         }
@@ -636,10 +663,10 @@ impl Checker {
     }
 
     /// Unit propagation of the trail from `head` at the top level, over the formula's binary
-    /// clauses and, by counting, over the base's clauses ([`Checker::add_units`]); whether it ends
-    /// in a conflict. A clause all of whose literals but one are false holds that one as the sum of
+    /// clauses and, by counting, over the base's clauses ([`Checker::add_units`]); the conflict it
+    /// ends in, if any. A clause all of whose literals but one are false holds that one as the sum of
     /// its literals' codes less those of the false ones.
-    fn propagate_counting(&mut self, base: &Base) -> bool {
+    fn propagate_counting(&mut self, base: &Base) -> Option<Conflict> {
         self.false_count.clear();
         self.false_count.resize(base.clauses, 0);
         self.open_sum.clear();
@@ -664,7 +691,7 @@ impl Checker {
             for (k, &m) in imp[l.code()].iter().enumerate() {
                 match values[m.code()] {
                     TRUE => {}
-                    FALSE => return true,
+                    FALSE => return Some(Conflict::Binary(!l, m)),
                     _ => {
                         let v = m.index();
                         values[m.code()] = TRUE;
@@ -700,18 +727,18 @@ impl Checker {
                 }
                 if count + 2 > len {
                     // All false (the last was not yet false when the one before was counted).
-                    return true;
+                    return Some(Conflict::Clause(c as u32));
                 }
                 // One literal left.
                 let x = Lit::from_code(sum as usize);
                 match self.value(x) {
                     TRUE => self.false_count[c] = SATISFIED,
-                    FALSE => return true,
+                    FALSE => return Some(Conflict::Clause(c as u32)),
                     _ => self.assign(x, Reason::Clause(c as u32)),
                 }
             }
         }
-        false
+        None
     }
 
     /// Where the reason of `l`, a binary clause (¬a ∨ l), has l in the implications of a
@@ -797,10 +824,11 @@ impl Checker {
         for (x, y) in [(a, b), (b, a)] {
             if self.value(x) == FALSE {
                 match self.value(y) {
-                    FALSE => self.inconsistent = true,
+                    FALSE => self.contradiction(Some(Conflict::Binary(a, b))),
                     UNSET => {
                         self.assign(y, Reason::Binary(!x));
-                        self.inconsistent = self.propagate(false).is_some();
+                        let conflict = self.propagate(false);
+                        self.contradiction(conflict);
                     }
                     _ => {}
                 }
@@ -811,32 +839,43 @@ impl Checker {
 
     /// Watches the formula's stored clause `id` (not binary, not a tautology), and propagates
     /// what it implies at the top level.
+    /// Notes the conflict of top-level unit propagation, if any: the formula is contradictory.
+    fn contradiction(&mut self, conflict: Option<Conflict>) {
+        if conflict.is_some() {
+            self.inconsistent = true;
+            self.top_conflict = conflict;
+        }
+    }
+
     fn add_stored(&mut self, id: usize) {
         let (s, e) = self.clause(id);
+        let here = Some(Conflict::Clause(id as u32));
         match e - s {
-            0 => self.inconsistent = true,
+            0 => self.contradiction(here),
             1 => {
                 let l = self.lits[s];
                 match self.value(l) {
                     TRUE => {}
-                    FALSE => self.inconsistent = true,
+                    FALSE => self.contradiction(here),
                     _ => {
                         self.assign(l, Reason::Clause(id as u32));
-                        self.inconsistent = self.propagate(false).is_some();
+                        let conflict = self.propagate(false);
+                        self.contradiction(conflict);
                     }
                 }
             }
             _ => {
                 let open = self.order_watches(id);
                 if open == 0 {
-                    self.inconsistent = true;
+                    self.contradiction(here);
                     return;
                 }
                 self.watch(Kind::Formula, id);
                 let a = self.lits[s];
                 if open == 1 && self.value(a) == UNSET {
                     self.assign(a, Reason::Clause(id as u32));
-                    self.inconsistent = self.propagate(false).is_some();
+                    let conflict = self.propagate(false);
+                    self.contradiction(conflict);
                 }
             }
         }
@@ -948,43 +987,66 @@ impl Checker {
     /// Marks what `conflict` depends on: the lemmas among the clauses that implied its literals,
     /// back to the assumptions of a check or to the formula. Top-level variables are marked
     /// analysed, so that no later analysis goes through them again; those set by the formula alone
-    /// (below `formula_trail`) depend on no lemma.
+    /// (below `formula_trail`) depend on no lemma, and only the formula clauses behind them are
+    /// collected, once a check. Every formula clause met is collected ([`Checker::core`]).
     fn analyse(&mut self, conflict: Conflict, formula_trail: usize, top: usize) {
         self.seen_stamp = next_stamp(self.seen_stamp, &mut self.seen);
         self.stack.clear();
         match conflict {
             Conflict::Clause(c) => self.push_clause(c as usize, None),
-            Conflict::Binary(a, b) => self.stack.extend([a.index() as u32, b.index() as u32]),
+            Conflict::Binary(a, b) => {
+                self.used_binaries.push((a, b));
+                self.stack.extend([a.index() as u32, b.index() as u32]);
+            }
             Conflict::Lit(l) => self.stack.push(l.index() as u32),
         }
         while let Some(v) = self.stack.pop() {
             let v = v as usize;
-            if self.seen[v] == self.seen_stamp
-                || (self.position[v] as usize) < formula_trail
-                || self.analysed[v]
-            {
-                continue;
-            }
-            self.seen[v] = self.seen_stamp;
-            if (self.position[v] as usize) < top {
-                self.analysed[v] = true;
+            if (self.position[v] as usize) < formula_trail {
+                if self.traced[v] == self.traced_stamp {
+                    continue;
+                }
+                self.traced[v] = self.traced_stamp;
+            } else {
+                if self.seen[v] == self.seen_stamp || self.analysed[v] {
+                    continue;
+                }
+                self.seen[v] = self.seen_stamp;
+                if (self.position[v] as usize) < top {
+                    self.analysed[v] = true;
+                }
             }
             match self.reasons[v] {
                 Reason::Assumed => {}
-                Reason::Binary(a) => self.stack.push(a.index() as u32),
+                Reason::Binary(a) => {
+                    let positive = Lit::from_code(2 * v);
+                    let l = if self.value(positive) == TRUE {
+                        positive
+                    } else {
+                        !positive
+                    };
+                    self.used_binaries.push((!a, l));
+                    self.stack.push(a.index() as u32);
+                }
                 Reason::Clause(c) => self.push_clause(c as usize, Some(v)),
             }
         }
     }
 
-    /// Marks clause `c` as core (if a lemma) and stacks its variables but `except`.
+    /// Marks clause `c` as core (if a lemma) or collects it (if the formula's), and stacks its
+    /// variables but `except`.
     fn push_clause(&mut self, c: usize, except: Option<usize>) {
-        if c >= self.formula as usize && self.flags[c] & CORE == 0 {
-            self.flags[c] |= CORE;
-            if self.flags[c] & WATCHED != 0 {
-                // Into the core's watch lists (its entries in the others go out of date).
-                self.watch(Kind::Core, c);
+        if c >= self.formula as usize {
+            if self.flags[c] & CORE == 0 {
+                self.flags[c] |= CORE;
+                if self.flags[c] & WATCHED != 0 {
+                    // Into the core's watch lists (its entries in the others go out of date).
+                    self.watch(Kind::Core, c);
+                }
             }
+        } else if self.flags[c] & USED == 0 {
+            self.flags[c] |= USED;
+            self.used.push(c as u32);
         }
         let (s, e) = self.clause(c);
         for k in s..e {
@@ -1097,6 +1159,15 @@ impl Checker {
     ) -> Result<(), Rejection> {
         self.formula = self.start.len().saturating_sub(1) as u32;
         let formula_trail = self.trail.len();
+        for &c in &self.used {
+            if let Some(f) = self.flags.get_mut(c as usize) {
+                *f &= !USED;
+            }
+        }
+        self.used.clear();
+        self.used_binaries.clear();
+        self.core_known = false;
+        self.traced_stamp = next_stamp(self.traced_stamp, &mut self.traced);
         self.steps.clear();
         self.lemmas.clear();
         self.same_hash.truncate(self.formula as usize);
@@ -1127,6 +1198,12 @@ impl Checker {
             return Err(Rejection::NoEmptyClause);
         }
         let Some(conflict) = conflict else {
+            // Contradictory before the proof: what showed it is the core.
+            if let Some(c) = self.top_conflict {
+                let top = self.trail.len();
+                self.analyse(c, top, top);
+                self.core_known = true;
+            }
             return Ok(());
         };
         let top = self.trail.len();
@@ -1163,7 +1240,51 @@ impl Checker {
         }
         self.buf = lemma;
         self.steps = steps;
+        self.core_known = result.is_ok();
         result
+    }
+
+    /// What the last check used, if it was accepted with a conflict it analysed (not when unit
+    /// propagation of the formula alone is contradictory without a conflict on record): of the
+    /// formula, the stored clauses by index, each once, and the binary clauses (x ∨ y) in any
+    /// order, maybe repeated; and the proof trimmed to the lemmas it checked (with their
+    /// deletions that it carried out), then the empty clause. The formula's core and the trimmed
+    /// proof are a refutation by themselves: every derivation the check accepted goes through
+    /// them alone (unit propagation only gains from more clauses), and a RAT check that succeeded
+    /// with every clause present that holds the pivot's negation succeeds with fewer. (The
+    /// untrimmed proof need not refute the core: a checker's propagation there may lean on a
+    /// lemma this check did not need, and that lemma on a clause outside the core.)
+    pub(crate) fn core(&self) -> Option<Core<'_>> {
+        if !self.core_known {
+            return None;
+        }
+        let mut proof = Proof::new();
+        let mut lits = Vec::new();
+        for &(_, step) in &self.steps {
+            let (id, first, deletion) = match step {
+                Step::Lemma { id, first, .. } => (id as usize, first, false),
+                Step::Deleted(id) => (id as usize, None, true),
+            };
+            if self.flags[id] & CORE == 0 {
+                continue;
+            }
+            // The first literal as written first (the pivot of a RAT lemma).
+            let (s, e) = self.clause(id);
+            lits.clear();
+            lits.extend(first);
+            lits.extend(self.lits[s..e].iter().filter(|&&l| Some(l) != first));
+            if deletion {
+                proof.delete(&lits);
+            } else {
+                proof.add(&lits);
+            }
+        }
+        proof.add(&[]);
+        Some(Core {
+            clauses: &self.used,
+            binaries: &self.used_binaries,
+            proof,
+        })
     }
 
     /// The clauses stored so far (every clause added but the binary ones of two variables), the
@@ -1236,6 +1357,7 @@ impl Checker {
             clauses,
             imp_len: self.imp.iter().map(|v| v.len() as u32).collect(),
             inconsistent: self.inconsistent,
+            top_conflict: self.top_conflict,
             occ,
             occ_start,
             code_sum,
@@ -1279,6 +1401,7 @@ impl Checker {
         }
         self.dirty.clear();
         self.inconsistent = base.inconsistent;
+        self.top_conflict = base.top_conflict;
         self.lemmas.clear();
         self.steps.clear();
         self.base = Some(base);
@@ -1375,6 +1498,7 @@ impl Checker {
             trail,
             head,
             inconsistent,
+            top_conflict,
             mark: _,
             stamp: _,
             seen: _,
@@ -1393,6 +1517,11 @@ impl Checker {
             open_sum: _,
             binary_pos: _,
             steps,
+            used,
+            used_binaries,
+            core_known,
+            traced: _,
+            traced_stamp: _,
         } = self;
         // Reasons and positions count only for a variable set; the rest is scratch.
         lits.clear();
@@ -1406,6 +1535,7 @@ impl Checker {
         trail.clear();
         *head = 0;
         *inconsistent = false;
+        *top_conflict = None;
         *base = None;
         touched.clear();
         dirty.clear();
@@ -1413,6 +1543,9 @@ impl Checker {
         lemmas.clear();
         same_hash.clear();
         steps.clear();
+        used.clear();
+        used_binaries.clear();
+        *core_known = false;
     }
 
     fn is_tautology(&mut self, s: usize, e: usize) -> bool {

@@ -113,6 +113,15 @@ pub enum CertifyError {
 /// ([`Checker::reduced`]).
 const REDUCE_FROM: usize = 100_000;
 
+/// Whether the proof of a certificate of `base` is checked in the reduced form: on large
+/// formulas, the lemmas against the plain CNF as its givens leave it (equivalent, far smaller):
+/// 20 % less checking on hard 25x25 puzzles; building it costs more than it saves at 9x9
+/// (BENCHMARKS.md), and more than it saves for a proof of one step (the empty clause, which the
+/// givens' propagation already refutes: most unique 25x25 puzzles).
+fn reduced_check(base: &Base, proof: &Proof) -> bool {
+    base.formula.len() > REDUCE_FROM && proof.len() > 1
+}
+
 /// The plain encoding of the empty grid of one unit list (extended, pairwise), shared by the
 /// certificates of its puzzles: the clauses and their DIMACS text.
 #[derive(Debug)]
@@ -247,11 +256,15 @@ fn copy_runs(out: &mut Vec<u8>, kept: &[u32], text: &[u8], ends: &[u32]) {
 /// The plain CNF is the extended encoding (Lynce & Ouaknine 2006) with pairwise at-most-one over
 /// the cell variables x(r, c, d) = r·N² + c·N + d (every (cell, digit) pair, nothing simplified
 /// away), the givens as unit clauses, and for `unique` one more clause: that some cell holds
-/// another digit than in the solution. The certificate's CNF keeps, of the encoding of the empty
-/// grid, only the clauses that matter once the givens are known: the reason of each literal that
-/// unit propagation of the givens assigns, and each clause that this assignment leaves
-/// unsatisfied (an equivalent formula, a fifth to a tenth of the size on 9x9); then the givens and
-/// the excluding clause. Its clauses being clauses of the plain CNF, its refutation refutes the
+/// another digit than in the solution. Once [`Certificate::check`] has accepted the proof, the
+/// certificate's CNF keeps, of the encoding of the empty grid, the clauses that check used (its
+/// core: on 9x9 a fifth to a twentieth of the plain CNF), and its proof is the solver's trimmed to
+/// the lemmas the check used; they refute each other by themselves ([`Checker::core`]). Before a
+/// check, and where the check finds no core (a large formula whose proof is checked in reduced
+/// form), it keeps the clauses that matter once the givens are known: the reason of each literal
+/// that unit propagation of the givens assigns, and each clause that this assignment leaves
+/// unsatisfied (an equivalent formula), with the solver's proof. Then the givens and the
+/// excluding clause. Its clauses being clauses of the plain CNF, its refutation refutes the
 /// plain CNF ([`check_certificate`] checks that they are). Unsatisfiable means no solution
 /// (`none`), or none but the one given (`unique`: the solution itself is checked by
 /// [`crate::verify`]). A DRAT checker needs nothing of ours: `rate p.cnf p.drat` or
@@ -263,9 +276,9 @@ pub struct Certificate {
     base: Arc<Base>,
     puzzle: Grid,
     solution: Option<Grid>,
-    /// The clauses of the base's formula in the CNF (ascending indices): those that matter once
-    /// the givens are known ([`subset`]).
-    kept: Vec<u32>,
+    /// The clauses of the base's formula in the CNF: set by the first accepted check that found
+    /// its core, or else when first needed.
+    kept: OnceLock<Kept>,
     /// The givens as unit clauses, then the excluding clause.
     extra: Formula,
     proof: Proof,
@@ -653,22 +666,36 @@ impl Certifier {
         }
         let excluding = usize::from(solution.is_some());
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        let kept = SUBSET.with(|cell| {
-            let mut own = subset::Scratch::default();
-            let mut borrowed = cell.try_borrow_mut();
-            let scratch = match &mut borrowed {
-                Ok(s) => &mut **s,
-                Err(_) => &mut own,
-            };
-            // The checker's propagation of the givens chooses the clauses, and stays loaded for
-            // the check ([`Certificate::check`]).
-            let chosen = CHECKER.with(|c| {
-                let mut slot = c.try_borrow_mut().ok()?;
-                Loaded::for_base(&mut slot, &base)
-                    .load_and_select(id, &base, &extra, excluding, scratch)
+        let kept = OnceLock::new();
+        if reduced_check(&base, &proof) {
+            // Checked in the reduced form, which finds no core: the clauses that matter, chosen
+            // from the checker's propagation of the givens, which stays loaded for the check.
+            let chosen = SUBSET.with(|cell| {
+                let mut own = subset::Scratch::default();
+                let mut borrowed = cell.try_borrow_mut();
+                let scratch = match &mut borrowed {
+                    Ok(s) => &mut **s,
+                    Err(_) => &mut own,
+                };
+                CHECKER
+                    .with(|c| {
+                        let mut slot = c.try_borrow_mut().ok()?;
+                        Loaded::for_base(&mut slot, &base)
+                            .load_and_select(id, &base, &extra, excluding, scratch)
+                    })
+                    .unwrap_or_else(|| base.index.select(&givens, scratch))
             });
-            chosen.unwrap_or_else(|| base.index.select(&givens, scratch))
-        });
+            let _ = kept.set(Kept::Equivalent(chosen));
+        } else {
+            // Loaded for the check ([`Certificate::check`]), which finds the clauses to keep.
+            CHECKER.with(|c| {
+                if let Ok(mut slot) = c.try_borrow_mut() {
+                    let loaded = Loaded::for_base(&mut slot, &base);
+                    loaded.load(&base, &extra);
+                    loaded.ready = Some(id);
+                }
+            });
+        }
         Certificate {
             id,
             base,
@@ -678,6 +705,27 @@ impl Certifier {
             extra,
             proof,
             solver: self.solver,
+        }
+    }
+}
+
+/// Which clauses of the base's formula a certificate's CNF holds (ascending indices), besides the
+/// givens and the excluding clause.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// What our check of the proof used ([`Checker::core`]): an unsatisfiable part of the plain
+    /// CNF (a few hundred clauses on 9x9), and the proof trimmed to the lemmas it checked.
+    Core(Vec<u32>, Proof),
+    /// Those that matter once the givens are known ([`subset`]): an equivalent formula. For a
+    /// large formula whose proof is checked in its reduced form, or a certificate written before
+    /// it was checked.
+    Equivalent(Vec<u32>),
+}
+
+impl Kept {
+    fn clauses(&self) -> &[u32] {
+        match self {
+            Kept::Core(k, _) | Kept::Equivalent(k) => k,
         }
     }
 }
@@ -767,12 +815,21 @@ impl Certificate {
 
     /// Clauses in the CNF.
     pub fn clauses(&self) -> usize {
-        self.kept.len() + self.extra.len()
+        self.kept().clauses().len() + self.extra.len()
     }
 
-    /// Lemmas in the proof.
+    /// Steps in the proof as written ([`Certificate::write_drat`]).
     pub fn lemmas(&self) -> usize {
-        self.proof.len()
+        self.written_proof().len()
+    }
+
+    /// The proof [`Certificate::write_drat`] writes: trimmed by the check to what it used, with
+    /// the CNF of what the check used; the solver's, with the CNF of the clauses that matter.
+    fn written_proof(&self) -> &Proof {
+        match self.kept() {
+            Kept::Core(_, trimmed) => trimmed,
+            Kept::Equivalent(_) => &self.proof,
+        }
     }
 
     /// Checks the proof against the CNF with our own DRAT checker, which shares no code with the
@@ -780,11 +837,13 @@ impl Certificate {
     /// the lemmas the refutation uses, from the last to the first; a lemma nothing uses is not
     /// checked (a proof with a wrong but unused lemma is accepted, by DRAT-trim and `rate` too).
     /// The CNF checked is the plain CNF (the encoding of the empty grid, loaded once per unit list,
-    /// with the givens and the excluding clause), of which [`Certificate::write_cnf`] writes the
-    /// part that matters: unit propagation makes the same deductions in both from any assignment
-    /// (the clauses left out are satisfied by what the givens propagate), so a proof refutes one
-    /// exactly when it refutes the other (RAT lemmas: if the plain CNF, then the part). To check
-    /// the files as written, [`check_certificate`].
+    /// with the givens and the excluding clause). An accepted check records what it used, which
+    /// [`Certificate::write_cnf`] and [`Certificate::write_drat`] then write (the first accepted
+    /// check's, as the certificate is not changed afterwards): the clauses and the lemmas every
+    /// derivation it accepted went through, a refutation by themselves. Where it finds none, they
+    /// write the part of the plain CNF that matters, on which unit propagation makes the same
+    /// deductions from any assignment (the clauses left out are satisfied by what the givens
+    /// propagate), with the solver's proof. To check the files as written, [`check_certificate`].
     ///
     /// # Errors
     /// [`CheckError::Rejected`] naming the last used lemma that does not follow, or
@@ -803,18 +862,42 @@ impl Certificate {
             if loaded.ready.take() != Some(self.id) {
                 loaded.load(&self.base, &self.extra);
             }
-            self.check_with(&mut loaded.checker, &mut loaded.reduced)
+            self.check_with(&mut loaded.checker, &mut loaded.reduced)?;
+            if !reduced_check(&self.base, &self.proof)
+                && self.kept.get().is_none()
+                && let Some((core, trimmed)) = loaded.core()
+            {
+                let _ = self.kept.set(Kept::Core(core, trimmed));
+            }
+            Ok(())
+        })
+    }
+
+    /// The clauses of the base's formula in the CNF: what the check used, once checked; before,
+    /// those that matter once the givens are known (chosen now, and kept).
+    fn kept(&self) -> &Kept {
+        self.kept.get_or_init(|| {
+            let givens: Vec<Lit> = self
+                .extra
+                .clauses()
+                .take(self.extra.len() - usize::from(self.solution.is_some()))
+                .filter_map(|c| c.first().copied())
+                .collect();
+            let chosen = SUBSET.with(|cell| match cell.try_borrow_mut() {
+                Ok(mut s) => self.base.index.select(&givens, &mut s),
+                Err(_) => self
+                    .base
+                    .index
+                    .select(&givens, &mut subset::Scratch::default()),
+            });
+            Kept::Equivalent(chosen)
         })
     }
 
     /// [`Certificate::check`] on `checker` loaded with the CNF; `reduced` is reused for the
     /// reduced checker.
     fn check_with(&self, checker: &mut Checker, reduced: &mut Checker) -> Result<(), CheckError> {
-        // On large formulas, the lemmas against the plain CNF as its givens leave it (equivalent,
-        // far smaller): 20 % less checking on hard 25x25 puzzles; building it costs more than it
-        // saves at 9x9 (BENCHMARKS.md), and more than it saves for a proof of one step (the empty
-        // clause, which the givens' propagation already refutes: most unique 25x25 puzzles).
-        if self.base.formula.len() > REDUCE_FROM && self.proof.len() > 1 {
+        if reduced_check(&self.base, &self.proof) {
             checker.reduce_into(reduced);
             Ok(reduced.check(self.proof.steps())?)
         } else {
@@ -830,6 +913,7 @@ impl Certificate {
         // The comments and header, the base's text, the givens and the excluding clause: one
         // vectored write (one system call for a file), the base's text not copied.
         let mut w = Vec::with_capacity(1024);
+        let kept = self.kept();
         let shape = self.base.shape;
         let n = shape.n();
         writeln!(
@@ -848,7 +932,7 @@ impl Certificate {
         writeln!(
             w,
             "c encoding extended (Lynce & Ouaknine 2006), pairwise at-most-one: {} of the {} clauses of the empty grid's, then the givens as unit clauses{}",
-            self.kept.len(),
+            kept.clauses().len(),
             self.base.formula.len(),
             if self.solution.is_some() {
                 ", then the clause excluding the solution"
@@ -856,10 +940,16 @@ impl Certificate {
                 ""
             }
         )?;
-        writeln!(
-            w,
-            "c kept: the clause that implied each literal unit propagation of the givens assigns, and each clause that assignment leaves unsatisfied (an equivalent CNF)"
-        )?;
+        match kept {
+            Kept::Core(..) => writeln!(
+                w,
+                "c kept: the clauses our check of the proof used (the proof's core: they alone are unsatisfiable)"
+            )?,
+            Kept::Equivalent(_) => writeln!(
+                w,
+                "c kept: the clause that implied each literal unit propagation of the givens assigns, and each clause that assignment leaves unsatisfied (an equivalent CNF)"
+            )?,
+        }
         writeln!(
             w,
             "c each clause{} is one of the puzzle's plain CNF (satdoku encode --encoding extended --amo pairwise), so that one is unsatisfiable too",
@@ -892,7 +982,8 @@ impl Certificate {
             }
             extra.extend_from_slice(b"0\n");
         }
-        let mut kept = Vec::with_capacity(16 * self.kept.len());
+        let kept = kept.clauses();
+        let mut lines = Vec::with_capacity(16 * kept.len());
         let written = self.base.written.fetch_add(1, Ordering::Relaxed);
         let text = match self.base.text.get() {
             None if written >= WRITTEN_BEFORE_TEXT => {
@@ -901,18 +992,18 @@ impl Certificate {
             text => text,
         };
         if let Some((text, ends)) = text {
-            copy_runs(&mut kept, &self.kept, text, ends);
+            copy_runs(&mut lines, kept, text, ends);
         } else {
-            for &i in &self.kept {
+            for &i in kept {
                 for &l in self.base.formula.clause(i as usize) {
-                    push_dimacs(&mut kept, l);
+                    push_dimacs(&mut lines, l);
                 }
-                kept.extend_from_slice(b"0\n");
+                lines.extend_from_slice(b"0\n");
             }
         }
         let mut parts = [
             io::IoSlice::new(&w),
-            io::IoSlice::new(&kept),
+            io::IoSlice::new(&lines),
             io::IoSlice::new(&extra),
         ];
         let mut parts = &mut parts[..];
@@ -932,7 +1023,7 @@ impl Certificate {
     /// # Errors
     /// What writing to `out` returns.
     pub fn write_drat<W: Write>(&self, out: W) -> io::Result<()> {
-        self.proof.write_text(out)
+        self.written_proof().write_text(out)
     }
 
     /// Writes `DIR/NAME.cnf` and `DIR/NAME.drat` and returns their paths. `name` is a file name
@@ -976,6 +1067,8 @@ struct Loaded {
     /// The reduced checker of the last check of a large formula, kept for its allocations
     /// ([`Checker::reduce_into`]).
     reduced: Checker,
+    /// Scratch for [`Loaded::core`]: a bit per clause of the base.
+    core_bits: Vec<u64>,
 }
 
 impl Loaded {
@@ -1020,6 +1113,7 @@ impl Loaded {
             imp_start,
             ready: None,
             reduced: Checker::new(),
+            core_bits: Vec::new(),
         }
     }
 
@@ -1045,6 +1139,45 @@ impl Loaded {
         for c in extra.clauses().skip(units) {
             self.checker.add_clause(c);
         }
+    }
+
+    /// What the checker's last check used of the base's formula ([`Checker::core`]) as indices in
+    /// it, ascending (the givens and the excluding clause are left out: a certificate writes them
+    /// all); `None` if that check found none, or used a binary clause not the base's.
+    fn core(&mut self) -> Option<(Vec<u32>, Proof)> {
+        let saved = self.ids.len();
+        let (base, ids) = (&self.base, &self.ids);
+        let checker::Core {
+            clauses: used,
+            binaries,
+            proof: trimmed,
+        } = self.checker.core()?;
+        // A bit per clause of the base (repeats are common: a binary reason met in many checks).
+        let bits = &mut self.core_bits;
+        bits.clear();
+        bits.resize(base.formula.len().div_ceil(64), 0);
+        let mut set = |i: u32| bits[i as usize / 64] |= 1 << (i % 64);
+        for &c in used {
+            let c = c as usize;
+            if let Some(&i) = ids.get(c) {
+                set(i);
+            } else if let Some(&i) = base.unit_clauses.get(c - saved) {
+                set(i);
+            }
+        }
+        for &(x, y) in binaries {
+            // (x ∨ y): y among what ¬x implies.
+            set(base.index.binary_clause(!x, y)?);
+        }
+        let mut out = Vec::with_capacity(used.len() + binaries.len());
+        for (w, &word) in bits.iter().enumerate() {
+            let mut word = word;
+            while word != 0 {
+                out.push((w * 64) as u32 + word.trailing_zeros());
+                word &= word - 1;
+            }
+        }
+        Some((out, trimmed))
     }
 
     /// Loads the CNF of certificate `id` (the base's unit clauses, `extra`: the givens, then the
