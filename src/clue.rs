@@ -8,6 +8,7 @@
 //! Values are the digits as written: on a grid whose digits run from 0 (a zero-based grid, sigh's
 //! `0-8`) digit d has the value d − 1; sums, sandwiches and kropki dots are of values.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::automaton::{Automaton, Distinct, Layered, TooLarge, unroll, unroll_within};
@@ -495,7 +496,12 @@ pub(crate) struct Lowered {
     pub window_rules: Vec<WindowRule>,
     /// Candidate sets of cells (intersected when a cell has several).
     pub candidates: Vec<(Cell, DigitSet)>,
+    /// The lines unrolled so far from automata that a key names wholly ([`Lowered::line_shared`]).
+    unrolled: HashMap<(LineKey, usize, bool), Arc<Layered>>,
 }
+
+/// What names an outside clue's automaton: the clue type and its parameters.
+type LineKey = (&'static str, [i32; 4]);
 
 /// Why a clue cannot be lowered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -556,6 +562,34 @@ impl Lowered {
             }
         }
         self.line(ctx, cells, automaton)
+    }
+
+    /// [`Lowered::line_of`] for an automaton that `key` names wholly: the lines of one puzzle with
+    /// the same key, length and `distinct` share one unrolled graph (a puzzle's outside clues
+    /// repeat few values: the 36 hidden skyscrapers of a 9x9 puzzle are at most 9 automata, and
+    /// unrolling each was a fifth of such a puzzle's time).
+    fn line_shared<A: Automaton>(
+        &mut self,
+        ctx: &LowerCtx<'_>,
+        cells: &[Cell],
+        automaton: &A,
+        distinct: bool,
+        key: LineKey,
+    ) -> Result<(), LowerError> {
+        let key = (key, cells.len(), distinct);
+        if let Some(graph) = self.unrolled.get(&key) {
+            self.lines.push(LineRule {
+                cells: cells.to_vec(),
+                graph: Arc::clone(graph),
+                clue: None,
+            });
+            return Ok(());
+        }
+        self.line_of(ctx, cells, automaton, distinct)?;
+        if let Some(line) = self.lines.last() {
+            self.unrolled.insert(key, Arc::clone(&line.graph));
+        }
+        Ok(())
     }
 
     fn linear(&mut self, ctx: &LowerCtx<'_>, terms: &[(Cell, i32)], total: i32) {
@@ -1033,22 +1067,22 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
                 hi,
                 house,
             };
-            out.line_of(ctx, cells, &lunch, boxed || one_row_or_col(shape, cells))?;
+            let key = (clue.keyword(), [*sum, lo, hi, i32::from(house)]);
+            let distinct = boxed || one_row_or_col(shape, cells);
+            out.line_shared(ctx, cells, &lunch, distinct, key)?;
         }
         Clue::XSum { sum, cells } => {
-            out.line_of(
-                ctx,
-                cells,
-                &FirstX { sum: *sum },
-                one_row_or_col(shape, cells),
-            )?;
+            let distinct = one_row_or_col(shape, cells);
+            let key = (clue.keyword(), [*sum, 0, 0, 0]);
+            out.line_shared(ctx, cells, &FirstX { sum: *sum }, distinct, key)?;
         }
         Clue::Skyscraper { count, cells } => {
             let sky = Sky {
                 hidden: None,
                 count: *count,
             };
-            out.line_of(ctx, cells, &sky, one_row_or_col(shape, cells))?;
+            let key = (clue.keyword(), [*count, 0, 0, 0]);
+            out.line_shared(ctx, cells, &sky, one_row_or_col(shape, cells), key)?;
         }
         Clue::HiddenSkyscraper { value, cells } => {
             let sky = Sky {
@@ -1058,7 +1092,7 @@ fn lower_clue(clue: &Clue, ctx: &LowerCtx<'_>, out: &mut Lowered) -> Result<(), 
             // Not told that its cells differ (unlike the skyscraper's count): the clue speaks only
             // of the cells up to the first hidden one, and the product with the digits used was
             // most of the puzzle's time for nothing (corpus #141, #225: one node either way).
-            out.line_of(ctx, cells, &sky, false)?;
+            out.line_shared(ctx, cells, &sky, false, (clue.keyword(), [*value, 0, 0, 0]))?;
         }
         Clue::NumberedRoom { value, cells } => {
             select(ctx, cells[0], cells, *value, out);
@@ -2184,6 +2218,69 @@ mod tests {
         assert_eq!(out.lines.len(), 1);
         let edges = out.lines[0].graph.edge_count();
         assert!(edges < 600, "{edges} edges");
+    }
+
+    #[test]
+    fn outside_clues_of_one_automaton_share_its_unrolled_line() {
+        // Hidden skyscrapers on every row from the left and the right, values 1-9 in turn: 18
+        // lines, 9 automata; a sandwich and a lunchbox of one sum are two (one is told that its
+        // cells differ), and so are skyscrapers of one count on lines of two lengths.
+        let shape = Shape::new(3, 3).unwrap();
+        let ctx = LowerCtx {
+            shape,
+            base: 1,
+            regions: None,
+        };
+        let row = |r: usize| -> Vec<Cell> { (0..9).map(|c| Cell::at(shape, r, c)).collect() };
+        let mut out = Lowered::default();
+        for r in 0..9 {
+            let value = r as i32 % 9 + 1;
+            for cells in [row(r), row(r).into_iter().rev().collect()] {
+                lower(&Clue::HiddenSkyscraper { value, cells }, &ctx, &mut out).unwrap();
+            }
+        }
+        lower(
+            &Clue::Sandwich {
+                sum: 10,
+                cells: row(0),
+            },
+            &ctx,
+            &mut out,
+        )
+        .unwrap();
+        lower(
+            &Clue::Lunchbox {
+                sum: 10,
+                cells: row(0),
+            },
+            &ctx,
+            &mut out,
+        )
+        .unwrap();
+        for cells in [row(1), row(1)[..5].to_vec()] {
+            lower(&Clue::Skyscraper { count: 3, cells }, &ctx, &mut out).unwrap();
+        }
+        let graphs = |lines: &[LineRule]| {
+            let mut distinct: Vec<&Arc<Layered>> = Vec::new();
+            for l in lines {
+                if !distinct.iter().any(|g| Arc::ptr_eq(g, &l.graph)) {
+                    distinct.push(&l.graph);
+                }
+            }
+            distinct.len()
+        };
+        assert_eq!(out.lines.len(), 22);
+        assert_eq!(graphs(&out.lines[..18]), 9);
+        assert_eq!(graphs(&out.lines[18..]), 4);
+        // The shared line is the one its clue unrolls alone.
+        let mut alone = Lowered::default();
+        let clue = Clue::HiddenSkyscraper {
+            value: 1,
+            cells: row(0).into_iter().rev().collect(),
+        };
+        lower(&clue, &ctx, &mut alone).unwrap();
+        assert_eq!(*alone.lines[0].graph, *out.lines[1].graph);
+        assert!(Arc::ptr_eq(&out.lines[0].graph, &out.lines[1].graph));
     }
 
     #[test]
