@@ -203,9 +203,7 @@ pub(crate) struct Checker {
     trail: Vec<Lit>,
     /// Trail entries processed by propagation.
     head: usize,
-    /// Whether the formula is contradictory by unit propagation alone, and the conflict that
-    /// showed it.
-    inconsistent: bool,
+    /// The conflict that showed the formula contradictory by unit propagation alone, if it is.
     top_conflict: Option<Conflict>,
     /// Scratch: literal marks, variable marks, clause buffers, the analysis stack.
     mark: Vec<u32>,
@@ -240,8 +238,7 @@ pub(crate) struct Checker {
     steps: Vec<(usize, Step)>,
     /// What the last check's derivations used of the formula ([`Checker::core`]): its stored
     /// clauses (flagged [`USED`]) and its binary clauses (x ∨ y), the reasons of the top-level
-    /// values they rest on included; and whether that check collected them (it found the
-    /// refutation by analysing a conflict).
+    /// values they rest on included; and whether that check was accepted.
     used: Vec<u32>,
     used_binaries: Vec<(Lit, Lit)>,
     core_known: bool,
@@ -255,7 +252,6 @@ pub(crate) struct Checker {
 struct Base {
     clauses: usize,
     imp_len: Vec<u32>,
-    inconsistent: bool,
     top_conflict: Option<Conflict>,
     /// Per literal code: the base's watched clauses (three or more literals) that hold it, flat,
     /// the list of code l `occ[occ_start[l]..occ_start[l + 1]]`; for [`Checker::add_units`].
@@ -598,7 +594,7 @@ impl Checker {
             && a.index() != b.index()
         {
             self.grow(a.index().max(b.index()));
-            if !self.inconsistent {
+            if !self.is_inconsistent() {
                 self.add_binary(a, b);
             }
             return;
@@ -606,12 +602,12 @@ impl Checker {
         let mut lits = std::mem::take(&mut self.scratch);
         let tautology = self.dedupe(clause, &mut lits);
         if lits.len() == 2 && !tautology {
-            if !self.inconsistent {
+            if !self.is_inconsistent() {
                 self.add_binary(lits[0], lits[1]);
             }
         } else {
             let id = self.store_deduped(&lits);
-            if !tautology && !self.inconsistent {
+            if !tautology && !self.is_inconsistent() {
                 self.add_stored(id);
             }
         }
@@ -641,7 +637,7 @@ impl Checker {
         for l in units {
             self.grow(l.index());
             let id = self.store_deduped(&[l]);
-            if self.inconsistent {
+            if self.is_inconsistent() {
                 continue;
             }
             match self.value(l) {
@@ -650,13 +646,13 @@ impl Checker {
                 _ => self.assign(l, Reason::Clause(id as u32)),
             }
         }
-        if self.inconsistent {
+        if self.is_inconsistent() {
             return;
         }
         let base = self.base.take().expect("checked above");
         let conflict = self.propagate_counting(&base);
         self.contradiction(conflict);
-        if !self.inconsistent {
+        if !self.is_inconsistent() {
             self.rewatch_open(&base);
         }
         self.base = Some(base);
@@ -837,16 +833,15 @@ impl Checker {
         }
     }
 
-    /// Watches the formula's stored clause `id` (not binary, not a tautology), and propagates
-    /// what it implies at the top level.
     /// Notes the conflict of top-level unit propagation, if any: the formula is contradictory.
     fn contradiction(&mut self, conflict: Option<Conflict>) {
         if conflict.is_some() {
-            self.inconsistent = true;
             self.top_conflict = conflict;
         }
     }
 
+    /// Watches the formula's stored clause `id` (not binary, not a tautology), and propagates
+    /// what it implies at the top level.
     fn add_stored(&mut self, id: usize) {
         let (s, e) = self.clause(id);
         let here = Some(Conflict::Clause(id as u32));
@@ -1174,7 +1169,7 @@ impl Checker {
         self.same_hash.resize(self.formula as usize, NONE);
         let mut steps = steps.into_iter().enumerate();
         let mut conflict = None;
-        if !self.inconsistent {
+        if !self.is_inconsistent() {
             for (i, (deletion, clause)) in steps.by_ref() {
                 if deletion {
                     self.delete_lemma(clause, i);
@@ -1202,8 +1197,8 @@ impl Checker {
             if let Some(c) = self.top_conflict {
                 let top = self.trail.len();
                 self.analyse(c, top, top);
-                self.core_known = true;
             }
+            self.core_known = true;
             return Ok(());
         };
         let top = self.trail.len();
@@ -1244,9 +1239,7 @@ impl Checker {
         result
     }
 
-    /// What the last check used, if it was accepted with a conflict it analysed (not when unit
-    /// propagation of the formula alone is contradictory without a conflict on record): of the
-    /// formula, the stored clauses by index, each once, and the binary clauses (x ∨ y) in any
+    /// What the last check used, if it was accepted: of the formula, the stored clauses by index, each once, and the binary clauses (x ∨ y) in any
     /// order, maybe repeated; and the proof trimmed to the lemmas it checked (with their
     /// deletions that it carried out), then the empty clause. The formula's core and the trimmed
     /// proof are a refutation by themselves: every derivation the check accepted goes through
@@ -1295,7 +1288,7 @@ impl Checker {
 
     /// Whether the clauses added so far are contradictory by unit propagation alone.
     pub(crate) fn is_inconsistent(&self) -> bool {
-        self.inconsistent
+        self.top_conflict.is_some()
     }
 
     /// Whether `l` is true, by the clauses added so far (at the top level, outside a check).
@@ -1356,7 +1349,6 @@ impl Checker {
         self.base = Some(Base {
             clauses,
             imp_len: self.imp.iter().map(|v| v.len() as u32).collect(),
-            inconsistent: self.inconsistent,
             top_conflict: self.top_conflict,
             occ,
             occ_start,
@@ -1400,7 +1392,6 @@ impl Checker {
             self.dirty_mask[code] = 0;
         }
         self.dirty.clear();
-        self.inconsistent = base.inconsistent;
         self.top_conflict = base.top_conflict;
         self.lemmas.clear();
         self.steps.clear();
@@ -1436,7 +1427,7 @@ impl Checker {
         if let Some(top) = (self.values.len() / 2).checked_sub(1) {
             out.grow(top);
         }
-        if self.inconsistent {
+        if self.is_inconsistent() {
             out.add_clause(&[]);
             return;
         }
@@ -1497,7 +1488,6 @@ impl Checker {
             analysed,
             trail,
             head,
-            inconsistent,
             top_conflict,
             mark: _,
             stamp: _,
@@ -1534,7 +1524,6 @@ impl Checker {
         analysed.fill(false);
         trail.clear();
         *head = 0;
-        *inconsistent = false;
         *top_conflict = None;
         *base = None;
         touched.clear();
@@ -1732,9 +1721,9 @@ mod tests {
         // Units at the top level: ¬1 and ¬2 make (1 2 3) a unit; then ¬3 is inconsistent.
         k.add_clause(&c(&[-1]));
         k.add_clause(&c(&[-2]));
-        assert!(!k.inconsistent);
+        assert!(!k.is_inconsistent());
         k.add_clause(&c(&[-3]));
-        assert!(k.inconsistent);
+        assert!(k.is_inconsistent());
         assert_eq!(k.check([(false, &[][..])]), Ok(()));
     }
 

@@ -646,11 +646,9 @@ impl Certifier {
     ) -> Certificate {
         let n = units.shape().n();
         let mut extra = Formula::new();
-        let mut givens = Vec::with_capacity(puzzle.filled());
         for i in 0..units.shape().cells() {
             let cell = Cell::new(i);
             if let Some(d) = puzzle.get(cell) {
-                givens.push(cell_lit(n, cell, d));
                 extra.add_clause(&[cell_lit(n, cell, d)]);
             }
         }
@@ -683,7 +681,7 @@ impl Certifier {
                         Loaded::for_base(&mut slot, &base)
                             .load_and_select(id, &base, &extra, excluding, scratch)
                     })
-                    .unwrap_or_else(|| base.index.select(&givens, scratch))
+                    .unwrap_or_else(|| base.index.select(&givens(&extra, excluding), scratch))
             });
             let _ = kept.set(Kept::Equivalent(chosen));
         } else {
@@ -728,6 +726,16 @@ impl Kept {
             Kept::Core(k, _) | Kept::Equivalent(k) => k,
         }
     }
+}
+
+/// The givens' literals of a certificate's `extra` clauses (the givens' unit clauses, then
+/// `excluding` excluding clauses).
+fn givens(extra: &Formula, excluding: usize) -> Vec<Lit> {
+    extra
+        .clauses()
+        .take(extra.len() - excluding)
+        .filter_map(|c| c.first().copied())
+        .collect()
 }
 
 /// What one proof-recording solve gave: a certificate, or a (verified) solution.
@@ -877,12 +885,7 @@ impl Certificate {
     /// those that matter once the givens are known (chosen now, and kept).
     fn kept(&self) -> &Kept {
         self.kept.get_or_init(|| {
-            let givens: Vec<Lit> = self
-                .extra
-                .clauses()
-                .take(self.extra.len() - usize::from(self.solution.is_some()))
-                .filter_map(|c| c.first().copied())
-                .collect();
+            let givens = givens(&self.extra, usize::from(self.solution.is_some()));
             let chosen = SUBSET.with(|cell| match cell.try_borrow_mut() {
                 Ok(mut s) => self.base.index.select(&givens, &mut s),
                 Err(_) => self
