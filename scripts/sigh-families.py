@@ -3,7 +3,8 @@
 
 Usage:
     node ../shared/peers/sigh/corpus.mjs --mode count CORPUS > SIGH.jsonl
-    scripts/sigh-families.py [--satdoku BIN] [--timeout S] [--backend B] [--out OUT.jsonl] CORPUS SIGH.jsonl
+    scripts/sigh-families.py [--satdoku BIN] [--timeout S] [--backend B] [--out OUT.jsonl]
+                             [--repeat R] [--repeat-under S] CORPUS SIGH.jsonl
 
 CORPUS is sigh's corpus (`../shared/datasets/variants-sigh/puzzles.jsonl`: one JSON object a line,
 `input` the constraint string, `types` its constraint types, `solution` the published one if any);
@@ -17,6 +18,14 @@ of each (sigh's in-process `cpu_ms` summed, module loading not counted; satdoku'
 start-up, the median CPU of a process over an empty file, for the families of a few milliseconds;
 and satdoku's per-puzzle times summed, the records' `micros`: wall, not CPU, but resolving the
 families of a millisecond).
+
+With `--repeat R`, a family whose sigh total is under `--repeat-under` seconds (default 0.1) is
+solved from a file holding each of its puzzles R times in a row, and its satdoku CPU figures are
+per repetition: the process's CPU over R (start-up spread over the repetitions), and less start-up
+the process's CPU less one start-up, over R. A process's CPU is counted in the kernel's ticks, so a
+family of a millisecond or two is otherwise below what it resolves; each repetition reads, builds
+and solves the puzzle afresh (nothing is kept from one record to the next but the memory
+allocator's pages), so this is the cost of a puzzle in a warm process, as sigh's `cpu_ms` is.
 """
 
 import argparse
@@ -58,7 +67,13 @@ def main():
     ap.add_argument("--backend", default=None)
     ap.add_argument("--out", default=None, help="write satdoku's records (with cpu_s) here")
     ap.add_argument("--only", default=None, help="comma-separated corpus indices")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="the small families' puzzles this many times each (their CPU per repetition)")
+    ap.add_argument("--repeat-under", type=float, default=0.1,
+                    help="families whose sigh CPU total is under this many seconds are repeated")
     args = ap.parse_args()
+    if args.repeat < 1:
+        ap.error("--repeat must be at least 1")
 
     corpus = [json.loads(l) for l in open(args.corpus) if l.strip()]
     sigh = {}
@@ -78,17 +93,22 @@ def main():
     empty = os.path.join(work, "empty.txt")
     open(empty, "w").close()
     out = open(args.out, "w") if args.out else None
-    ours, cpu = {}, {}
+    ours, cpu, repeats = {}, {}, {}
     for t, idx in sorted(families.items()):
         path = os.path.join(work, "family.txt")
+        sigh_total = sum(sigh[i]["cpu_ms"] for i in idx) / 1000
+        r = args.repeat if sigh_total < args.repeat_under else 1
+        repeats[t] = r
         with open(path, "w") as f:
             for i in idx:
                 # One line a puzzle: some inputs are spread over lines (sigh reads them whole).
-                f.write("".join(corpus[i]["input"].split()) + "\n")
+                f.write(("".join(corpus[i]["input"].split()) + "\n") * r)
         recs, c = run_file(args.satdoku, path, args.timeout, args.backend)
         kept = []
         for rec in recs:
-            i = idx[rec["index"]]
+            if rec["index"] % r != 0:
+                continue
+            i = idx[rec["index"] // r]
             if rec.get("status") == "error":
                 continue
             rec["corpus_index"] = i
@@ -99,7 +119,7 @@ def main():
                 out.flush()
         families[t] = kept
         cpu[t] = c
-        print(f"{t}: {len(kept)} of {len(idx)} read, {c:.2f} s CPU", file=sys.stderr)
+        print(f"{t}: {len(kept)} of {len(idx)} read, {c:.2f} s CPU ({r} repetitions)", file=sys.stderr)
 
     def count_of(rec):
         return {"unique": 1, "none": 0, "multiple": 2}.get(rec.get("status"))
@@ -128,7 +148,7 @@ def main():
                 total["sigh"] += s["cpu_ms"] / 1000
                 total["ours"] += rec.get("micros", 0) / 1e6
         if n:
-            rows.append((t, n, agree, cs, cpu[t], ms, worst))
+            rows.append((t, n, agree, cs, cpu[t], ms, worst, repeats[t]))
     # satdoku's start-up (a process over an empty file), to subtract from its figures for the
     # families whose total is a few milliseconds: sigh's `cpu_ms` leaves its start-up out.
     start = sorted(run_file(args.satdoku, empty, args.timeout, args.backend)[1] for _ in range(7))[3]
@@ -142,13 +162,16 @@ def main():
     # each puzzle's answer in the process, reading and start-up left out, as sigh's `cpu_ms`
     # leaves its own out), which resolve the families of a millisecond that process CPU, counted
     # in the kernel's ticks, does not; wall, so a race's second thread is not in them.
+    # Repeated families: satdoku's CPU per repetition (the start-up once in the process's figure).
     print("| family | puzzles | answers agree | sigh CPU s | satdoku CPU s | satdoku / sigh "
-          "| satdoku less start-up | ratio | satdoku per puzzle s (wall) | ratio | slowest (satdoku wall s, #) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-    for t, n, agree, cs, co, ms, worst in rows:
-        less = max(co - start, 0.0)
-        print(f"| {t} | {n} | {agree} | {cs:.3f} | {co:.3f} | {ratio(co, cs)} | {less:.3f} | {ratio(less, cs)} "
-              f"| {ms:.4f} | {ratio(ms, cs)} | {worst[0]:.2f} (#{worst[1]}) |")
+          "| satdoku less start-up | ratio | satdoku per puzzle s (wall) | ratio | repetitions "
+          "| slowest (satdoku wall s, #) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for t, n, agree, cs, co, ms, worst, r in rows:
+        less = max(co - start, 0.0) / r
+        co /= r
+        print(f"| {t} | {n} | {agree} | {cs:.3f} | {co:.3f} | {ratio(co, cs)} | {less:.4f} | {ratio(less, cs)} "
+              f"| {ms:.4f} | {ratio(ms, cs)} | {r} | {worst[0]:.2f} (#{worst[1]}) |")
     print(f"| all (each puzzle once; satdoku: per-puzzle time) | {total['n']} | {total['agree']} "
           f"| {total['sigh']:.2f} | {total['ours']:.2f} | {total['ours'] / max(total['sigh'], 1e-9):.2f}x | |")
 

@@ -18,7 +18,9 @@
 
 use super::digit_peers::DigitPeers;
 use super::mask::Mask;
-use super::narrow::{Narrowed, domain, keep_only, narrow, prune_unless_seen};
+use super::narrow::{
+    Narrowed, domain, keep_only, narrow, prune_signed, prune_unless_seen, signature,
+};
 use super::sandwich::Sandwich;
 use super::step::{Contradiction, Step};
 use crate::automaton::Layered;
@@ -65,6 +67,12 @@ struct SumProp {
     single: Option<u64>,
     /// When the sum counts one digit (see [`Count`]).
     count: Option<Count>,
+    /// Per group, the digits weighing 1, when every weight is 0 or 1 (counts of digits: same
+    /// values, look and say, quadruples): then [`SumProp::prune_binary`] reasons in intervals.
+    binary: Option<Box<[u64]>>,
+    /// Whether its cells are the sum's before it, in the same order (same values' counts, one sum
+    /// a digit): then the signature of its inputs is that sum's while nothing has changed.
+    same_cells: bool,
 }
 
 /// A sum that counts the cells holding one digit, at least once (look and say, quadruples):
@@ -545,13 +553,18 @@ impl ClueRules {
         }
         let squares = Squares::of(units);
         let circles = Circles::of(units);
-        let sums: Box<[SumProp]> = units
+        let mut sums: Vec<SumProp> = units
             .sums()
             .iter()
             .filter(|s| !circles.as_ref().is_some_and(|c| c.counts(s, value)))
             .chain(derived)
             .map(|s| SumProp::new(units, s))
             .collect();
+        for k in 1..sums.len() {
+            sums[k].same_cells =
+                sums[k].cells == sums[k - 1].cells && sums[k].groups == sums[k - 1].groups;
+        }
+        let sums = sums.into_boxed_slice();
         let peers =
             if squares.is_some() || circles.is_some() || sums.iter().any(|s| s.count.is_some()) {
                 PeerSets::of(units)
@@ -645,18 +658,32 @@ impl ClueRules {
         }
         let cached = out.seen.len() >= base + self.constraints();
         let slot = |k: usize| cached.then_some(base + k);
+        // The signature of the last sum's inputs, while nothing has changed since it was taken;
+        // the last binary sum's reading of its groups, while valid.
+        let mut last = None;
+        let mut scan = Scan::default();
         for (k, sum) in self.sums.iter().enumerate() {
             let cells = &sum.cells;
-            changed |= prune_unless_seen(
+            let sig = match last {
+                Some(sig) if sum.same_cells => sig,
+                _ => {
+                    scan.valid = false;
+                    slot(k).and_then(|_| signature(cells.iter(), cells, cand, vals, false))
+                }
+            };
+            let c = prune_signed(
                 slot(k),
+                sig,
                 cells.iter(),
                 cells,
                 cand,
                 vals,
                 out,
                 false,
-                |c, o| sum.prune(n, c, vals, o, self.peers.as_ref()),
+                |c, o| sum.prune(n, c, vals, o, self.peers.as_ref(), &mut scan),
             )?;
+            last = (!c).then_some(sig);
+            changed |= c;
         }
         let first_line = self.sums.len();
         let kept = out.seen.len() >= residues + self.residue_len;
@@ -1160,6 +1187,19 @@ impl SumProp {
             (i * 64) as u64 + u64::from(totals[i].trailing_zeros())
         });
         let count = Count::of(s, &cells);
+        let binary = weights
+            .iter()
+            .all(|w| w.len() <= 64 && w.iter().all(|&x| x <= 1))
+            .then(|| {
+                weights
+                    .iter()
+                    .map(|w| {
+                        w.iter()
+                            .enumerate()
+                            .fold(0u64, |m, (d, &x)| m | u64::from(x) << d)
+                    })
+                    .collect()
+            });
         SumProp {
             cells: cells.into(),
             groups: ranges.into(),
@@ -1171,6 +1211,8 @@ impl SumProp {
             table_words,
             single,
             count,
+            binary,
+            same_cells: false,
         }
     }
 
@@ -1184,7 +1226,12 @@ impl SumProp {
         vals: &[u16],
         out: &mut Narrowed<'_, M>,
         peers: Option<&PeerSets>,
+        scan: &mut Scan,
     ) -> Step<bool> {
+        if let Some(ones) = &self.binary {
+            return self.prune_binary(ones, cand, vals, out, peers, scan);
+        }
+        scan.valid = false;
         if let Some(t) = self.single {
             // Cheap bounds first: a total out of them fails; far enough inside them, no digit
             // of any cell can be out of reach, and the exact pass below is skipped.
@@ -1318,6 +1365,152 @@ impl SumProp {
         if let (Some(count), Some(peers)) = (&self.count, peers) {
             changed |= count.prune(peers, &self.cells, cand, vals, out)?;
         }
+        Ok(changed)
+    }
+}
+
+/// What one pass over a binary sum's groups read, per group (placed digits, the open cells'
+/// digits, open cells): the same for the next sum over the same cells and groups while nothing
+/// changes (same values' counts, one sum a digit), which then reads it instead of the cells.
+#[derive(Default)]
+struct Scan {
+    groups: [(u64, u64, u64); Scan::GROUPS],
+    /// Whether `groups` holds the scan of the sum about to be pruned.
+    valid: bool,
+}
+
+impl Scan {
+    /// Groups kept (a sum of more is scanned each time).
+    const GROUPS: usize = 16;
+}
+
+impl SumProp {
+    /// [`SumProp::prune`] for a sum whose weights are all 0 or 1 (`ones`: per group, the digits
+    /// weighing 1). A group of k open cells whose candidates' union holds z digits of weight 0 and
+    /// o of weight 1 sums to every count from max(0, k − z) to min(k, o) (different digits: any
+    /// number of the heavy ones in that range), so the sums of groups are intervals and so is
+    /// their total: the exact pass's subset sums come down to interval arithmetic, and keep the
+    /// same digits (a test compares them).
+    fn prune_binary<M: Mask>(
+        &self,
+        ones: &[u64],
+        cand: &mut [M],
+        vals: &[u16],
+        out: &mut Narrowed<'_, M>,
+        peers: Option<&PeerSets>,
+        scan: &mut Scan,
+    ) -> Step<bool> {
+        // Per group: its open cells' union of digits (less those placed), open cells, the sum
+        // of its placed cells, and its least and most sums.
+        let ng = self.groups.len();
+        let keep_scan = ng <= Scan::GROUPS;
+        let scanned = scan.valid && keep_scan;
+        scan.valid = false;
+        let mut on_stack = [(0u64, 0u64, 0u64, 0u64, 0u64); 16];
+        let mut on_heap = Vec::new();
+        let info: &mut [(u64, u64, u64, u64, u64)] = if ng <= on_stack.len() {
+            &mut on_stack[..ng]
+        } else {
+            on_heap.resize(ng, (0, 0, 0, 0, 0));
+            &mut on_heap
+        };
+        let (mut lo, mut hi, mut stray) = (0u64, 0u64, false);
+        for (g, &(from, to)) in self.groups.iter().enumerate() {
+            let (placed, union, open) = if scanned {
+                scan.groups[g]
+            } else {
+                let (mut placed, mut union, mut open) = (0u64, 0u64, 0u64);
+                for &c in &self.cells[from as usize..to as usize] {
+                    match vals[c as usize] {
+                        0 => {
+                            union |= cand[c as usize].low_bits();
+                            open += 1;
+                        }
+                        v => {
+                            let bit = 1u64 << (v - 1);
+                            if placed & bit != 0 {
+                                return Err(Contradiction);
+                            }
+                            placed |= bit;
+                        }
+                    }
+                }
+                if keep_scan {
+                    scan.groups[g] = (placed, union, open);
+                }
+                (placed, union, open)
+            };
+            // An open cell may still hold a digit placed in its group: narrowed away below.
+            stray |= union & placed != 0;
+            let union = union & !placed;
+            let fixed = u64::from((placed & ones[g]).count_ones());
+            let size = u64::from(union.count_ones());
+            if size < open {
+                return Err(Contradiction);
+            }
+            let heavy = u64::from((union & ones[g]).count_ones());
+            let (least, most) = (
+                fixed + open.saturating_sub(size - heavy),
+                fixed + open.min(heavy),
+            );
+            lo += least;
+            hi += most;
+            info[g] = (union, open, fixed, least, most);
+        }
+        let floors: u64 = self.floors.iter().map(|&f| u64::from(f)).sum();
+        // Whether an allowed total lies in [a, b] (in the sum's units before its floors).
+        let reaches = |a: u64, b: u64| {
+            let (a, b) = (a.saturating_sub(floors), b.checked_sub(floors));
+            b.is_some_and(|b| {
+                (a..=b.min((self.words * 64) as u64 - 1)).any(|t| has_bit(&self.totals, t as usize))
+            })
+        };
+        if !reaches(lo, hi) {
+            return Err(Contradiction);
+        }
+        // Read as the cells are now: the next sum over them may take it, unless this one narrows.
+        scan.valid = keep_scan;
+        // One digit of one group moves the total's least or most by one at most: strictly
+        // inside them, the one total stays reachable whatever a cell holds.
+        if let Some(t) = self.single
+            && !stray
+            && lo.saturating_sub(floors) < t
+            && t < hi.saturating_sub(floors)
+        {
+            return Ok(false);
+        }
+        let mut changed = false;
+        for (g, &(from, to)) in self.groups.iter().enumerate() {
+            let (union, open, fixed, least, most) = info[g];
+            if open == 0 {
+                continue;
+            }
+            let heavy = u64::from((union & ones[g]).count_ones());
+            let light = u64::from(union.count_ones()) - heavy;
+            let (others_lo, others_hi) = (lo - least, hi - most);
+            let mut keep = 0u64;
+            // One open cell takes a digit of weight w; the others k − 1 of the rest.
+            for (w, digits) in [(0u64, union & !ones[g]), (1, union & ones[g])] {
+                if digits == 0 {
+                    continue;
+                }
+                let (z, o) = (light - (1 - w), heavy - w);
+                let a = fixed + w + (open - 1).saturating_sub(z);
+                let b = fixed + w + (open - 1).min(o);
+                if reaches(others_lo + a, others_hi + b) {
+                    keep |= digits;
+                }
+            }
+            for &c in &self.cells[from as usize..to as usize] {
+                if vals[c as usize] == 0 {
+                    changed |= narrow(cand, out, c as usize, keep)?;
+                }
+            }
+        }
+        if let (Some(count), Some(peers)) = (&self.count, peers) {
+            changed |= count.prune(peers, &self.cells, cand, vals, out)?;
+        }
+        scan.valid = keep_scan && !changed;
         Ok(changed)
     }
 }
@@ -2113,6 +2306,167 @@ mod tests {
             cliques == 2400 && failures > 100 && failures < 2000,
             "{failures}"
         );
+    }
+
+    #[test]
+    fn binary_sums_narrow_as_the_subset_sums_do() {
+        // Counts of one digit over random 9x9 cells (same values' two runs, weighing +1 and -1,
+        // to a total of 0; or one run to a few totals, as look and say or counting circles), on
+        // random candidates and placements: the interval pass and the subset sums' exact pass
+        // keep the same digits and fail alike.
+        let shape = Shape::new(3, 3).unwrap();
+        let units = Units::rules(shape).build().unwrap();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let (mut narrowed, mut failed) = (0, 0);
+        for round in 0..4_000 {
+            let size = 2 + (next() % 10) as usize;
+            let mut cells: Vec<Cell> = Vec::new();
+            while cells.len() < size {
+                let c = Cell::new((next() % 81) as usize);
+                if !cells.contains(&c) {
+                    cells.push(c);
+                }
+            }
+            let digit = (next() % 9) as usize;
+            let two_runs = round % 2 == 0;
+            let weights = (0..size)
+                .map(|i| {
+                    let sign = if two_runs && i >= size / 2 { -1 } else { 1 };
+                    (0..9).map(|d| sign * i32::from(d == digit)).collect()
+                })
+                .collect();
+            let totals = if two_runs {
+                vec![0]
+            } else {
+                let a = (next() % 4) as i32;
+                if next() % 2 == 0 {
+                    vec![a]
+                } else {
+                    vec![a, a + 2]
+                }
+            };
+            let rule = SumRule {
+                cells: cells.clone(),
+                weights,
+                totals,
+            };
+            let binary = SumProp::new(&units, &rule);
+            assert!(binary.binary.is_some());
+            let mut exact = SumProp::new(&units, &rule);
+            exact.binary = None;
+            // Candidates of a few digits (the digit itself more often than not), some placed.
+            let mut cand = vec![0u16; 81];
+            let mut vals = vec![0u16; 81];
+            for &c in &cells {
+                let i = c.index();
+                let mut m = (next() & 0x1ff) as u16 | 1 << (next() % 9);
+                if next() % 3 != 0 {
+                    m |= 1 << digit;
+                }
+                // Placed digits as the search leaves them: none twice in a unit.
+                let d = (next() % 9) as u16;
+                let clash = cells.iter().any(|&o| {
+                    let (a, b) = (o.index(), i);
+                    vals[a] == d + 1
+                        && (a / 9 == b / 9
+                            || a % 9 == b % 9
+                            || (a / 27, a % 9 / 3) == (b / 27, b % 9 / 3))
+                });
+                if next() % 4 == 0 && !clash {
+                    vals[i] = d + 1;
+                    m = 1 << d;
+                }
+                cand[i] = m;
+            }
+            let run = |p: &SumProp| {
+                let mut cand = cand.clone();
+                let mut bufs = Bufs::default();
+                let mut out = bufs.narrowed();
+                let r = p.prune(9, &mut cand, &vals, &mut out, None, &mut Scan::default());
+                (r, cand)
+            };
+            let (a, b) = (run(&binary), run(&exact));
+            assert_eq!(a.0.is_err(), b.0.is_err(), "{rule:?} {cand:?} {vals:?}");
+            if a.0.is_ok() {
+                assert_eq!(a, b, "{rule:?} {cand:?} {vals:?}");
+                narrowed += usize::from(a.0 == Ok(true));
+            } else {
+                failed += 1;
+            }
+        }
+        // Both outcomes occur often enough to matter.
+        assert!(narrowed > 200 && failed > 200, "{narrowed} {failed}");
+    }
+
+    #[test]
+    fn sums_over_the_same_cells_share_one_reading_while_nothing_changes() {
+        // Same values over two runs of three 4x4 cells: one count a digit, over the same cells.
+        // One pass of the rules (the later counts reading the earlier's signature and groups)
+        // narrows as the counts pruned one by one on their own readings, on random states.
+        let runs = [at(0, 0), at(1, 2), at(2, 1), at(3, 3), at(0, 3), at(2, 2)];
+        let (_, r) = rules(vec![Clue::SameValues {
+            sets: 2,
+            cells: runs.to_vec(),
+        }]);
+        assert_eq!(r.sums.len(), 4);
+        assert!(
+            r.sums[1..]
+                .iter()
+                .all(|s| s.same_cells && s.binary.is_some())
+        );
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut shared = 0;
+        for _ in 0..3_000 {
+            let mut cand = vec![0b1111u16; 16];
+            let mut vals = vec![0u16; 16];
+            for c in runs {
+                let i = c.index();
+                cand[i] = (next() & 0b1111) as u16 | 1 << (next() % 4);
+                if next() % 5 == 0 {
+                    let d = cand[i].trailing_zeros() as u16;
+                    let clash = runs.iter().any(|&o| vals[o.index()] == d + 1);
+                    if !clash {
+                        vals[i] = d + 1;
+                        cand[i] = 1 << d;
+                    }
+                }
+            }
+            let mut one = cand.clone();
+            let mut bufs = Bufs::with_seen(vec![0; r.constraints()]);
+            let mut out = bufs.narrowed();
+            let a = r.prune(4, &mut one, &vals, &mut out, 0, 0);
+            let mut each = cand.clone();
+            let mut b = Ok(false);
+            for sum in r.sums.iter() {
+                let mut bufs = Bufs::default();
+                let mut out = bufs.narrowed();
+                match sum.prune(4, &mut each, &vals, &mut out, None, &mut Scan::default()) {
+                    Ok(c) => b = b.map(|x| x | c),
+                    Err(e) => {
+                        b = Err(e);
+                        break;
+                    }
+                }
+            }
+            assert_eq!(a.is_err(), b.is_err(), "{cand:?} {vals:?}");
+            if a.is_ok() {
+                assert_eq!((a, &one), (b, &each), "{cand:?} {vals:?}");
+                shared += usize::from(a == Ok(false));
+            }
+        }
+        assert!(shared > 100, "{shared}");
     }
 
     #[test]

@@ -134,6 +134,24 @@ pub(crate) fn prune_unless_seen<'a, M: Mask>(
     prune: impl FnOnce(&mut [M], &mut Narrowed<'_, M>) -> Step<bool>,
 ) -> Step<bool> {
     let sig = slot.and_then(|_| signature(inputs.clone(), cells, cand, vals, idempotent));
+    prune_signed(slot, sig, inputs, cells, cand, vals, out, idempotent, prune)
+}
+
+/// [`prune_unless_seen`] with the signature of its inputs already taken (`sig`: what
+/// [`signature`] gives for them, `None` without a slot).
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn prune_signed<'a, M: Mask>(
+    slot: Option<usize>,
+    sig: Option<u64>,
+    inputs: impl Iterator<Item = &'a u32> + Clone,
+    cells: &[u32],
+    cand: &mut [M],
+    vals: &[u16],
+    out: &mut Narrowed<'_, M>,
+    idempotent: bool,
+    prune: impl FnOnce(&mut [M], &mut Narrowed<'_, M>) -> Step<bool>,
+) -> Step<bool> {
     if let (Some(k), Some(s)) = (slot, sig)
         && out.seen[k] == s
     {
