@@ -20,9 +20,9 @@ and satdoku's per-puzzle times summed, the records' `micros`: wall, not CPU, but
 families of a millisecond).
 
 With `--repeat R`, a family whose sigh total is under `--repeat-under` seconds (default 0.1) is
-solved from a file holding each of its puzzles R times in a row, and its satdoku CPU figures are
-per repetition: the process's CPU over R (start-up spread over the repetitions), and less start-up
-the process's CPU less one start-up, over R. A process's CPU is counted in the kernel's ticks, so a
+solved again from a file holding each of its puzzles that satdoku reads R times in a row, and its
+satdoku CPU figures are per repetition: the process's CPU over R (start-up spread over the
+repetitions), and less start-up the process's CPU less one start-up, over R. A process's CPU is counted in the kernel's ticks, so a
 family of a millisecond or two is otherwise below what it resolves; each repetition reads, builds
 and solves the puzzle afresh (nothing is kept from one record to the next but the memory
 allocator's pages), so this is the cost of a puzzle in a warm process, as sigh's `cpu_ms` is.
@@ -102,13 +102,11 @@ def main():
         with open(path, "w") as f:
             for i in idx:
                 # One line a puzzle: some inputs are spread over lines (sigh reads them whole).
-                f.write(("".join(corpus[i]["input"].split()) + "\n") * r)
+                f.write("".join(corpus[i]["input"].split()) + "\n")
         recs, c = run_file(args.satdoku, path, args.timeout, args.backend)
         kept = []
         for rec in recs:
-            if rec["index"] % r != 0:
-                continue
-            i = idx[rec["index"] // r]
+            i = idx[rec["index"]]
             if rec.get("status") == "error":
                 continue
             rec["corpus_index"] = i
@@ -118,6 +116,13 @@ def main():
                 out.write(json.dumps({"family": t, **rec}) + "\n")
                 out.flush()
         families[t] = kept
+        if r > 1 and kept:
+            # Again, each puzzle read R times in a row (those it could not read left out, as
+            # sigh's figure leaves them out): the CPU of the repeated file.
+            with open(path, "w") as f:
+                for i in kept:
+                    f.write(("".join(corpus[i]["input"].split()) + "\n") * r)
+            c = run_file(args.satdoku, path, args.timeout, args.backend)[1]
         cpu[t] = c
         print(f"{t}: {len(kept)} of {len(idx)} read, {c:.2f} s CPU ({r} repetitions)", file=sys.stderr)
 
