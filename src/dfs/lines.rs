@@ -1275,24 +1275,16 @@ impl SumProp {
             &mut on_heap
         };
         for (g, &(from, to)) in self.groups.iter().enumerate() {
-            let (mut placed, mut union, mut open, mut fixed) = (0u64, 0u64, 0usize, 0usize);
-            for &c in &self.cells[from as usize..to as usize] {
-                match vals[c as usize] {
-                    0 => {
-                        union |= cand[c as usize].low_bits();
-                        open += 1;
-                    }
-                    v => {
-                        let bit = 1u64 << (v - 1);
-                        if placed & bit != 0 {
-                            return Err(Contradiction);
-                        }
-                        placed |= bit;
-                        fixed += self.weights[g][v as usize - 1] as usize;
-                    }
-                }
+            let (placed, union, open) =
+                read_group(&self.cells[from as usize..to as usize], cand, vals)?;
+            let open = open as usize;
+            let mut fixed = 0usize;
+            let mut m = placed;
+            while m != 0 {
+                fixed += self.weights[g][m.trailing_zeros() as usize] as usize;
+                m &= m - 1;
             }
-            union &= !placed;
+            let union = union & !placed;
             if (union.count_ones() as usize) < open {
                 return Err(Contradiction);
             }
@@ -1369,6 +1361,32 @@ impl SumProp {
     }
 }
 
+/// One group of a sum's cells as it stands: the digits placed in it, the union of its open cells'
+/// candidates (placed digits not taken out) and how many cells are open.
+///
+/// # Errors
+/// When two of its cells hold the same digit.
+#[inline]
+fn read_group<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16]) -> Step<(u64, u64, u64)> {
+    let (mut placed, mut union, mut open) = (0u64, 0u64, 0u64);
+    for &c in cells {
+        match vals[c as usize] {
+            0 => {
+                union |= cand[c as usize].low_bits();
+                open += 1;
+            }
+            v => {
+                let bit = 1u64 << (v - 1);
+                if placed & bit != 0 {
+                    return Err(Contradiction);
+                }
+                placed |= bit;
+            }
+        }
+    }
+    Ok((placed, union, open))
+}
+
 /// What one pass over a binary sum's groups read, per group (placed digits, the open cells'
 /// digits, open cells): the same for the next sum over the same cells and groups while nothing
 /// changes (same values' counts, one sum a digit), which then reads it instead of the cells.
@@ -1419,22 +1437,8 @@ impl SumProp {
             let (placed, union, open) = if scanned {
                 scan.groups[g]
             } else {
-                let (mut placed, mut union, mut open) = (0u64, 0u64, 0u64);
-                for &c in &self.cells[from as usize..to as usize] {
-                    match vals[c as usize] {
-                        0 => {
-                            union |= cand[c as usize].low_bits();
-                            open += 1;
-                        }
-                        v => {
-                            let bit = 1u64 << (v - 1);
-                            if placed & bit != 0 {
-                                return Err(Contradiction);
-                            }
-                            placed |= bit;
-                        }
-                    }
-                }
+                let (placed, union, open) =
+                    read_group(&self.cells[from as usize..to as usize], cand, vals)?;
                 if keep_scan {
                     scan.groups[g] = (placed, union, open);
                 }
