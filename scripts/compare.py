@@ -85,7 +85,9 @@ def build_peers(shared, work):
     # tdoku: its own build script (g++ -O3 -march=native), in a writable copy of the shared sources.
     dst = os.path.join(work, "tdoku")
     if not os.path.exists(dst):
-        shutil.copytree(os.path.join(shared, "peers", "tdoku"), dst)
+        # The sources only: a binary built in the shared directory by hand is rebuilt here.
+        shutil.copytree(os.path.join(shared, "peers", "tdoku"), dst,
+                        ignore=shutil.ignore_patterns("peer-tdoku"))
         for root, dirs, files in os.walk(dst):
             os.chmod(root, 0o755)
             for f in files:
