@@ -22,10 +22,11 @@ families of a millisecond).
 With `--repeat R`, a family whose sigh total is under `--repeat-under` seconds (default 0.1) is
 solved again from a file holding each of its puzzles that satdoku reads R times in a row, and its
 satdoku CPU figures are per repetition: the process's CPU over R (start-up spread over the
-repetitions), and less start-up the process's CPU less one start-up, over R. A process's CPU is counted in the kernel's ticks, so a
-family of a millisecond or two is otherwise below what it resolves; each repetition reads, builds
-and solves the puzzle afresh (nothing is kept from one record to the next but the memory
-allocator's pages), so this is the cost of a puzzle in a warm process, as sigh's `cpu_ms` is.
+repetitions), and less start-up the process's CPU less one start-up, over R. A process's CPU is
+counted in the kernel's ticks, so a family of a millisecond or two is otherwise below what it
+resolves; each repetition reads, builds and solves the puzzle afresh (nothing is kept from one
+record to the next but the memory allocator's pages), so this is the cost of a puzzle in a warm
+process, as sigh's `cpu_ms` is.
 """
 
 import argparse

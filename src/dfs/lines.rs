@@ -1231,7 +1231,6 @@ impl SumProp {
         if let Some(ones) = &self.binary {
             return self.prune_binary(ones, cand, vals, out, peers, scan);
         }
-        scan.valid = false;
         if let Some(t) = self.single {
             // Cheap bounds first: a total out of them fails; far enough inside them, no digit
             // of any cell can be out of reach, and the exact pass below is skipped.
@@ -1393,7 +1392,8 @@ fn read_group<M: Mask>(cells: &[u32], cand: &[M], vals: &[u16]) -> Step<(u64, u6
 #[derive(Default)]
 struct Scan {
     groups: [(u64, u64, u64); Scan::GROUPS],
-    /// Whether `groups` holds the scan of the sum about to be pruned.
+    /// Whether `groups` holds the reading of the sum about to be pruned: set by a reading, let go
+    /// by [`ClueRules::prune`] before a sum over other cells or after a change.
     valid: bool,
 }
 
@@ -1423,7 +1423,6 @@ impl SumProp {
         let ng = self.groups.len();
         let keep_scan = ng <= Scan::GROUPS;
         let scanned = scan.valid && keep_scan;
-        scan.valid = false;
         let mut on_stack = [(0u64, 0u64, 0u64, 0u64, 0u64); 16];
         let mut on_heap = Vec::new();
         let info: &mut [(u64, u64, u64, u64, u64)] = if ng <= on_stack.len() {
@@ -1465,15 +1464,14 @@ impl SumProp {
         // Whether an allowed total lies in [a, b] (in the sum's units before its floors).
         let reaches = |a: u64, b: u64| {
             let (a, b) = (a.saturating_sub(floors), b.checked_sub(floors));
-            b.is_some_and(|b| {
-                (a..=b.min((self.words * 64) as u64 - 1)).any(|t| has_bit(&self.totals, t as usize))
-            })
+            b.is_some_and(|b| next_bit(&self.totals, a as usize).is_some_and(|t| t as u64 <= b))
         };
+        // Read as the cells are now: the next sum over them takes it while nothing changes
+        // (`ClueRules::prune` lets it go otherwise).
+        scan.valid = keep_scan;
         if !reaches(lo, hi) {
             return Err(Contradiction);
         }
-        // Read as the cells are now: the next sum over them may take it, unless this one narrows.
-        scan.valid = keep_scan;
         // One digit of one group moves the total's least or most by one at most: strictly
         // inside them, the one total stays reachable whatever a cell holds.
         if let Some(t) = self.single
@@ -1514,7 +1512,6 @@ impl SumProp {
         if let (Some(count), Some(peers)) = (&self.count, peers) {
             changed |= count.prune(peers, &self.cells, cand, vals, out)?;
         }
-        scan.valid = keep_scan && !changed;
         Ok(changed)
     }
 }

@@ -1239,8 +1239,8 @@ impl Checker {
         result
     }
 
-    /// What the last check used, if it was accepted: of the formula, the stored clauses by index, each once, and the binary clauses (x ∨ y) in any
-    /// order, maybe repeated; and the proof trimmed to the lemmas it checked (with their
+    /// What the last check used, if it was accepted: of the formula, the stored clauses by index,
+    /// each once, and the binary clauses (x ∨ y) in any order, maybe repeated; and the proof trimmed to the lemmas it checked (with their
     /// deletions that it carried out), then the empty clause. The formula's core and the trimmed
     /// proof are a refutation by themselves: every derivation the check accepted goes through
     /// them alone (unit propagation only gains from more clauses), and a RAT check that succeeded
