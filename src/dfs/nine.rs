@@ -541,6 +541,7 @@ impl<const K: usize> Board<K> {
     ///
     /// # Errors
     /// On a dead end.
+    #[inline(always)]
     fn propagate(&mut self, rel: &Relations) -> Step<bool> {
         loop {
             let mut dirty = self.dirty();
@@ -605,6 +606,7 @@ impl<const K: usize> Board<K> {
     ///
     /// A bivalue cell with many open peers propagates furthest either way: on the hard sets this
     /// branches about 40% less often than taking the first bivalue cell.
+    #[inline(always)]
     fn pick(&self, rel: &Relations) -> (usize, u32) {
         // (open peers, band, bit) of the best bivalue cell so far.
         let mut best: Option<(u32, usize, u32)> = None;
@@ -723,6 +725,19 @@ impl<const K: usize> Search<'_, K> {
     /// Searches below `board` (not yet propagated). Returns whether to stop: the solution limit was
     /// reached or a limit ran out.
     fn search(&mut self, board: &mut Board<K>) -> bool {
+        self.step::<false>(board)
+    }
+
+    /// [`Search::search`] compiled for the CPU features of [`fast_cpu`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    fn search_fast(&mut self, board: &mut Board<K>) -> bool {
+        self.step::<true>(board)
+    }
+
+    /// The search's body; its recursion stays on the `FAST` build it was entered on.
+    #[inline(always)]
+    fn step<const FAST: bool>(&mut self, board: &mut Board<K>) -> bool {
         loop {
             // The generic path's limit checks, with its clock interval for 81 cells.
             if out_of_limits(&self.bounds, self.found.stats.nodes, 1023) {
@@ -753,7 +768,17 @@ impl<const K: usize> Search<'_, K> {
             child
                 .assign(b, bit, d)
                 .expect("the digit is a candidate of the cell");
-            if self.search(&mut child) {
+            #[cfg(target_arch = "x86_64")]
+            let stop = if FAST {
+                // SAFETY: `FAST` is true only below `search_fast`, which `run` enters only when
+                // `fast_cpu` found the features it is compiled for.
+                unsafe { self.search_fast(&mut child) }
+            } else {
+                self.search(&mut child)
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let stop = self.search(&mut child);
+            if stop {
                 return true;
             }
             // The parent keeps the other candidates and is propagated again (a node of its own).
@@ -770,20 +795,47 @@ pub(crate) fn run(
     limits: &Limits,
     bounds: &Bounds,
 ) -> Report {
+    let args = (puzzle, exclude, limits, bounds);
+    #[cfg(target_arch = "x86_64")]
+    if fast_cpu() {
+        // SAFETY: the CPU has every feature `run_fast` is compiled for.
+        return unsafe { run_fast(rel, args) };
+    }
     match rel {
-        None => run_with::<0>(puzzle, &NO_RELATIONS, exclude, limits, bounds),
-        Some(rel) => run_with::<4>(puzzle, rel, exclude, limits, bounds),
+        None => run_with::<0, false>(&NO_RELATIONS, args),
+        Some(rel) => run_with::<4, false>(rel, args),
     }
 }
 
-/// [`run`] on boards with `K` relation masks per band.
-fn run_with<const K: usize>(
-    puzzle: &Grid,
-    rel: &Relations,
-    exclude: &[(usize, u16)],
-    limits: &Limits,
-    bounds: &Bounds,
-) -> Report {
+/// What [`run`] passes on: the puzzle, the excluded digits, the limits and the bounds.
+type Args<'a, 'b> = (&'a Grid, &'a [(usize, u16)], &'a Limits, &'a Bounds<'b>);
+
+/// Whether this CPU has the features of [`run_fast`] (POPCNT, BMI1/2, LZCNT, AVX2: most x86-64
+/// CPUs since 2013-2015). The search then counts and scans bits in single instructions instead of
+/// the baseline's sequences (about 15-19 % fewer instructions on 9x9: BENCHMARKS).
+#[cfg(target_arch = "x86_64")]
+fn fast_cpu() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+        && std::is_x86_feature_detected!("avx2")
+}
+
+/// [`run`] compiled for the features of [`fast_cpu`] (the same code; only the instructions differ).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+fn run_fast(rel: Option<&Relations>, args: Args<'_, '_>) -> Report {
+    match rel {
+        None => run_with::<0, true>(&NO_RELATIONS, args),
+        Some(rel) => run_with::<4, true>(rel, args),
+    }
+}
+
+/// [`run`] on boards with `K` relation masks per band; `FAST` under [`run_fast`].
+#[inline(always)]
+fn run_with<const K: usize, const FAST: bool>(rel: &Relations, args: Args<'_, '_>) -> Report {
+    let (puzzle, exclude, limits, bounds) = args;
     debug_assert_eq!(puzzle.shape(), Shape::new(3, 3).unwrap());
     let mut search = Search::<K> {
         rel,
@@ -811,6 +863,14 @@ fn run_with<const K: usize>(
         board.cand[9 * b + d] &= !(1 << bit);
     }
     if !clash {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: `FAST` only under `run_fast`, entered when `fast_cpu` found its features.
+            unsafe { search.search_fast(&mut board) };
+        } else {
+            search.search(&mut board);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
         search.search(&mut board);
     }
     let Found {
@@ -973,5 +1033,76 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The build for CPUs with POPCNT/BMI/AVX2 and the baseline one are the same search: the same
+    /// answers, nodes and guesses, classic and under relations, first solution and counts.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_fast_cpu_build_searches_as_the_baseline_does() {
+        use crate::{Backend, DfsBackend, Units, Variant};
+        if !fast_cpu() {
+            eprintln!("this CPU lacks POPCNT/BMI/AVX2: only the baseline build runs here");
+            return;
+        }
+        let s9 = Shape::new(3, 3).unwrap();
+        let both = |rel: Option<&Relations>, puzzle: &Grid, limits: &Limits| {
+            let bounds = Bounds::start(limits);
+            let args = (puzzle, &[][..], limits, &bounds);
+            let slow = match rel {
+                None => run_with::<0, false>(&NO_RELATIONS, args),
+                Some(rel) => run_with::<4, false>(rel, args),
+            };
+            // SAFETY: `fast_cpu` holds.
+            let fast = unsafe { run_fast(rel, args) };
+            assert_eq!(fast, slow);
+            assert!(slow.stats.nodes > 0);
+            slow
+        };
+        let mut guesses = 0;
+        let text = [
+            include_str!("../../fixtures/top1465-head200.txt"),
+            include_str!("../../fixtures/forum-hardest-1905-11plus-head200.txt"),
+        ];
+        for line in text.concat().lines().filter(|l| !l.starts_with('#')) {
+            let values = line.bytes().take(81).map(|b| match b {
+                b'1'..=b'9' => u16::from(b - b'0'),
+                _ => 0,
+            });
+            let puzzle = Grid::from_values(s9, values.collect()).unwrap();
+            for limits in [Limits::first(), Limits::count_to(2)] {
+                guesses += both(None, &puzzle, &limits).stats.guesses;
+            }
+        }
+        // Under relations: puzzles of 12 givens from random solutions, counted to 30.
+        for v in [
+            Variant::NonConsecutive,
+            Variant::AntiKing,
+            Variant::AntiKnight,
+        ] {
+            let units = Units::rules(s9).variant(v).build().unwrap();
+            let rel = Relations::of(&units).unwrap();
+            for seed in 0..6 {
+                let full = DfsBackend::randomized(seed)
+                    .solve(&units, &Grid::empty(s9), &Limits::first())
+                    .unwrap()
+                    .outcome
+                    .solution()
+                    .unwrap()
+                    .clone();
+                let values = (0..81).map(|i| {
+                    if (i + seed as usize).is_multiple_of(7) {
+                        full.values()[i]
+                    } else {
+                        0
+                    }
+                });
+                let puzzle = Grid::from_values(s9, values.collect()).unwrap();
+                guesses += both(Some(&rel), &puzzle, &Limits::count_to(30))
+                    .stats
+                    .guesses;
+            }
+        }
+        assert!(guesses > 1000, "the sets make the search guess ({guesses})");
     }
 }
