@@ -28,6 +28,9 @@
 //!   a cell whose candidates lie within one of `e` takes `e` from its partners (`windows`), and
 //!   two or three places of a digit in a box act on the cells related to all of them
 //!   (`box_rule`). Bivalue cells with more open partners are branched on first.
+//! - **Two builds**: the search is compiled for the baseline x86-64 and again for CPUs with
+//!   POPCNT, BMI1/2, LZCNT and AVX2 (bit counts and scans in one instruction), chosen at run time
+//!   per solve; both run the same code.
 
 use super::search::{Bounds, Found, out_of_limits, splitmix};
 use super::step::{Contradiction, Step};
