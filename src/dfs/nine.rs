@@ -731,7 +731,7 @@ impl<const K: usize> Search<'_, K> {
         self.step::<false>(board)
     }
 
-    /// [`Search::search`] compiled for the CPU features of [`fast_cpu`].
+    /// [`Search::search`] compiled for the CPU features of [`super::fast_cpu`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
     fn search_fast(&mut self, board: &mut Board<K>) -> bool {
@@ -800,7 +800,7 @@ pub(crate) fn run(
 ) -> Report {
     let args = (puzzle, exclude, limits, bounds);
     #[cfg(target_arch = "x86_64")]
-    if fast_cpu() {
+    if super::fast_cpu() {
         // SAFETY: the CPU has every feature `run_fast` is compiled for.
         return unsafe { run_fast(rel, args) };
     }
@@ -813,19 +813,7 @@ pub(crate) fn run(
 /// What [`run`] passes on: the puzzle, the excluded digits, the limits and the bounds.
 type Args<'a, 'b> = (&'a Grid, &'a [(usize, u16)], &'a Limits, &'a Bounds<'b>);
 
-/// Whether this CPU has the features of [`run_fast`] (POPCNT, BMI1/2, LZCNT, AVX2: most x86-64
-/// CPUs since 2013-2015). The search then counts and scans bits in single instructions instead of
-/// the baseline's sequences (about 15-19 % fewer instructions on 9x9: BENCHMARKS).
-#[cfg(target_arch = "x86_64")]
-fn fast_cpu() -> bool {
-    std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("avx2")
-}
-
-/// [`run`] compiled for the features of [`fast_cpu`] (the same code; only the instructions differ).
+/// [`run`] compiled for the features of [`super::fast_cpu`] (the same code; only the instructions differ).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
 fn run_fast(rel: Option<&Relations>, args: Args<'_, '_>) -> Report {
@@ -1044,7 +1032,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     fn the_fast_cpu_build_searches_as_the_baseline_does() {
         use crate::{Backend, DfsBackend, Units, Variant};
-        if !fast_cpu() {
+        if !super::super::fast_cpu() {
             eprintln!("this CPU lacks POPCNT/BMI/AVX2: only the baseline build runs here");
             return;
         }

@@ -761,6 +761,25 @@ impl<M: Mask> State<M> {
 
     /// Singles, then the stronger rules, each followed by singles when it removed a candidate.
     fn rules(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
+        #[cfg(target_arch = "x86_64")]
+        if super::fast_cpu() {
+            // SAFETY: the CPU has the features `rules_fast` is compiled for.
+            return unsafe { self.rules_fast(t, work) };
+        }
+        self.rules_body(t, work)
+    }
+
+    /// [`State::rules`] compiled for the features of [`super::fast_cpu`] (the same code, with bit
+    /// counts and scans in single instructions).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+    fn rules_fast(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
+        self.rules_body(t, work)
+    }
+
+    /// The body of [`State::rules`].
+    #[inline(always)]
+    fn rules_body(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
         work.windows_epoch += 1;
         self.settle(t, work)?;
         if self.open != 0 && !t.pairs.is_empty() && self.locked(t, work)? {
@@ -781,7 +800,7 @@ impl<M: Mask> State<M> {
     ///
     /// Non-consecutive pairs go first, on the cells that changed
     /// ([`NonConsecutive::propagate`]); the other rules run once they change nothing.
-    #[inline]
+    #[inline(always)]
     fn settle(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
         self.blamed_singles(t, work)?;
         if let Some(rules) = &t.rules {
@@ -1079,6 +1098,7 @@ impl<M: Mask> State<M> {
     /// cells have no other candidate), for N ≤ 64 (a unit's positions fit a `u64`). Returns
     /// whether a candidate was removed. The pair rules of every Sudoku player's book (e.g. Andrew
     /// Stuart, "The Logic of Sudoku", 2007).
+    #[inline(always)]
     fn pairs(&mut self, t: &Tables, queue: &mut Vec<u32>) -> Step<bool> {
         let mut changed = false;
         // Per digit: the positions (in the unit) of its places, for the digits with two.
@@ -1176,6 +1196,7 @@ impl<M: Mask> State<M> {
     ///
     /// The masks are taken once at the start of the pass; removals during it only shrink candidates,
     /// and no digit is placed, so each removal stays sound.
+    #[inline(always)]
     fn locked(&mut self, t: &Tables, work: &mut Work<M>) -> Step<bool> {
         let Work {
             queue,
