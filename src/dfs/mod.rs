@@ -95,7 +95,7 @@ use search::{Bounds, Found, Scratch};
 use tables::{Tables, tables_for};
 
 /// Whether this CPU has POPCNT, BMI1/2, LZCNT and AVX2 (most x86-64 CPUs since 2013-2015): the
-/// 9x9 search (`nine.rs`) and the generic rules' pass (`State::rules`, `state.rs`) then run a build
+/// 9x9 search (`nine.rs`) and the generic rules pass (`State::rules`, `state.rs`) then run a build
 /// of themselves that counts and scans bits in single instructions instead of the baseline's
 /// sequences (BENCHMARKS: 9-17 % fewer instructions on 9x9). The answer is cached by `std`.
 #[cfg(target_arch = "x86_64")]
