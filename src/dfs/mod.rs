@@ -68,6 +68,7 @@
 
 mod bands;
 mod consecutive;
+mod cpu;
 mod digit_peers;
 mod fill;
 mod lines;
@@ -93,29 +94,6 @@ use crate::units::Units;
 use mask::{Mask, Wide};
 use search::{Bounds, Found, Scratch};
 use tables::{Tables, tables_for};
-
-/// Whether this CPU has POPCNT, BMI1/2, LZCNT and AVX2 (most x86-64 CPUs since 2013-2015): the
-/// 9x9 search (`nine.rs`) and the generic rules pass (`State::rules`, `state.rs`) then run a build
-/// of themselves that counts and scans bits in single instructions instead of the baseline's
-/// sequences (BENCHMARKS: 9-17 % fewer instructions on 9x9). The answer is cached by `std`.
-#[cfg(target_arch = "x86_64")]
-fn fast_cpu() -> bool {
-    #[cfg(test)]
-    if BASELINE.with(Cell::get) {
-        return false;
-    }
-    std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("avx2")
-}
-
-#[cfg(test)]
-thread_local! {
-    /// Tests: this thread runs the baseline builds even on a CPU with the features of [`fast_cpu`].
-    static BASELINE: Cell<bool> = const { Cell::new(false) };
-}
 
 /// The native depth-first-search backend.
 ///
@@ -634,13 +612,13 @@ mod tests {
         }
     }
 
-    /// The builds for CPUs with POPCNT/BMI/AVX2 (`fast_cpu`) search as the baseline ones do: the
-    /// same outcomes, nodes and guesses on 16x16, 25x25, killers, jigsaws and 9x9 with relations.
+    /// The builds for CPUs with POPCNT/BMI/AVX2 (`cpu::fast_cpu`) search as the baseline ones do:
+    /// the same outcomes, nodes and guesses on 16x16, 25x25, killers, jigsaws, non-consecutive.
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn the_fast_cpu_builds_search_as_the_baseline_ones_do() {
         use crate::format::{ReadOptions, read_str};
-        if !fast_cpu() {
+        if !cpu::fast_cpu() {
             eprintln!("this CPU lacks POPCNT/BMI/AVX2: only the baseline builds run here");
             return;
         }
@@ -675,9 +653,9 @@ mod tests {
                 let p = r.puzzle.as_ref().unwrap();
                 for limits in [Limits::first(), Limits::count_to(2)] {
                     let run = |baseline: bool| {
-                        BASELINE.with(|b| b.set(baseline));
+                        cpu::BASELINE.with(|b| b.set(baseline));
                         let r = DfsBackend::new().solve(&p.units, &p.grid, &limits);
-                        BASELINE.with(|b| b.set(false));
+                        cpu::BASELINE.with(|b| b.set(false));
                         r.unwrap()
                     };
                     let (fast, slow) = (run(false), run(true));

@@ -731,7 +731,7 @@ impl<const K: usize> Search<'_, K> {
         self.step::<false>(board)
     }
 
-    /// [`Search::search`] compiled for the CPU features of [`super::fast_cpu`].
+    /// [`Search::search`] compiled for the CPU features of [`super::cpu::fast_cpu`].
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
     fn search_fast(&mut self, board: &mut Board<K>) -> bool {
@@ -800,7 +800,7 @@ pub(crate) fn run(
 ) -> Report {
     let args = (puzzle, exclude, limits, bounds);
     #[cfg(target_arch = "x86_64")]
-    if super::fast_cpu() {
+    if super::cpu::fast_cpu() {
         // SAFETY: the CPU has every feature `run_fast` is compiled for.
         return unsafe { run_fast(rel, args) };
     }
@@ -813,7 +813,8 @@ pub(crate) fn run(
 /// What [`run`] passes on: the puzzle, the excluded digits, the limits and the bounds.
 type Args<'a, 'b> = (&'a Grid, &'a [(usize, u16)], &'a Limits, &'a Bounds<'b>);
 
-/// [`run`] compiled for the features of [`super::fast_cpu`] (the same code; only the instructions differ).
+/// [`run`] compiled for the features of [`super::cpu::fast_cpu`] (the same code; only the
+/// instructions differ).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
 fn run_fast(rel: Option<&Relations>, args: Args<'_, '_>) -> Report {
@@ -1032,7 +1033,7 @@ mod tests {
     #[cfg(target_arch = "x86_64")]
     fn the_fast_cpu_build_searches_as_the_baseline_does() {
         use crate::{Backend, DfsBackend, Units, Variant};
-        if !super::super::fast_cpu() {
+        if !super::super::cpu::fast_cpu() {
             eprintln!("this CPU lacks POPCNT/BMI/AVX2: only the baseline build runs here");
             return;
         }

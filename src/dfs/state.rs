@@ -762,14 +762,14 @@ impl<M: Mask> State<M> {
     /// Singles, then the stronger rules, each followed by singles when it removed a candidate.
     fn rules(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
         #[cfg(target_arch = "x86_64")]
-        if super::fast_cpu() {
+        if super::cpu::fast_cpu() {
             // SAFETY: the CPU has the features `rules_fast` is compiled for.
             return unsafe { self.rules_fast(t, work) };
         }
         self.rules_body(t, work)
     }
 
-    /// [`State::rules`] compiled for the features of [`super::fast_cpu`] (the same code, with bit
+    /// [`State::rules`] compiled for the features of [`super::cpu::fast_cpu`] (the same code, with bit
     /// counts and scans in single instructions).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
