@@ -3,22 +3,27 @@
 
 #[cfg(test)]
 use std::cell::Cell;
+#[cfg(target_arch = "x86_64")]
+use std::sync::OnceLock;
 
 /// Whether this CPU has POPCNT, BMI1/2, LZCNT and AVX2 (most x86-64 CPUs since 2013-2015): the
 /// 9x9 search (`nine.rs`) and the generic rules pass (`State::rules`, `state.rs`) then run a build
 /// of themselves that counts and scans bits in single instructions instead of the baseline's
-/// sequences (BENCHMARKS: 9-17 % fewer instructions on 9x9). The answer is cached by `std`.
+/// sequences (BENCHMARKS). Asked once per process.
 #[cfg(target_arch = "x86_64")]
 pub(super) fn fast_cpu() -> bool {
+    static FAST: OnceLock<bool> = OnceLock::new();
     #[cfg(test)]
     if BASELINE.with(Cell::get) {
         return false;
     }
-    std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
-        && std::is_x86_feature_detected!("avx2")
+    *FAST.get_or_init(|| {
+        std::is_x86_feature_detected!("popcnt")
+            && std::is_x86_feature_detected!("bmi1")
+            && std::is_x86_feature_detected!("bmi2")
+            && std::is_x86_feature_detected!("lzcnt")
+            && std::is_x86_feature_detected!("avx2")
+    })
 }
 
 #[cfg(test)]

@@ -613,16 +613,40 @@ mod tests {
     }
 
     /// The builds for CPUs with POPCNT/BMI/AVX2 (`cpu::fast_cpu`) search as the baseline ones do:
-    /// the same outcomes, nodes and guesses on 16x16, 25x25, killers, jigsaws, non-consecutive.
+    /// the same outcomes, nodes and guesses on hard 9x9 (the 9x9 path), 16x16, 25x25, killers,
+    /// jigsaws, and 9x9 under non-consecutive, anti-king and anti-knight pairs (the 9x9 path with
+    /// relations), first solution and counts.
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn the_fast_cpu_builds_search_as_the_baseline_ones_do() {
+        use crate::Variant;
         use crate::format::{ReadOptions, read_str};
         if !cpu::fast_cpu() {
             eprintln!("this CPU lacks POPCNT/BMI/AVX2: only the baseline builds run here");
             return;
         }
+        let mut guesses = 0;
+        // Both builds on one puzzle; the baseline's report.
+        let mut both = |name: &str, units: &Units, grid: &Grid, limits: &Limits| {
+            let run = |baseline: bool| {
+                cpu::BASELINE.with(|b| b.set(baseline));
+                let r = DfsBackend::new().solve(units, grid, limits);
+                cpu::BASELINE.with(|b| b.set(false));
+                r.unwrap()
+            };
+            let (fast, slow) = (run(false), run(true));
+            assert_eq!(fast, slow, "{name}");
+            assert!(slow.stats.nodes > 0);
+            guesses += slow.stats.guesses;
+            slow
+        };
         let files = [
+            ("t", include_str!("../../fixtures/top1465-head200.txt"), 200),
+            (
+                "h",
+                include_str!("../../fixtures/forum-hardest-1905-11plus-head200.txt"),
+                200,
+            ),
             (
                 "16",
                 include_str!("../../fixtures/16x16-sudoku-acs-sample.txt"),
@@ -645,29 +669,53 @@ mod tests {
                 4,
             ),
         ];
-        let mut guesses = 0;
         for (name, text, take) in files {
             let records = read_str(text, name, ReadOptions::default());
             let mut solved = 0;
             for r in records.iter().take(take) {
                 let p = r.puzzle.as_ref().unwrap();
                 for limits in [Limits::first(), Limits::count_to(2)] {
-                    let run = |baseline: bool| {
-                        cpu::BASELINE.with(|b| b.set(baseline));
-                        let r = DfsBackend::new().solve(&p.units, &p.grid, &limits);
-                        cpu::BASELINE.with(|b| b.set(false));
-                        r.unwrap()
-                    };
-                    let (fast, slow) = (run(false), run(true));
-                    assert_eq!(fast, slow, "{name} line {}", r.line);
-                    guesses += slow.stats.guesses;
+                    let name = format!("{name} line {}", r.line);
+                    let slow = both(&name, &p.units, &p.grid, &limits);
                     solved += usize::from(slow.outcome.solution().is_some());
                 }
             }
             assert!(solved > 0, "{name}: the sample has solutions");
         }
+        // Under relations: puzzles of 12 givens from random solutions, counted to 30.
+        let s9 = Shape::new(3, 3).unwrap();
+        for v in [
+            Variant::NonConsecutive,
+            Variant::AntiKing,
+            Variant::AntiKnight,
+        ] {
+            let units = Units::rules(s9).variant(v).build().unwrap();
+            for seed in 0..6 {
+                let full = DfsBackend::randomized(seed)
+                    .solve(&units, &Grid::empty(s9), &Limits::first())
+                    .unwrap()
+                    .outcome
+                    .solution()
+                    .unwrap()
+                    .clone();
+                let values = (0..81).map(|i| {
+                    if (i + seed as usize).is_multiple_of(7) {
+                        full.values()[i]
+                    } else {
+                        0
+                    }
+                });
+                let puzzle = Grid::from_values(s9, values.collect()).unwrap();
+                both(
+                    &format!("{v:?} {seed}"),
+                    &units,
+                    &puzzle,
+                    &Limits::count_to(30),
+                );
+            }
+        }
         assert!(
-            guesses > 100,
+            guesses > 1000,
             "the samples make the search guess ({guesses})"
         );
     }

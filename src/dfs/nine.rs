@@ -738,6 +738,18 @@ impl<const K: usize> Search<'_, K> {
         self.step::<true>(board)
     }
 
+    /// [`Search::search`] on the `FAST` build or the baseline one.
+    #[inline(always)]
+    fn descend<const FAST: bool>(&mut self, board: &mut Board<K>) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if FAST {
+            // SAFETY: `FAST` only under `run_fast`, entered when `fast_cpu` found the features
+            // `search_fast` is compiled for.
+            return unsafe { self.search_fast(board) };
+        }
+        self.search(board)
+    }
+
     /// The search's body; its recursion stays on the `FAST` build it was entered on.
     #[inline(always)]
     fn step<const FAST: bool>(&mut self, board: &mut Board<K>) -> bool {
@@ -771,17 +783,7 @@ impl<const K: usize> Search<'_, K> {
             child
                 .assign(b, bit, d)
                 .expect("the digit is a candidate of the cell");
-            #[cfg(target_arch = "x86_64")]
-            let stop = if FAST {
-                // SAFETY: `FAST` is true only below `search_fast`, which `run` enters only when
-                // `fast_cpu` found the features it is compiled for.
-                unsafe { self.search_fast(&mut child) }
-            } else {
-                self.search(&mut child)
-            };
-            #[cfg(not(target_arch = "x86_64"))]
-            let stop = self.search(&mut child);
-            if stop {
+            if self.descend::<FAST>(&mut child) {
                 return true;
             }
             // The parent keeps the other candidates and is propagated again (a node of its own).
@@ -855,15 +857,7 @@ fn run_with<const K: usize, const FAST: bool>(rel: &Relations, args: Args<'_, '_
         board.cand[9 * b + d] &= !(1 << bit);
     }
     if !clash {
-        #[cfg(target_arch = "x86_64")]
-        if FAST {
-            // SAFETY: `FAST` only under `run_fast`, entered when `fast_cpu` found its features.
-            unsafe { search.search_fast(&mut board) };
-        } else {
-            search.search(&mut board);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        search.search(&mut board);
+        search.descend::<FAST>(&mut board);
     }
     let Found {
         solutions,
@@ -1025,76 +1019,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// The build for CPUs with POPCNT/BMI/AVX2 and the baseline one are the same search: the same
-    /// answers, nodes and guesses, classic and under relations, first solution and counts.
-    #[test]
-    #[cfg(target_arch = "x86_64")]
-    fn the_fast_cpu_build_searches_as_the_baseline_does() {
-        use crate::{Backend, DfsBackend, Units, Variant};
-        if !super::super::cpu::fast_cpu() {
-            eprintln!("this CPU lacks POPCNT/BMI/AVX2: only the baseline build runs here");
-            return;
-        }
-        let s9 = Shape::new(3, 3).unwrap();
-        let both = |rel: Option<&Relations>, puzzle: &Grid, limits: &Limits| {
-            let bounds = Bounds::start(limits);
-            let args = (puzzle, &[][..], limits, &bounds);
-            let slow = match rel {
-                None => run_with::<0, false>(&NO_RELATIONS, args),
-                Some(rel) => run_with::<4, false>(rel, args),
-            };
-            // SAFETY: `fast_cpu` holds.
-            let fast = unsafe { run_fast(rel, args) };
-            assert_eq!(fast, slow);
-            assert!(slow.stats.nodes > 0);
-            slow
-        };
-        let mut guesses = 0;
-        let text = [
-            include_str!("../../fixtures/top1465-head200.txt"),
-            include_str!("../../fixtures/forum-hardest-1905-11plus-head200.txt"),
-        ];
-        for line in text.concat().lines().filter(|l| !l.starts_with('#')) {
-            let values = line.bytes().take(81).map(|b| match b {
-                b'1'..=b'9' => u16::from(b - b'0'),
-                _ => 0,
-            });
-            let puzzle = Grid::from_values(s9, values.collect()).unwrap();
-            for limits in [Limits::first(), Limits::count_to(2)] {
-                guesses += both(None, &puzzle, &limits).stats.guesses;
-            }
-        }
-        // Under relations: puzzles of 12 givens from random solutions, counted to 30.
-        for v in [
-            Variant::NonConsecutive,
-            Variant::AntiKing,
-            Variant::AntiKnight,
-        ] {
-            let units = Units::rules(s9).variant(v).build().unwrap();
-            let rel = Relations::of(&units).unwrap();
-            for seed in 0..6 {
-                let full = DfsBackend::randomized(seed)
-                    .solve(&units, &Grid::empty(s9), &Limits::first())
-                    .unwrap()
-                    .outcome
-                    .solution()
-                    .unwrap()
-                    .clone();
-                let values = (0..81).map(|i| {
-                    if (i + seed as usize).is_multiple_of(7) {
-                        full.values()[i]
-                    } else {
-                        0
-                    }
-                });
-                let puzzle = Grid::from_values(s9, values.collect()).unwrap();
-                guesses += both(Some(&rel), &puzzle, &Limits::count_to(30))
-                    .stats
-                    .guesses;
-            }
-        }
-        assert!(guesses > 1000, "the sets make the search guess ({guesses})");
     }
 }

@@ -1240,13 +1240,14 @@ impl Checker {
     }
 
     /// What the last check used, if it was accepted: of the formula, the stored clauses by index,
-    /// each once, and the binary clauses (x ∨ y) in any order, maybe repeated; and the proof trimmed to the lemmas it checked (with their
-    /// deletions that it carried out), then the empty clause. The formula's core and the trimmed
-    /// proof are a refutation by themselves: every derivation the check accepted goes through
-    /// them alone (unit propagation only gains from more clauses), and a RAT check that succeeded
-    /// with every clause present that holds the pivot's negation succeeds with fewer. (The
-    /// untrimmed proof need not refute the core: a checker's propagation there may lean on a
-    /// lemma this check did not need, and that lemma on a clause outside the core.)
+    /// each once, and the binary clauses (x ∨ y) in any order, maybe repeated; and the proof
+    /// trimmed to the lemmas it checked (with their deletions that it carried out), then the empty
+    /// clause. The formula's core and the trimmed proof are a refutation by themselves: every
+    /// derivation the check accepted goes through them alone (unit propagation only gains from
+    /// more clauses), and a RAT check that succeeded with every clause present that holds the
+    /// pivot's negation succeeds with fewer. (The untrimmed proof need not refute the core: a
+    /// checker's propagation there may lean on a lemma this check did not need, and that lemma
+    /// on a clause outside the core.)
     pub(crate) fn core(&self) -> Option<Core<'_>> {
         if !self.core_known {
             return None;
