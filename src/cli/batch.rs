@@ -226,33 +226,55 @@ where
     lock(&queue).seq
 }
 
-/// [`ordered_map`] without threads: each item is worked on where `produce` emits it, on the calling
-/// thread, and its result handed to `sink` at once (for one job over files: no thread traffic per
-/// item). `interrupted()` is looked at before and after each item; once it is true, the item in
-/// hand (its work may have been cut short) is handed over as its stub and the sink told
-/// [`Sink::interrupted`].
+/// How many items [`in_place`] reads ahead before working on them when records are not shown one
+/// by one: reading, solving and writing then each run over a few puzzles in a row, so the code of
+/// each stays in the instruction cache (a 9x9 puzzle's whole path is larger than it; BENCHMARKS).
+pub const HOLD: usize = 32;
+
+/// [`ordered_map`] without threads: each item is worked on on the calling thread, and its result
+/// handed to `sink` (for one job over files: no thread traffic per item). Up to `hold` items are
+/// read before the first of them is worked on, and their results handed over together (`hold` 1:
+/// each item as it is read). `interrupted()` is looked at before and after each item; once it is
+/// true, the results finished are handed over, then the item in hand (its work may have been cut
+/// short) and every other item read as their stubs, and the sink is told [`Sink::interrupted`].
 pub fn in_place<T, S, R, P, W>(
     produce: P,
     stub: impl Fn(&T) -> S,
     work: W,
     sink: &mut dyn Sink<R, S>,
     interrupted: &dyn Fn() -> bool,
+    hold: usize,
 ) where
     P: FnOnce(&mut dyn FnMut(T)),
     W: Fn(T) -> R,
 {
+    let hold = hold.max(1);
+    let mut held: Vec<T> = Vec::with_capacity(hold);
+    let mut results: Vec<R> = Vec::with_capacity(hold);
+    let mut run = |held: &mut Vec<T>, sink: &mut dyn Sink<R, S>| {
+        let mut items = held.drain(..);
+        while let Some(item) = items.next() {
+            let in_hand = stub(&item);
+            let result = (!interrupted()).then(|| work(item));
+            match result {
+                Some(result) if !interrupted() => results.push(result),
+                _ => {
+                    results.drain(..).for_each(|r| sink.done(r));
+                    sink.cut(in_hand);
+                    items.for_each(|item| sink.cut(stub(&item)));
+                    sink.interrupted();
+                }
+            }
+        }
+        results.drain(..).for_each(|r| sink.done(r));
+    };
     produce(&mut |item| {
-        if interrupted() {
-            sink.interrupted();
+        held.push(item);
+        if held.len() >= hold {
+            run(&mut held, sink);
         }
-        let stub = stub(&item);
-        let result = work(item);
-        if interrupted() {
-            sink.cut(stub);
-            sink.interrupted();
-        }
-        sink.done(result);
     });
+    run(&mut held, sink);
 }
 
 /// The next chunk for a worker and its sequence number: the oldest full chunk, else the items read
@@ -352,27 +374,104 @@ mod tests {
 
     #[test]
     fn in_place_keeps_input_order() {
-        for n in [0, 1, CHUNK + 1] {
-            let mut out = Collect(Vec::new(), Arc::default(), Arc::default());
-            in_place(
-                |emit| (0..n).for_each(emit),
-                |&i| i,
-                |i: usize| i * 2,
-                &mut out,
-                &|| false,
-            );
-            assert_eq!(
-                out.0,
-                (0..n).map(|i| Ok(i * 2)).collect::<Vec<_>>(),
-                "n {n}"
-            );
+        for hold in [0, 1, 3, HOLD] {
+            for n in [0, 1, 2, 3, 4, HOLD - 1, HOLD, HOLD + 1, 3 * HOLD + 5] {
+                let mut out = Collect(Vec::new(), Arc::default(), Arc::default());
+                in_place(
+                    |emit| (0..n).for_each(emit),
+                    |&i| i,
+                    |i: usize| i * 2,
+                    &mut out,
+                    &|| false,
+                    hold,
+                );
+                assert_eq!(
+                    out.0,
+                    (0..n).map(|i| Ok(i * 2)).collect::<Vec<_>>(),
+                    "hold {hold} n {n}"
+                );
+            }
         }
+    }
+
+    #[test]
+    fn in_place_reads_ahead_hold_items_and_works_on_them_in_a_row() {
+        // Each item is worked on only once `hold` items are read (or the input ends), and all of
+        // them are worked on before any result is handed over.
+        use std::cell::RefCell;
+        let events = RefCell::new(Vec::new());
+        struct Log<'a>(&'a RefCell<Vec<String>>);
+        impl Sink<usize, usize> for Log<'_> {
+            fn done(&mut self, result: usize) {
+                self.0.borrow_mut().push(format!("done {result}"));
+            }
+            fn cut(&mut self, stub: usize) {
+                self.0.borrow_mut().push(format!("cut {stub}"));
+            }
+            fn interrupted(&mut self) -> ! {
+                unreachable!()
+            }
+        }
+        in_place(
+            |emit| {
+                (0..5).for_each(|i| {
+                    events.borrow_mut().push(format!("read {i}"));
+                    emit(i);
+                })
+            },
+            |&i| i,
+            |i: usize| {
+                events.borrow_mut().push(format!("work {i}"));
+                i
+            },
+            &mut Log(&events),
+            &|| false,
+            2,
+        );
+        let want = [
+            "read 0", "read 1", "work 0", "work 1", "done 0", "done 1", "read 2", "read 3",
+            "work 2", "work 3", "done 2", "done 3", "read 4", "work 4", "done 4",
+        ];
+        assert_eq!(events.into_inner(), want);
     }
 
     #[test]
     fn in_place_cuts_the_item_in_hand_when_interrupted_and_reads_no_further() {
         // The interrupt comes while item 5 is worked on: 0-4 are handed over, 5 is cut, and the
-        // items after it are neither read nor worked on.
+        // items after it are not worked on; read are only those held with it (`hold`), each cut.
+        for (hold, read_to, want) in [
+            (1, 6, vec![Ok(0), Ok(2), Ok(4), Ok(6), Ok(8), Err(5)]),
+            (
+                4,
+                8,
+                vec![Ok(0), Ok(2), Ok(4), Ok(6), Ok(8), Err(5), Err(6), Err(7)],
+            ),
+            (
+                HOLD,
+                10,
+                vec![
+                    Ok(0),
+                    Ok(2),
+                    Ok(4),
+                    Ok(6),
+                    Ok(8),
+                    Err(5),
+                    Err(6),
+                    Err(7),
+                    Err(8),
+                    Err(9),
+                ],
+            ),
+        ] {
+            let (got, read) = interrupted_in_place(hold);
+            assert_eq!(got, want, "hold {hold}");
+            assert_eq!(read, read_to, "hold {hold}");
+        }
+    }
+
+    /// [`in_place`] over items 0-9 (results twice the item, stubs the item), interrupted while
+    /// item 5 is worked on: what the sink got, and how many items were read.
+    fn interrupted_in_place(hold: usize) -> (Vec<Result<usize, usize>>, usize) {
         let (asked, read) = (AtomicBool::new(false), AtomicUsize::new(0));
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let mut out = Collect(Vec::new(), Arc::default(), Arc::default());
@@ -392,14 +491,14 @@ mod tests {
                 },
                 &mut out,
                 &|| asked.load(Ordering::SeqCst),
+                hold,
             );
         }));
         let got = *result
             .expect_err("an interrupted run ends in Sink::interrupted")
             .downcast::<Vec<Result<usize, usize>>>()
             .unwrap();
-        assert_eq!(got, vec![Ok(0), Ok(2), Ok(4), Ok(6), Ok(8), Err(5)]);
-        assert_eq!(read.load(Ordering::SeqCst), 6);
+        (got, read.load(Ordering::SeqCst))
     }
 
     #[test]

@@ -236,8 +236,9 @@ impl Run {
         }
     }
 
-    /// [`Run::run`] on this thread alone ([`batch::in_place`]): each item is worked on as it is
-    /// read and its record written at once. A first Ctrl-C stops the solve in hand (as a deadline
+    /// [`Run::run`] on this thread alone ([`batch::in_place`]): when records are shown one by one
+    /// (a terminal, typed input) each item is worked on as it is read and its record written at
+    /// once; else [`batch::HOLD`] items at a time are read, then worked on, then written. A first Ctrl-C stops the solve in hand (as a deadline
     /// would: every solve runs under [`satdoku::stop_when`] the interrupt's flag) and marks its item
     /// `interrupted`.
     fn run_in_place<T, P, W>(self, produce: P, place: impl Fn(&T) -> Place, work: W) -> Exit
@@ -249,6 +250,7 @@ impl Run {
         let emitted = self.progress.emitted_counter();
         let progress = self.progress.clone();
         let mut sink = self.sink();
+        let hold = if sink.out.flush_each { 1 } else { batch::HOLD };
         satdoku::stop_when(&interrupt::stop_flag(), || {
             batch::in_place(
                 produce,
@@ -260,6 +262,7 @@ impl Run {
                 },
                 &mut sink,
                 &interrupt::requested,
+                hold,
             );
         });
         sink.finish();
