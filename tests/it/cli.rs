@@ -689,3 +689,57 @@ fn completions_and_man_pages_cover_every_command() {
         Some(2)
     );
 }
+
+#[test]
+fn one_job_over_a_file_gives_one_record_per_puzzle_in_order_across_its_batches() {
+    // With one job over files, puzzles are read, solved and written 32 at a time: over 100 lines,
+    // with bad lines and a puzzle without a solution at and beside the batches' edges, the records
+    // are the threaded path's, one per line, in input order, and every grid solves its puzzle.
+    let text = std::fs::read_to_string(fixture("17-clue-head200.txt")).unwrap();
+    let puzzles: Vec<&str> = text
+        .lines()
+        .filter(|l| l.len() == 81 && !l.starts_with('#'))
+        .collect();
+    assert!(puzzles.len() >= 100);
+    let (bad, none) = ([31, 32, 64, 99], 33);
+    let lines: Vec<String> = (0..100)
+        .map(|i| match i {
+            _ if bad.contains(&i) => puzzles[i][..80].to_string(),
+            _ if i == none => no_solution(),
+            _ => puzzles[i].to_string(),
+        })
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mixed.txt");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let run = |jobs: &str| {
+        satdoku()
+            .args(["solve", "--backend", "dfs", "--jobs", jobs])
+            .arg(&file)
+            .output()
+            .unwrap()
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.status.code(), Some(2), "bad input sets the exit code");
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(two.status.code(), Some(2));
+    let out = String::from_utf8(one.stdout).unwrap();
+    let records: Vec<&str> = out.lines().collect();
+    assert_eq!(records.len(), 100, "{out}");
+    let units = Units::standard(Shape::new(3, 3).unwrap());
+    for (i, r) in records.iter().enumerate() {
+        if bad.contains(&i) {
+            let at = format!("error: {}:{}:", file.display(), i + 1);
+            assert!(r.starts_with(&at), "line {}: {r}", i + 1);
+        } else if i == none {
+            assert_eq!(*r, "none", "line {}", i + 1);
+        } else {
+            let (puzzle, solution) = (grid9(&lines[i]), grid9(r));
+            assert!(
+                verify(&units, &puzzle, &solution).is_ok(),
+                "line {}: {r}",
+                i + 1
+            );
+        }
+    }
+}
