@@ -238,9 +238,10 @@ impl Run {
 
     /// [`Run::run`] on this thread alone ([`batch::in_place`]): when records are shown one by one
     /// (a terminal, typed input) each item is worked on as it is read and its record written at
-    /// once; else [`batch::HOLD`] items at a time are read, then worked on, then written. A first Ctrl-C stops the solve in hand (as a deadline
-    /// would: every solve runs under [`satdoku::stop_when`] the interrupt's flag) and marks its item
-    /// `interrupted`.
+    /// once; else [`batch::HOLD`] items at a time are read, then worked on, then written. A first
+    /// Ctrl-C stops the solve in hand (as a deadline would: every solve runs under
+    /// [`satdoku::stop_when`] the interrupt's flag) and marks its item, and the others read with
+    /// it, `interrupted`.
     fn run_in_place<T, P, W>(self, produce: P, place: impl Fn(&T) -> Place, work: W) -> Exit
     where
         P: FnOnce(&mut dyn FnMut(T)),
