@@ -769,8 +769,8 @@ impl<M: Mask> State<M> {
         self.rules_body(t, work)
     }
 
-    /// [`State::rules`] compiled for the features of [`super::cpu::fast_cpu`] (the same code, with bit
-    /// counts and scans in single instructions).
+    /// [`State::rules`] compiled for the features of [`super::cpu::fast_cpu`] (the same code, with
+    /// bit counts and scans in single instructions).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
     fn rules_fast(&mut self, t: &Tables, work: &mut Work<M>) -> Step<()> {
