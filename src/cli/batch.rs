@@ -226,17 +226,21 @@ where
     lock(&queue).seq
 }
 
-/// How many items [`in_place`] reads ahead before working on them when records are not shown one
-/// by one: reading, solving and writing then each run over a few puzzles in a row, so the code of
-/// each stays in the instruction cache (a 9x9 puzzle's whole path is larger than it; BENCHMARKS).
-pub const HOLD: usize = 32;
+/// How much [`in_place`] reads ahead before working on it when records are not shown one by one, in
+/// cells of the puzzles read (a puzzle weighs its cells, [`in_place`]'s `weigh`): 64 9x9 puzzles,
+/// 21 16x16, 9 25x25, two 64x64, and a grid of 72x72 or more alone, written before the next is
+/// read. Reading, solving and writing then each run over a few puzzles in a row, so the code of
+/// each stays in the instruction cache (a 9x9 puzzle's whole path is larger than it; BENCHMARKS),
+/// and what is held stays small whatever the grids' size.
+pub const HOLD: usize = 64 * 81;
 
 /// [`ordered_map`] without threads: each item is worked on on the calling thread, and its result
-/// handed to `sink` (for one job over files: no thread traffic per item). Up to `hold` items are
-/// read before the first of them is worked on, and their results handed over together (`hold` 1:
-/// each item as it is read). `interrupted()` is looked at before and after each item; once it is
-/// true, the results finished are handed over, then the item in hand (its work may have been cut
-/// short) and every other item read as their stubs, and the sink is told [`Sink::interrupted`].
+/// handed to `sink` (for one job over files: no thread traffic per item). Items are read until
+/// their weights (`weigh`, at least 1 each) reach `hold` before the first of them is worked on, and
+/// their results handed over together (`hold` 1: each item as it is read). `interrupted()` is
+/// looked at before and after each item; once it is true, the results finished are handed over,
+/// then the item in hand (its work may have been cut short) and every other item read as their
+/// stubs, and the sink is told [`Sink::interrupted`].
 pub fn in_place<T, S, R, P, W>(
     produce: P,
     stub: impl Fn(&T) -> S,
@@ -244,13 +248,13 @@ pub fn in_place<T, S, R, P, W>(
     sink: &mut dyn Sink<R, S>,
     interrupted: &dyn Fn() -> bool,
     hold: usize,
+    weigh: impl Fn(&T) -> usize,
 ) where
     P: FnOnce(&mut dyn FnMut(T)),
     W: Fn(T) -> R,
 {
-    let hold = hold.max(1);
-    let mut held: Vec<T> = Vec::with_capacity(hold);
-    let mut results: Vec<R> = Vec::with_capacity(hold);
+    let (mut held, mut results): (Vec<T>, Vec<R>) = (Vec::new(), Vec::new());
+    let mut weight = 0usize;
     let mut run = |held: &mut Vec<T>, sink: &mut dyn Sink<R, S>| {
         let mut items = held.drain(..);
         while let Some(item) = items.next() {
@@ -269,8 +273,10 @@ pub fn in_place<T, S, R, P, W>(
         results.drain(..).for_each(|r| sink.done(r));
     };
     produce(&mut |item| {
+        weight = weight.saturating_add(weigh(&item).max(1));
         held.push(item);
-        if held.len() >= hold {
+        if weight >= hold {
+            weight = 0;
             run(&mut held, sink);
         }
     });
@@ -374,8 +380,9 @@ mod tests {
 
     #[test]
     fn in_place_keeps_input_order() {
-        for hold in [0, 1, 3, HOLD] {
-            for n in [0, 1, 2, 3, 4, HOLD - 1, HOLD, HOLD + 1, 3 * HOLD + 5] {
+        const H: usize = 128;
+        for hold in [0, 1, 3, H] {
+            for n in [0, 1, 2, 3, 4, H - 1, H, H + 1, 3 * H + 5] {
                 let mut out = Collect(Vec::new(), Arc::default(), Arc::default());
                 in_place(
                     |emit| (0..n).for_each(emit),
@@ -384,6 +391,7 @@ mod tests {
                     &mut out,
                     &|| false,
                     hold,
+                    |_| 1,
                 );
                 assert_eq!(
                     out.0,
@@ -398,6 +406,34 @@ mod tests {
     fn in_place_reads_ahead_hold_items_and_works_on_them_in_a_row() {
         // Each item is worked on only once `hold` items are read (or the input ends), and all of
         // them are worked on before any result is handed over.
+        let want = [
+            "read 0", "read 1", "work 0", "work 1", "done 0", "done 1", "read 2", "read 3",
+            "work 2", "work 3", "done 2", "done 3", "read 4", "work 4", "done 4",
+        ];
+        assert_eq!(in_place_events(5, 2, |_| 1), want);
+    }
+
+    #[test]
+    fn in_place_reads_ahead_until_the_weights_reach_hold() {
+        // Item i weighs i (0 counts as 1): 0-2 weigh 4, 3-4 weigh 7 (the one that passes `hold` is
+        // held too), and 5 and 9 are worked on alone, each weighing `hold` or more.
+        let want = [
+            "read 0", "read 1", "read 2", "work 0", "work 1", "work 2", "done 0", "done 1",
+            "done 2", "read 3", "read 4", "work 3", "work 4", "done 3", "done 4", "read 5",
+            "work 5", "done 5",
+        ];
+        assert_eq!(in_place_events(6, 4, |&i| i), want);
+        let heavy = |&i: &usize| if i == 1 { 100 } else { 1 };
+        let want = [
+            "read 0", "read 1", "work 0", "work 1", "done 0", "done 1", "read 2", "work 2",
+            "done 2",
+        ];
+        assert_eq!(in_place_events(3, 4, heavy), want);
+    }
+
+    /// [`in_place`] over items `0..n` with `hold` and `weigh`: what was read, worked on and handed
+    /// over, in order.
+    fn in_place_events(n: usize, hold: usize, weigh: impl Fn(&usize) -> usize) -> Vec<String> {
         use std::cell::RefCell;
         let events = RefCell::new(Vec::new());
         struct Log<'a>(&'a RefCell<Vec<String>>);
@@ -414,7 +450,7 @@ mod tests {
         }
         in_place(
             |emit| {
-                (0..5).for_each(|i| {
+                (0..n).for_each(|i| {
                     events.borrow_mut().push(format!("read {i}"));
                     emit(i);
                 })
@@ -426,13 +462,10 @@ mod tests {
             },
             &mut Log(&events),
             &|| false,
-            2,
+            hold,
+            weigh,
         );
-        let want = [
-            "read 0", "read 1", "work 0", "work 1", "done 0", "done 1", "read 2", "read 3",
-            "work 2", "work 3", "done 2", "done 3", "read 4", "work 4", "done 4",
-        ];
-        assert_eq!(events.into_inner(), want);
+        events.into_inner()
     }
 
     #[test]
@@ -492,6 +525,7 @@ mod tests {
                 &mut out,
                 &|| asked.load(Ordering::SeqCst),
                 hold,
+                |_| 1,
             );
         }));
         let got = *result

@@ -32,6 +32,12 @@ impl Item {
             n: self.puzzle.as_ref().ok().map(|l| l.grid().n()),
         }
     }
+
+    /// The cells of its grid (1 when it could not be read): what it weighs among the puzzles one
+    /// job reads ahead ([`super::batch::HOLD`]).
+    pub fn cells(&self) -> usize {
+        self.puzzle.as_ref().map_or(1, |l| l.grid().shape().cells())
+    }
 }
 
 /// Why an input puzzle could not be read: where (`FILE:LINE:COLUMN`, or `FILE` when nothing could be

@@ -71,6 +71,10 @@ impl Diagnostics {
     }
 }
 
+/// The size of a record that is flushed as soon as it is written: a 64x64 grid's text is about 12
+/// kB, a 25x25's 2 kB.
+const FLUSH_AT: usize = 8 << 10;
+
 /// Writes records to standard output, a blank line between multi-line records; keeps a progress bar
 /// on the same terminal out of the way.
 ///
@@ -132,7 +136,8 @@ impl Output {
         }
     }
 
-    /// Writes one record's text.
+    /// Writes one record's text; a large one (a grid of 64x64 or more) reaches the reader at once,
+    /// since the puzzle after it may take long too.
     pub fn record(&mut self, record: &Record) {
         if record.text.is_empty() {
             return;
@@ -143,6 +148,9 @@ impl Output {
         self.write(&record.text);
         self.first = false;
         self.previous_multiline = record.multiline;
+        if record.text.len() >= FLUSH_AT && !self.flush_each {
+            self.finish();
+        }
     }
 
     /// An `io::Write` over this output, for writers that stream (a write error ends the process as
@@ -230,7 +238,7 @@ impl Run {
         // One job over files: read and solve on this thread. Standard input keeps its reader
         // thread (a reader blocked on a pipe or a terminal must not keep Ctrl-C from being answered).
         if self.jobs <= 1 && !super::input::reads_stdin(files) {
-            self.run_in_place(produce, Item::place, work)
+            self.run_in_place(produce, Item::place, Item::cells, work)
         } else {
             self.run(produce, Item::place, work)
         }
@@ -238,11 +246,17 @@ impl Run {
 
     /// [`Run::run`] on this thread alone ([`batch::in_place`]): when records are shown one by one
     /// (a terminal, typed input) each item is worked on as it is read and its record written at
-    /// once; else [`batch::HOLD`] items at a time are read, then worked on, then written. A first
-    /// Ctrl-C stops the solve in hand (as a deadline would: every solve runs under
-    /// [`satdoku::stop_when`] the interrupt's flag) and marks its item, and the others read with
-    /// it, `interrupted`.
-    fn run_in_place<T, P, W>(self, produce: P, place: impl Fn(&T) -> Place, work: W) -> Exit
+    /// once; else puzzles of up to [`batch::HOLD`] cells in all (`weigh`) are read, then worked
+    /// on, then written. A first Ctrl-C stops the solve in hand (as a deadline would: every solve
+    /// runs under [`satdoku::stop_when`] the interrupt's flag) and marks its item, and the others
+    /// read with it, `interrupted`.
+    fn run_in_place<T, P, W>(
+        self,
+        produce: P,
+        place: impl Fn(&T) -> Place,
+        weigh: impl Fn(&T) -> usize,
+        work: W,
+    ) -> Exit
     where
         P: FnOnce(&mut dyn FnMut(T)),
         W: Fn(T) -> Record,
@@ -264,6 +278,7 @@ impl Run {
                 &mut sink,
                 &interrupt::requested,
                 hold,
+                weigh,
             );
         });
         sink.finish();

@@ -292,3 +292,42 @@ fn ctrl_c_with_one_job_over_files_stops_the_solve_in_hand() {
         "{summary}\n{stderr:#?}"
     );
 }
+
+#[test]
+fn one_job_over_files_writes_a_giant_grid_before_reading_on() {
+    // With one job over files, puzzles are read a few at a time, but a grid of 72x72 or more is
+    // worked on and written alone: the 100x100's record arrives while the 64x64 after it (which no
+    // backend settles in seconds, see cli::a_timeout_gives_unknown_and_the_run_goes_on) is still
+    // being worked on, not when the run ends.
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
+        .args([
+            "solve",
+            "--output",
+            "json",
+            "--jobs",
+            "1",
+            "--timeout",
+            "40",
+        ])
+        .arg(fixture("100x100-rkkautsar-1.txt"))
+        .arg(fixture("64x64-rkkautsar-1.txt"))
+        .env_remove("SATDOKU_TEST_FAULT")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = lines_of(child.stdout.take().unwrap());
+    let first = stdout.recv_timeout(Duration::from_secs(30));
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let first = first.expect("the 100x100's record while the 64x64 is worked on");
+    assert!(
+        running,
+        "the run had ended before its first record was read"
+    );
+    let r: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(r["index"], 0, "{first}");
+    assert_eq!(r["status"], "solved", "{first}");
+}
