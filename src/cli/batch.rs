@@ -416,7 +416,8 @@ mod tests {
     #[test]
     fn in_place_reads_ahead_until_the_weights_reach_hold() {
         // Item i weighs i (0 counts as 1): 0-2 weigh 4, 3-4 weigh 7 (the one that passes `hold` is
-        // held too), and 5 and 9 are worked on alone, each weighing `hold` or more.
+        // held too), and 5, weighing more than `hold`, is worked on alone; then a heavy item ends
+        // the batch it joins.
         let want = [
             "read 0", "read 1", "read 2", "work 0", "work 1", "work 2", "done 0", "done 1",
             "done 2", "read 3", "read 4", "work 3", "work 4", "done 3", "done 4", "read 5",
