@@ -2,6 +2,7 @@
 //! rest of what was read is marked `interrupted`, the summary is printed, and the exit status is 130;
 //! a second Ctrl-C ends the process at once.
 
+use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -21,6 +22,25 @@ fn signal(child: &Child, signal: &str) {
         .status()
         .unwrap();
     assert!(status.success());
+}
+
+/// Starts satdoku with `args`, standard output piped and standard input and error as given.
+fn satdoku(args: &[OsString], stdin: Stdio, stderr: Stdio) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
+        .args(args)
+        .env_remove("SATDOKU_TEST_FAULT")
+        .stdin(stdin)
+        .stdout(Stdio::piped())
+        .stderr(stderr)
+        .spawn()
+        .unwrap()
+}
+
+/// The words of `line` (split at spaces), with the fixtures' paths of `files` after them.
+fn words(line: &str, files: &[&str]) -> Vec<OsString> {
+    let args = line.split_whitespace().map(OsString::from);
+    args.chain(files.iter().map(|f| fixture(f).into_os_string()))
+        .collect()
 }
 
 /// Waits for `child` to end, for at most `limit` (a hang is a failure, not a wait forever).
@@ -106,17 +126,12 @@ fn ctrl_c_keeps_every_finished_answer_and_marks_the_rest_interrupted() {
     for (k, givens) in quick.iter().enumerate() {
         expected.push((PathBuf::from("<stdin>"), k + 1, Some(givens.clone())));
     }
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
-        .args(["solve", "--backend", "dfs", "--output", "json", "--summary"])
-        .args(["--jobs", "2"])
-        .args(files.iter().map(|f| fixture(f)))
-        .arg("-")
-        .env_remove("SATDOKU_TEST_FAULT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut args = words(
+        "solve --backend dfs --output json --summary --jobs 2",
+        &files,
+    );
+    args.push("-".into());
+    let mut child = satdoku(&args, Stdio::piped(), Stdio::piped());
     // More than a pipe holds: once written, satdoku has read the files before standard input, the
     // 64x64 among them.
     let mut stdin = child.stdin.take().unwrap();
@@ -192,14 +207,8 @@ fn a_second_ctrl_c_ends_a_run_that_cannot_finish_at_once() {
         puzzles[k % puzzles.len()].clone()
     };
     let input: String = (0..2000).map(|k| format!("{}\n", line(k))).collect();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
-        .args(["solve", "--backend", "dfs", "--output", "json"])
-        .env_remove("SATDOKU_TEST_FAULT")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = words("solve --backend dfs --output json", &[]);
+    let mut child = satdoku(&args, Stdio::piped(), Stdio::piped());
     let mut stdin = child.stdin.take().unwrap();
     // More than a pipe holds: once 100 kB are written, satdoku is reading (and so listening for
     // signals), and has read more than its output pipe can take the answers of. (It stops reading
@@ -247,16 +256,11 @@ fn ctrl_c_with_one_job_over_files_stops_the_solve_in_hand() {
     ];
     let expected: Vec<_> = files.iter().flat_map(|f| puzzles_of(f)).collect();
     let stuck = expected.len() - 1;
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
-        .args(["solve", "--backend", "dfs", "--output", "json", "--summary"])
-        .args(["--jobs", "1"])
-        .args(files.iter().map(|f| fixture(f)))
-        .env_remove("SATDOKU_TEST_FAULT")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let args = words(
+        "solve --backend dfs --output json --summary --jobs 1",
+        &files,
+    );
+    let mut child = satdoku(&args, Stdio::null(), Stdio::piped());
     let stdout = lines_of(child.stdout.take().unwrap());
     let stderr = lines_of(child.stderr.take().unwrap());
     // The answers before the 64x64 fill more than the output buffer: once some arrive, the
@@ -299,24 +303,11 @@ fn one_job_over_files_writes_a_giant_grid_before_reading_on() {
     // worked on and written alone: the 100x100's record arrives while the 64x64 after it (which no
     // backend settles in seconds, see cli::a_timeout_gives_unknown_and_the_run_goes_on) is still
     // being worked on, not when the run ends.
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
-        .args([
-            "solve",
-            "--output",
-            "json",
-            "--jobs",
-            "1",
-            "--timeout",
-            "40",
-        ])
-        .arg(fixture("100x100-rkkautsar-1.txt"))
-        .arg(fixture("64x64-rkkautsar-1.txt"))
-        .env_remove("SATDOKU_TEST_FAULT")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let args = words(
+        "solve --output json --jobs 1 --timeout 40",
+        &["100x100-rkkautsar-1.txt", "64x64-rkkautsar-1.txt"],
+    );
+    let mut child = satdoku(&args, Stdio::null(), Stdio::null());
     let stdout = lines_of(child.stdout.take().unwrap());
     let first = stdout.recv_timeout(Duration::from_secs(30));
     let running = child.try_wait().unwrap().is_none();
