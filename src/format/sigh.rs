@@ -195,21 +195,31 @@ const OTHERS: &[&str] = &[
     "SearchPriority",
 ];
 
-/// Whether `t` (left-trimmed) starts like a sigh constraint string: `.~` (givens) or `.` and a sigh
-/// type name followed by `~`, `.` or the end.
+/// Whether `t` (left-trimmed) starts like a sigh constraint string: `.~` (givens), or `.` and a sigh
+/// type name followed by `~` (its arguments), a space, a tab or the end, possibly after other
+/// types without arguments (`.NoBoxes.Diagonal~1`). A type name followed by `.` must be followed by
+/// another item: a grid line in an alphabet with sigh's one-letter types (`.X.AHP..V…`: a blank, an
+/// X, a blank) is no constraint string.
 pub(crate) fn looks_like_sigh(t: &[u8]) -> bool {
-    let Some(rest) = t.strip_prefix(b".") else {
-        return false;
-    };
-    if rest.first() == Some(&b'~') {
-        return true;
+    let mut rest = t;
+    loop {
+        let Some(item) = rest.strip_prefix(b".") else {
+            return false;
+        };
+        if item.first() == Some(&b'~') {
+            return true;
+        }
+        let len = item.iter().take_while(|b| b.is_ascii_alphabetic()).count();
+        let name = &item[..len];
+        if len == 0 || !KNOWN.iter().chain(OTHERS).any(|k| k.as_bytes() == name) {
+            return false;
+        }
+        match item.get(len) {
+            None | Some(b'~' | b' ' | b'\t') => return true,
+            Some(b'.') => rest = &item[len..],
+            Some(_) => return false,
+        }
     }
-    let len = rest.iter().take_while(|b| b.is_ascii_alphabetic()).count();
-    if len == 0 || !matches!(rest.get(len), None | Some(b'~' | b'.' | b' ' | b'\t')) {
-        return false;
-    }
-    let name = &rest[..len];
-    KNOWN.iter().chain(OTHERS).any(|k| k.as_bytes() == name)
 }
 
 /// The grid's geometry as the `Shape` item (and `RegionSize`, `NoBoxes`, `Jigsaw`) give it.
@@ -1577,6 +1587,8 @@ mod tests {
             ".NoBoxes.Diagonal~1",
             ".Shape~6x6",
             ".FullRank~C1~3~",
+            ".NoBoxes",
+            ".AntiKnight.NoBoxes ",
         ] {
             assert!(looks_like_sigh(yes.as_bytes()), "{yes}");
         }
@@ -1585,9 +1597,13 @@ mod tests {
             ".A..B...",
             ".Thermometer~R1C1",
             "cage 3 r1c1",
-            ".X",
+            // Grid lines in letters whose second cell is a one-letter sigh type.
+            ".X.AHP..V..WC....RKM",
+            ".V..A",
+            ".X.V.",
+            ".NoBoxes.Q",
         ] {
-            assert!(!looks_like_sigh(no.as_bytes()) || no == ".X", "{no}");
+            assert!(!looks_like_sigh(no.as_bytes()), "{no}");
         }
     }
 

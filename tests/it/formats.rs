@@ -1539,3 +1539,54 @@ fn a_line_too_short_for_any_grid() {
     let records = read_str("# only\n\n", "s", ReadOptions::default());
     assert_eq!(only_error(&records, 0).kind, ParseErrorKind::NoPuzzle);
 }
+
+#[test]
+fn letter_rows_that_start_like_a_sigh_type_are_grids() {
+    // In a 25x25 grid of letters A-Y, a row may start with a blank, an X (or V: sigh's one-letter
+    // types) and a blank: `.X.…` is still a grid row, not a sigh constraint string (fuzzing found
+    // such lines rejected as "sigh constraint string: expected more cells").
+    let shape = shape(5, 5);
+    let alphabet = Alphabet::parse("ABCDEFGHIJKLMNOPQRSTUVWXY").unwrap();
+    let mut rng = Rng::new(2611);
+    for (letter, value) in [('X', 24u16), ('V', 22)] {
+        let solution = solved(shape, &mut rng);
+        // Relabel the digits so that row 1's second cell holds `letter`.
+        let first = solution.values()[1];
+        let swap = |v: u16| match v {
+            v if v == first => value,
+            v if v == value => first,
+            v => v,
+        };
+        let relabelled: Vec<u16> = solution.values().iter().map(|&v| swap(v)).collect();
+        let mut puzzle = carve(
+            &Grid::from_values(shape, relabelled.clone()).unwrap(),
+            0.6,
+            &mut rng,
+        );
+        puzzle.set(Cell::new(0), None);
+        puzzle.set(Cell::new(2), None);
+        let mut values = puzzle.values().to_vec();
+        values[1] = relabelled[1];
+        let puzzle = Grid::from_values(shape, values).unwrap();
+        for format in [Format::Line, Format::Block] {
+            let layout = Layout::new(format, shape).with_alphabet(alphabet.clone());
+            let mut text = String::new();
+            layout.write(&puzzle, &mut text);
+            assert!(text.starts_with(&format!(".{letter}.")), "{text}");
+            // Read with nothing forced, and with the format and alphabet forced.
+            let forced = ReadOptions {
+                format: Some(format),
+                symbols: Some(alphabet.clone()),
+                ..ReadOptions::default()
+            };
+            for options in [ReadOptions::default(), forced] {
+                let records = read_str(&text, "letters", options);
+                assert_eq!(records.len(), 1, "{format:?} {letter}");
+                match &records[0].puzzle {
+                    Ok(p) => assert_eq!(p.grid, puzzle, "{format:?} {letter}"),
+                    Err(e) => panic!("{format:?} {letter}: {e}\n{text}"),
+                }
+            }
+        }
+    }
+}
