@@ -195,19 +195,24 @@ const OTHERS: &[&str] = &[
     "SearchPriority",
 ];
 
-/// Whether `t` (left-trimmed) starts like a sigh constraint string: `.~` (givens), or `.` and a sigh
-/// type name followed by `~` (its arguments), a space, a tab or the end, possibly after other
-/// types without arguments (`.NoBoxes.Diagonal~1`). A type name followed by `.` must be followed by
-/// another item: a grid line in an alphabet with sigh's one-letter types (`.X.AHP..V…`: a blank, an
-/// X, a blank) is no constraint string.
+/// Whether `t` (left-trimmed) starts like a sigh constraint string: `.~` and a cell id (givens), or
+/// `.` and a sigh type name followed by `~` (its arguments), a space, a tab or the end, possibly
+/// after other types without arguments (`.NoBoxes.Diagonal~1`). A type name followed by `.` must be
+/// followed by another item, and `.~` by an id: a grid row in an alphabet with sigh's one-letter
+/// types (`.X.AHP..V…`: a blank, an X, a blank) or with `~` (`.~...`) is no constraint string.
 pub(crate) fn looks_like_sigh(t: &[u8]) -> bool {
     let mut rest = t;
     loop {
         let Some(item) = rest.strip_prefix(b".") else {
             return false;
         };
-        if item.first() == Some(&b'~') {
-            return true;
+        if let Some(givens) = item.strip_prefix(b"~") {
+            // Givens: a cell id (`R1C1`) and `_`, or the line cut short after the id.
+            let id = givens
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .count();
+            return id > 0 && matches!(givens.get(id), None | Some(b'_' | b'~' | b' ' | b'\t'));
         }
         let len = item.iter().take_while(|b| b.is_ascii_alphabetic()).count();
         let name = &item[..len];
@@ -1589,6 +1594,8 @@ mod tests {
             ".FullRank~C1~3~",
             ".NoBoxes",
             ".AntiKnight.NoBoxes ",
+            ".~VA_1_3_5_7_9~VB_1_3",
+            ".~R1C1",
         ] {
             assert!(looks_like_sigh(yes.as_bytes()), "{yes}");
         }
@@ -1602,6 +1609,9 @@ mod tests {
             ".V..A",
             ".X.V.",
             ".NoBoxes.Q",
+            // A row in an alphabet with `~`.
+            ".~...|.....",
+            ".~.",
         ] {
             assert!(!looks_like_sigh(no.as_bytes()), "{no}");
         }
