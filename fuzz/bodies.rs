@@ -156,15 +156,20 @@ fn check_records(text: &[u8], options: &ReadOptions, lookahead: Lookahead) {
             Ok(p) => {
                 let layout = &p.layout;
                 assert_eq!(p.grid.shape(), layout.shape());
-                if let Some(shape) = options.shape {
+                // A sigh constraint string is a puzzle wherever one can stand, with its own shape,
+                // alphabet and layout whatever is forced (README, "sigh's constraint strings").
+                let sigh = starts_like_sigh(text, r.line);
+                if let (Some(shape), false) = (options.shape, sigh) {
                     assert_eq!(layout.shape(), shape, "forced --box");
                 }
-                if let Some(f) = options.format {
+                if let (Some(f), false) = (options.format, sigh) {
                     let ok = layout.format() == f
                         || (f == Format::Block && layout.format() == Format::Letters);
                     assert!(ok, "forced {f}, got {}", layout.format());
                 }
-                if let (Some(a), false) = (&options.symbols, layout.format() == Format::Ints) {
+                if let (Some(a), false) =
+                    (&options.symbols, layout.format() == Format::Ints || sigh)
+                {
                     assert_eq!(layout.alphabet(), a, "forced --symbols");
                 }
                 if let Some(note) = &p.note {
@@ -187,6 +192,18 @@ fn check_records(text: &[u8], options: &ReadOptions, lookahead: Lookahead) {
             }
         }
     }
+}
+
+/// Whether line `line` (1-based) of `text` starts, after blanks, like a sigh constraint string: `.`
+/// and a letter or `~` (a superset of what the reader takes for one).
+fn starts_like_sigh(text: &[u8], line: usize) -> bool {
+    let Some(l) = text.split(|&b| b == b'\n').nth(line.wrapping_sub(1)) else {
+        return false;
+    };
+    let t = l.trim_ascii_start();
+    t.first() == Some(&b'.')
+        && t.get(1)
+            .is_some_and(|&b| b == b'~' || b.is_ascii_alphabetic())
 }
 
 /// An error of an input of `lines` lines read as `fuzz`: it displays as `fuzz:LINE:COLUMN: message`
