@@ -456,8 +456,11 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     let has_ws = |t: &[u8]| trim_start(t).iter().any(|&b| b == b' ' || b == b'\t');
     // Commas in a note (`…  unique, certified`, as `solve --unique --certify` writes) make no CSV.
     let comma = |t: &[u8]| t[..before_note(t)].contains(&b',');
+    // And at least one complete record: a first line whose quote never closes swallows the input
+    // into one field, and no column could be read from it.
     let csv_like = comma(&first.text)
-        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| comma(&l.text)));
+        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| comma(&l.text)))
+        && !csv_records::records(sample).is_empty();
     let data: Vec<&OwnedLine> = content
         .iter()
         .copied()
@@ -969,6 +972,24 @@ mod tests {
                 .to_string(),
             "1-9"
         );
+    }
+
+    #[test]
+    fn a_first_line_whose_quote_never_closes_is_no_csv() {
+        // The quote swallows the input into one unfinished field: no record, no column, so the
+        // grids below are read as lines (before: a CSV plan without a column, rows read as lines
+        // under a CSV layout).
+        let p = plan(&format!(
+            "\",b\n{}\n",
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
+        ));
+        assert_eq!(p.format, Format::Line);
+        assert_eq!(p.n, Some(9));
+        // A quote that closes on the line is CSV as before.
+        let grid =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let p = plan(&format!("\"id, note\",puzzle\n1,{grid}\n"));
+        assert_eq!(p.format, Format::Csv);
     }
 
     #[test]
