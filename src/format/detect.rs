@@ -457,10 +457,12 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     // Commas in a note (`…  unique, certified`, as `solve --unique --certify` writes) make no CSV.
     let comma = |t: &[u8]| t[..before_note(t)].contains(&b',');
     // And at least one complete record: a first line whose quote never closes swallows the input
-    // into one field, and no column could be read from it.
-    let csv_like = comma(&first.text)
-        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| comma(&l.text)))
-        && !csv_records::records(sample).is_empty();
+    // into one field, and no column could be read from it. The records, read once, are the CSV
+    // plan's too.
+    let csv_rows = (comma(&first.text)
+        && (!has_ws(&first.text) || content.get(1).is_some_and(|l| comma(&l.text))))
+    .then(|| csv_records::records(sample));
+    let csv_like = csv_rows.as_ref().is_some_and(|r| !r.is_empty());
     let data: Vec<&OwnedLine> = content
         .iter()
         .copied()
@@ -480,7 +482,10 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     plan.format = format;
     let forced_n = options.shape.map(Shape::n);
     match format {
-        Format::Csv => return detect_csv(sample, options, plan),
+        Format::Csv => {
+            let rows = csv_rows.unwrap_or_else(|| csv_records::records(sample));
+            return detect_csv(&rows, options, plan);
+        }
         // Each line is a whole puzzle, its own size: nothing to decide.
         Format::Sigh => {}
         Format::Line => {
@@ -799,11 +804,10 @@ fn grid_like(field: &[u8]) -> bool {
 }
 
 fn detect_csv(
-    sample: &[OwnedLine],
+    records: &[(usize, Vec<Vec<u8>>)],
     options: &ReadOptions,
     mut plan: Plan,
 ) -> Result<Plan, DetectError> {
-    let records = csv_records::records(sample);
     let Some((first_line, first)) = records.first() else {
         return Ok(plan);
     };
