@@ -456,13 +456,12 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     let has_ws = |t: &[u8]| trim_start(t).iter().any(|&b| b == b' ' || b == b'\t');
     // Commas in a note (`…  unique, certified`, as `solve --unique --certify` writes) make no CSV.
     let comma = |t: &[u8]| t[..before_note(t)].contains(&b',');
-    // And at least one complete record: a first line whose quote never closes swallows the input
-    // into one field, and no column could be read from it. The records, read once, are the CSV
+    // And at least one complete record (see `csv_look_ahead`). The records, read once, are the CSV
     // plan's too.
     let csv_rows = (comma(&first.text)
         && (!has_ws(&first.text) || content.get(1).is_some_and(|l| comma(&l.text))))
-    .then(|| csv_records::records(sample));
-    let csv_like = csv_rows.as_ref().is_some_and(|r| !r.is_empty());
+    .then(|| csv_look_ahead(sample, first));
+    let csv_like = csv_rows.as_ref().is_some_and(|(r, _)| !r.is_empty());
     let data: Vec<&OwnedLine> = content
         .iter()
         .copied()
@@ -483,8 +482,14 @@ fn decide(sample: &[OwnedLine], whole: bool, options: &ReadOptions) -> Result<Pl
     let forced_n = options.shape.map(Shape::n);
     match format {
         Format::Csv => {
-            let rows = csv_rows.unwrap_or_else(|| csv_records::records(sample));
-            return detect_csv(&rows, options, plan);
+            let (rows, unterminated) = csv_rows.unwrap_or_else(|| csv_look_ahead(sample, first));
+            return match unterminated {
+                None => detect_csv(&rows, options, plan),
+                Some(e) if rows.is_empty() => Err(e),
+                // Where the lines after it name no column either, the first line's error is the
+                // one to see.
+                Some(e) => detect_csv(&rows, options, plan).map_err(|_| e),
+            };
         }
         // Each line is a whole puzzle, its own size: nothing to decide.
         Format::Sigh => {}
@@ -803,6 +808,34 @@ fn grid_like(field: &[u8]) -> bool {
             .all(|&b| b.is_ascii_alphanumeric() || b"._-?@$%*".contains(&b))
 }
 
+/// The look-ahead's CSV records (line number, fields). Where the first line's quote never closes
+/// in it, the records of the lines after that line, as the CSV parser reads them after reporting
+/// it (the quote swallows the input into one field, from which no column could be read), with
+/// that line's error.
+fn csv_look_ahead(
+    sample: &[OwnedLine],
+    first: &OwnedLine,
+) -> (Vec<(usize, Vec<Vec<u8>>)>, Option<DetectError>) {
+    let rows = csv_records::records(sample);
+    let open = rows
+        .is_empty()
+        .then(|| csv_records::last_open_quote(&first.text))
+        .flatten();
+    let Some(quote) = open else {
+        return (rows, None);
+    };
+    let after = sample
+        .iter()
+        .position(|l| l.number == first.number)
+        .map_or(sample.len(), |i| i + 1);
+    let e = (
+        first.number,
+        column(&first.text, quote),
+        ParseErrorKind::UnterminatedQuote,
+    );
+    (csv_records::records(&sample[after..]), Some(e))
+}
+
 fn detect_csv(
     records: &[(usize, Vec<Vec<u8>>)],
     options: &ReadOptions,
@@ -979,21 +1012,38 @@ mod tests {
     }
 
     #[test]
-    fn a_first_line_whose_quote_never_closes_is_no_csv() {
-        // The quote swallows the input into one unfinished field: no record, no column, so the
-        // grids below are read as lines (before: a CSV plan without a column, rows read as lines
-        // under a CSV layout).
-        let p = plan(&format!(
-            "\",b\n{}\n",
-            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......"
-        ));
-        assert_eq!(p.format, Format::Line);
-        assert_eq!(p.n, Some(9));
-        // A quote that closes on the line is CSV as before.
+    fn a_first_line_whose_quote_never_closes() {
+        // The quote swallows the input into one unfinished field. The CSV parser reports that line
+        // and reads the lines after it as records of their own, so the plan's column is found in
+        // those (before: a CSV plan without a column, and rows read as lines under a CSV layout).
         let grid =
             "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let text = format!("\"id,puzzle\n1,{grid}\n2,{grid}\n");
+        let forced = ReadOptions {
+            format: Some(Format::Csv),
+            ..ReadOptions::default()
+        };
+        for options in [ReadOptions::default(), forced.clone()] {
+            let p = detect(&sample(&text), true, &options).unwrap();
+            assert_eq!((p.format, p.n), (Format::Csv, Some(9)));
+            let c = p.csv.unwrap();
+            assert_eq!((c.column, c.header_line), (1, None));
+        }
+        // With nothing after it, or nothing holding a puzzle, the line's error is the input's, at
+        // the quote left open.
+        for text in ["\",b\n", "\",b\n1,2\n", "a,\"b\n"] {
+            let e = detect(&sample(text), true, &forced).unwrap_err();
+            assert_eq!(
+                (e.0, e.2.clone()),
+                (1, ParseErrorKind::UnterminatedQuote),
+                "{text:?}"
+            );
+            assert_eq!(e.1, text.find('"').unwrap() + 1, "{text:?}");
+        }
+        // A quote that closes on the line is CSV as before.
         let p = plan(&format!("\"id, note\",puzzle\n1,{grid}\n"));
         assert_eq!(p.format, Format::Csv);
+        assert_eq!(p.csv.unwrap().header_line, Some(1));
     }
 
     #[test]

@@ -961,6 +961,20 @@ fn csv_quoted_newline() {
     .all();
 }
 
+/// A CSV header whose quote never closes is that line's error; the rows after it are still read as
+/// CSV (the puzzle column found in them) and solved, whether CSV is detected or asked for.
+#[test]
+fn csv_header_quote_never_closed() {
+    let want = [err(1, 1, &["unterminated quoted field"]), UNIQUE, UNIQUE];
+    Case::new(bad("csv-header-quote-never-closed.csv"), &want).all();
+    // (Not `verify`: there `--format csv` would apply to the solutions file as well.)
+    let forced =
+        Case::new(bad("csv-header-quote-never-closed.csv"), &want).args(&["--format", "csv"]);
+    forced.solve_text();
+    forced.solve_json();
+    forced.check();
+}
+
 /// `--column` on input that is not CSV is an error for that file, naming the flag and the format.
 #[test]
 fn column_on_input_that_is_not_csv() {
