@@ -48,6 +48,9 @@ fn scan_quotes(line: &[u8], mut open: bool) -> (bool, Option<usize>) {
     (open, quote)
 }
 
+/// A record: the number of its first line, and its fields.
+pub(crate) type Record = (usize, Vec<Vec<u8>>);
+
 /// A CSV record parser: the `csv` crate's reader, reused for every record (it is pointed at the next
 /// record's bytes by a seek).
 pub(crate) struct Fields {
@@ -93,7 +96,7 @@ pub(crate) fn trim(field: &[u8]) -> (usize, usize) {
 
 /// The records of look-ahead lines (blank and comment lines between records left out): each record's
 /// first line and its fields, without the spaces around them. For detection.
-pub(crate) fn records(lines: &[OwnedLine]) -> Vec<(usize, Vec<Vec<u8>>)> {
+pub(crate) fn records(lines: &[OwnedLine]) -> Vec<Record> {
     let mut fields = Fields::new();
     let mut out = Vec::new();
     let mut raw = Vec::new();

@@ -815,7 +815,7 @@ fn grid_like(field: &[u8]) -> bool {
 fn csv_look_ahead(
     sample: &[OwnedLine],
     first: &OwnedLine,
-) -> (Vec<(usize, Vec<Vec<u8>>)>, Option<DetectError>) {
+) -> (Vec<csv_records::Record>, Option<DetectError>) {
     let rows = csv_records::records(sample);
     let open = rows
         .is_empty()
@@ -837,7 +837,7 @@ fn csv_look_ahead(
 }
 
 fn detect_csv(
-    records: &[(usize, Vec<Vec<u8>>)],
+    records: &[csv_records::Record],
     options: &ReadOptions,
     mut plan: Plan,
 ) -> Result<Plan, DetectError> {
