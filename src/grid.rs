@@ -66,6 +66,23 @@ pub enum ShapeError {
         /// The grid side found.
         n: usize,
     },
+    /// A shape other than a classic one (N×N cells and digits, boxes of N cells) where a reader
+    /// needs one: the readers take a shape from its boxes.
+    #[error(
+        "shape {shape} ({rows}x{cols} cells, {digits} digits, {boxes}) cannot be read into: a forced shape must be N×N with boxes of N cells, as --box RxC gives"
+    )]
+    NotClassic {
+        /// The shape, as [`Shape`]'s `Display` writes it.
+        shape: String,
+        /// Its rows, columns and digits.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// Digits.
+        digits: usize,
+        /// Its boxes in words (`boxes RxC` or `no boxes`).
+        boxes: String,
+    },
     /// Text that is not of the form `RxC`.
     #[error("box shape {text:?}: expected RxC, e.g. 3x3 or 2x3")]
     Syntax {
@@ -226,9 +243,21 @@ impl Shape {
     /// Checks that this shape fits a grid of side `n`.
     ///
     /// # Errors
-    /// [`ShapeError::Mismatch`] when `box_rows · box_cols != n`.
+    /// [`ShapeError::NotClassic`] for a shape that is not [classic](Shape::is_classic) (a grid
+    /// without boxes, say); [`ShapeError::Mismatch`] when `box_rows · box_cols != n`.
     pub fn check_side(self, n: usize) -> Result<Shape, ShapeError> {
-        if self.n() == n && self.is_classic() {
+        if !self.is_classic() {
+            Err(ShapeError::NotClassic {
+                shape: self.to_string(),
+                rows: usize::from(self.rows),
+                cols: usize::from(self.cols),
+                digits: usize::from(self.digits),
+                boxes: match self.boxes() {
+                    Some((r, c)) => format!("boxes {r}x{c}"),
+                    None => "no boxes".to_string(),
+                },
+            })
+        } else if self.n() == n {
             Ok(self)
         } else {
             Err(ShapeError::Mismatch {
@@ -799,6 +828,16 @@ mod tests {
         );
         assert!(Shape::parse("6x8~8").is_err());
         assert!(Shape::new(3, 3).unwrap().check_side(9).is_ok());
+        // A grid without boxes is no shape a reader can be forced to, whatever its side: said so,
+        // not as a box of 0x0.
+        let boxless = Shape::grid(9, 9, 9, None).unwrap();
+        let e = boxless.check_side(9).unwrap_err();
+        assert!(matches!(e, ShapeError::NotClassic { .. }), "{e:?}");
+        let m = e.to_string();
+        assert!(m.contains("9x9~9~-") && m.contains("no boxes"), "{m}");
+        assert!(!m.contains("0x0"), "{m}");
+        let e = Shape::grid(6, 8, 8, Some((2, 4))).unwrap().check_side(8);
+        assert!(e.unwrap_err().to_string().contains("boxes 2x4"));
         assert!(s.check_side(8).is_err());
     }
 
