@@ -69,19 +69,12 @@ pub enum ShapeError {
     /// A shape other than a classic one (N×N cells and digits, boxes of N cells) where a reader
     /// needs one: the readers take a shape from its boxes.
     #[error(
-        "shape {shape} ({rows}x{cols} cells, {digits} digits, {boxes}) cannot be read into: a forced shape must be N×N with boxes of N cells, as --box RxC gives"
+        "a forced shape must be N×N cells with boxes of N, as --box RxC gives; this one is {}",
+        describe(.shape)
     )]
     NotClassic {
-        /// The shape, as [`Shape`]'s `Display` writes it.
-        shape: String,
-        /// Its rows, columns and digits.
-        rows: usize,
-        /// Columns.
-        cols: usize,
-        /// Digits.
-        digits: usize,
-        /// Its boxes in words (`boxes RxC` or `no boxes`).
-        boxes: String,
+        /// The shape given.
+        shape: Shape,
     },
     /// Text that is not of the form `RxC`.
     #[error("box shape {text:?}: expected RxC, e.g. 3x3 or 2x3")]
@@ -247,16 +240,7 @@ impl Shape {
     /// without boxes, say); [`ShapeError::Mismatch`] when `box_rows · box_cols != n`.
     pub fn check_side(self, n: usize) -> Result<Shape, ShapeError> {
         if !self.is_classic() {
-            Err(ShapeError::NotClassic {
-                shape: self.to_string(),
-                rows: usize::from(self.rows),
-                cols: usize::from(self.cols),
-                digits: usize::from(self.digits),
-                boxes: match self.boxes() {
-                    Some((r, c)) => format!("boxes {r}x{c}"),
-                    None => "no boxes".to_string(),
-                },
-            })
+            Err(ShapeError::NotClassic { shape: self })
         } else if self.n() == n {
             Ok(self)
         } else {
@@ -321,6 +305,16 @@ impl Shape {
             None => 0,
         }
     }
+}
+
+/// A shape in words, for messages: `9x9 cells of 9 digits without boxes (9x9~9~-)`.
+fn describe(shape: &Shape) -> String {
+    let boxes = match shape.boxes() {
+        Some((r, c)) => format!("with boxes of {r}x{c}"),
+        None => "without boxes".to_string(),
+    };
+    let (rows, cols, digits) = (shape.rows(), shape.cols(), shape.n());
+    format!("{rows}x{cols} cells of {digits} digits {boxes} ({shape})")
 }
 
 impl fmt::Display for Shape {
@@ -834,10 +828,10 @@ mod tests {
         let e = boxless.check_side(9).unwrap_err();
         assert!(matches!(e, ShapeError::NotClassic { .. }), "{e:?}");
         let m = e.to_string();
-        assert!(m.contains("9x9~9~-") && m.contains("no boxes"), "{m}");
+        assert!(m.contains("9x9~9~-") && m.contains("without boxes"), "{m}");
         assert!(!m.contains("0x0"), "{m}");
         let e = Shape::grid(6, 8, 8, Some((2, 4))).unwrap().check_side(8);
-        assert!(e.unwrap_err().to_string().contains("boxes 2x4"));
+        assert!(e.unwrap_err().to_string().contains("boxes of 2x4"));
         assert!(s.check_side(8).is_err());
     }
 
