@@ -614,6 +614,18 @@ fn forced_box_shape_and_mismatch() {
     assert_eq!(p.puzzle.as_ref().unwrap().layout.shape(), shape(2, 3));
     let p = &read_str(text, "t", with("3x2"))[0];
     assert_eq!(p.puzzle.as_ref().unwrap().layout.shape(), shape(3, 2));
+    // A forced shape without boxes (a library caller's: `--box` takes sides of 2 or more) is said
+    // to be one, not a box of 0x0.
+    let records = read_fixture_with("top95.txt", with("9x9~9~-"));
+    assert_eq!(records.len(), 95);
+    assert_error(
+        records[0].puzzle.as_ref().unwrap_err(),
+        "top95.txt",
+        1,
+        1,
+        &["9x9 cells of 9 digits without boxes", "--box RxC"],
+    );
+    assert!(!records[0].puzzle.as_ref().unwrap_err().to_string().contains("0x0"));
 }
 
 #[test]
