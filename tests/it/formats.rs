@@ -625,7 +625,8 @@ fn forced_box_shape_and_mismatch() {
         1,
         &["9x9 cells of 9 digits without boxes", "--box RxC"],
     );
-    assert!(!records[0].puzzle.as_ref().unwrap_err().to_string().contains("0x0"));
+    let message = records[0].puzzle.as_ref().unwrap_err().to_string();
+    assert!(!message.contains("0x0"), "{message}");
 }
 
 #[test]
