@@ -7,7 +7,7 @@
 //! that record's error, and reading goes on with the line after its first.
 
 use super::context::{Context, Emitted};
-use super::csv_records::{Fields, last_open_quote, still_open, trim};
+use super::csv_records::{Fields, open_quote_column, still_open, trim};
 use super::detect::CsvPlan;
 use super::error::ParseErrorKind;
 use super::line::parse_flat;
@@ -144,12 +144,8 @@ impl CsvParser {
         let Some(first) = lines.next() else {
             return;
         };
-        let quote = last_open_quote(&first.text).unwrap_or(0);
-        let e = ctx.error(
-            first.number,
-            column(&first.text, quote),
-            ParseErrorKind::UnterminatedQuote,
-        );
+        let at = open_quote_column(&first.text).unwrap_or(1);
+        let e = ctx.error(first.number, at, ParseErrorKind::UnterminatedQuote);
         if self.plan.header_line != Some(first.number) {
             ctx.emit(first.number, Err(e), out);
         }
@@ -204,7 +200,7 @@ impl CsvParser {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::csv_records::records;
+    use crate::format::csv_records::{last_open_quote, records};
 
     #[test]
     fn quotes_open_and_close() {

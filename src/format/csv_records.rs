@@ -3,7 +3,7 @@
 
 use std::io::{Cursor, SeekFrom};
 
-use super::lines::{Kind, MAX_LINE, OwnedLine, classify};
+use super::lines::{Kind, MAX_LINE, OwnedLine, classify, column};
 
 /// Whether a record that is inside a quoted field before `line` (`open`) still is after it: a quote
 /// opens a field only at the field's start; inside one, `""` is a quote and a lone `"` closes it.
@@ -21,6 +21,12 @@ pub(crate) fn last_open_quote(line: &[u8]) -> Option<usize> {
         (true, quote) => quote,
         (false, _) => None,
     }
+}
+
+/// The 1-based column of the quote that leaves `line` inside a quoted field, if one does: where an
+/// unterminated quoted field is reported, by detection and by the parser alike.
+pub(crate) fn open_quote_column(line: &[u8]) -> Option<usize> {
+    last_open_quote(line).map(|quote| column(line, quote))
 }
 
 /// Reads `line` starting inside a quoted field or not (`open`): whether it ends inside one, and the

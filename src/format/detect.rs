@@ -819,20 +819,16 @@ fn csv_look_ahead(
     let rows = csv_records::records(sample);
     let open = rows
         .is_empty()
-        .then(|| csv_records::last_open_quote(&first.text))
+        .then(|| csv_records::open_quote_column(&first.text))
         .flatten();
-    let Some(quote) = open else {
+    let Some(at) = open else {
         return (rows, None);
     };
     let after = sample
         .iter()
         .position(|l| l.number == first.number)
         .map_or(sample.len(), |i| i + 1);
-    let e = (
-        first.number,
-        column(&first.text, quote),
-        ParseErrorKind::UnterminatedQuote,
-    );
+    let e = (first.number, at, ParseErrorKind::UnterminatedQuote);
     (csv_records::records(&sample[after..]), Some(e))
 }
 
