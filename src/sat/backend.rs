@@ -756,11 +756,14 @@ impl Prove<'_> {
             Compact::new(rest.max_var())
         };
         let traced = E::PROVES_ACROSS_SOLVES;
-        let mut solver = if traced {
-            E::new(self.deadline, true)
-        } else {
-            E::new_limited(self.deadline)
-        };
+        let mut solver = tuned(
+            if traced {
+                E::new(self.deadline, true)
+            } else {
+                E::new_limited(self.deadline)
+            },
+            self.puzzle,
+        );
         for &i in order {
             solver.add_mapped(rest.clause(i), |l| compact.map(l));
         }
@@ -875,7 +878,7 @@ impl Prove<'_> {
         };
         #[cfg(test)]
         FRESH_PROOF_SOLVES.with(|n| n.set(n.get() + 1));
-        let mut solver = E::new(self.deadline, true);
+        let mut solver = tuned(E::new(self.deadline, true), self.puzzle);
         for &i in order {
             solver.add_mapped(rest.clause(i), |l| compact.map(l));
         }
@@ -954,6 +957,19 @@ impl Prove<'_> {
         }
         Proved::Refutation(proof)
     }
+}
+
+/// Grids of this many cells and more (36x36 and up) get a solver tuned to find solutions
+/// ([`Engine::favour_solutions`]): there a first solution can take CaDiCaL millions of conflicts in
+/// its default mode. On smaller grids the tuning gained nothing measurable (BENCHMARKS).
+const FAVOUR_SOLUTIONS_FROM_CELLS: usize = 36 * 36;
+
+/// `solver`, fresh, tuned for `puzzle`'s size.
+fn tuned<E: Engine>(mut solver: E, puzzle: &Grid) -> E {
+    if puzzle.values().len() >= FAVOUR_SOLUTIONS_FROM_CELLS {
+        solver.favour_solutions();
+    }
+    solver
 }
 
 /// Adds the conflicts and decisions `solver` made (where it counts them) to `stats`.
@@ -1081,7 +1097,7 @@ impl Search<'_> {
         } else {
             Compact::new(self.rest.max_var())
         };
-        let mut solver = E::new(self.deadline, false);
+        let mut solver = tuned(E::new(self.deadline, false), self.base);
         let mut buf: Vec<Lit> = Vec::new();
         // Loading millions of clauses (225x225 and up) takes a second or more: the clock and the
         // stop flag are read between blocks of clauses.

@@ -333,9 +333,9 @@ fn a_closed_pipe_ends_the_run_quietly() {
 
 #[test]
 fn a_timeout_gives_unknown_and_the_run_goes_on() {
-    // 64x64-rkkautsar-1 has several solutions, but neither of our backends settles it within
-    // seconds (varisat not in minutes, CaDiCaL in 7 to over 60 s: BENCHMARKS): under a short
-    // timeout both must say `unknown`, and the next puzzle must still be solved.
+    // 64x64-rkkautsar-1 has several solutions, but neither the native backend nor varisat (the
+    // SAT backend's default solver) settles it within minutes (CaDiCaL takes 2-17 s: BENCHMARKS):
+    // under a short timeout both must say `unknown`, and the next puzzle must still be solved.
     let dir = tempfile::tempdir().unwrap();
     let tiny = dir.path().join("tiny.txt");
     std::fs::write(&tiny, "1 0 0 0\n0 0 1 0\n0 1 0 0\n0 0 0 1\n").unwrap();

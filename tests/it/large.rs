@@ -152,6 +152,36 @@ fn rkkautsar_81x81_is_unique() {
 }
 
 #[test]
+fn rkkautsar_64x64_1_has_two_solutions_within_a_conflict_budget() {
+    // The collection's hard one with several solutions. CaDiCaL in its default mode alternates
+    // focused and stable search and takes about 2.6 million conflicts to a first solution here (7 to
+    // over 60 s); kept in stable mode on grids this large, about 60 thousand, and a second solution
+    // follows. The budget counts the conflicts of both solves.
+    if !SatSolver::Cadical.is_available() {
+        return;
+    }
+    let puzzle = fixture_puzzle("64x64-rkkautsar-1.txt");
+    let units = Units::standard(puzzle.shape());
+    let report = SatBackend::default()
+        .with_solver(SatSolver::Cadical)
+        .unwrap()
+        .solve(
+            &units,
+            &puzzle,
+            &Limits::unique().with_budget(Some(300_000)),
+        )
+        .unwrap();
+    let Outcome::Multiple { solutions, .. } = &report.outcome else {
+        panic!("{:?}", report.outcome.status())
+    };
+    assert_eq!(solutions.len(), 2);
+    for g in solutions {
+        verify(&units, &puzzle, g).unwrap();
+    }
+    assert_ne!(solutions[0], solutions[1]);
+}
+
+#[test]
 fn the_cli_solves_and_checks_100x100() {
     // `solve` (auto) on the rkkautsar fixture prints the grid as ints, one row per line, verified
     // here; `check` on a planted 100x100 puzzle says both backends agree.

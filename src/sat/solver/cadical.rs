@@ -195,6 +195,12 @@ impl Engine for Cadical {
         }
     }
 
+    fn favour_solutions(&mut self) {
+        // An option CaDiCaL knows, set in its configuring state (before any clause): cannot fail.
+        let known = self.solver.set("stabilizeonly", 1);
+        debug_assert!(known, "CaDiCaL has the option stabilizeonly");
+    }
+
     #[inline]
     fn add_mapped(&mut self, lits: &[Lit], mut map: impl FnMut(Lit) -> Lit) {
         if lits.is_empty() {
