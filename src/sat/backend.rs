@@ -756,17 +756,37 @@ impl Prove<'_> {
             Compact::new(rest.max_var())
         };
         let traced = E::PROVES_ACROSS_SOLVES;
-        let mut solver = tuned(
-            if traced {
-                E::new(self.deadline, true)
-            } else {
-                E::new_limited(self.deadline)
+        stats.nodes += 1;
+        let first = solve_first(
+            |favour| {
+                let mut solver = if traced {
+                    E::new(self.deadline, true)
+                } else {
+                    E::new_limited(self.deadline)
+                };
+                if favour {
+                    solver.favour_solutions();
+                }
+                for &i in order {
+                    solver.add_mapped(rest.clause(i), |l| compact.map(l));
+                }
+                Some(solver)
             },
-            self.puzzle,
+            favours_solutions(self.puzzle),
+            self.budget,
+            self.deadline,
+            stats,
         );
-        for &i in order {
-            solver.add_mapped(rest.clause(i), |l| compact.map(l));
-        }
+        let Some(FirstSolve {
+            mut solver,
+            answer: first,
+            spent,
+        }) = first
+        else {
+            unreachable!("the solver is made without a deadline check")
+        };
+        // What is left of the budget after a solver given up on.
+        let budget = self.budget.map(|b| b.saturating_sub(spent));
         let grid_of = |solver: &mut E, compact: &Compact, blocking: &mut Vec<Lit>| {
             let mut model = Vec::new();
             solver.model(&mut model);
@@ -784,8 +804,6 @@ impl Prove<'_> {
             grid
         };
         let mut blocking = Vec::new();
-        stats.nodes += 1;
-        let first = solver.solve(self.budget);
         let first = match first {
             Answer::Unknown => {
                 add_work(stats, &solver);
@@ -812,7 +830,7 @@ impl Prove<'_> {
         }
         solver.add_clause(&blocking);
         let used = solver.conflicts().unwrap_or(0);
-        let left = self.budget.map(|b| b.saturating_sub(used));
+        let left = budget.map(|b| b.saturating_sub(used));
         if left == Some(0) {
             add_work(stats, &solver);
             return Settlement::Unknown(Some(Box::new(first)));
@@ -824,7 +842,7 @@ impl Prove<'_> {
             // Out of the warm solve's conflicts: the same solver goes on, recording still.
             let spent = solver.conflicts().unwrap_or(0);
             stats.nodes += 1;
-            answer = solver.solve(self.budget.map(|b| b.saturating_sub(spent)));
+            answer = solver.solve(budget.map(|b| b.saturating_sub(spent)));
         }
         add_work(stats, &solver);
         match answer {
@@ -849,7 +867,7 @@ impl Prove<'_> {
         drop(solver);
         let job = Prove {
             excluded: Some(&first),
-            budget: self.budget.map(|b| b.saturating_sub(spent)),
+            budget: budget.map(|b| b.saturating_sub(spent)),
             ..self
         };
         let proved = job.run::<E>(rest, vars, order, base, proof, stats);
@@ -878,7 +896,7 @@ impl Prove<'_> {
         };
         #[cfg(test)]
         FRESH_PROOF_SOLVES.with(|n| n.set(n.get() + 1));
-        let mut solver = tuned(E::new(self.deadline, true), self.puzzle);
+        let mut solver = E::new(self.deadline, true);
         for &i in order {
             solver.add_mapped(rest.clause(i), |l| compact.map(l));
         }
@@ -959,17 +977,74 @@ impl Prove<'_> {
     }
 }
 
-/// Grids of this many cells and more (36x36 and up) get a solver tuned to find solutions
-/// ([`Engine::favour_solutions`]): there a first solution can take CaDiCaL millions of conflicts in
-/// its default mode. On smaller grids the tuning gained nothing measurable (BENCHMARKS).
+/// Grids of this many cells and more (36x36 and up) may get a solver tuned to find solutions
+/// ([`solve_first`]): there a first solution can take CaDiCaL millions of conflicts in its default
+/// mode. On smaller grids the tuning gained nothing measurable (BENCHMARKS).
 const FAVOUR_SOLUTIONS_FROM_CELLS: usize = 36 * 36;
 
-/// `solver`, fresh, tuned for `puzzle`'s size.
-fn tuned<E: Engine>(mut solver: E, puzzle: &Grid) -> E {
-    if puzzle.values().len() >= FAVOUR_SOLUTIONS_FROM_CELLS {
-        solver.favour_solutions();
+/// Conflicts the first solve of a large grid gets in the solver's default mode before a fresh
+/// solver tuned to find solutions takes over: CaDiCaL settles 81x81-rkkautsar-1 and its
+/// relabellings in 2,000-5,000 conflicts in its default mode, faster there than tuned (above all
+/// on the unsatisfiable second solve of `--unique`), and 10,000 conflicts of 64x64-rkkautsar-1
+/// cost about a second (BENCHMARKS).
+const DEFAULT_MODE_CONFLICTS: u64 = 10_000;
+
+/// Whether `puzzle` is large enough for [`solve_first`] to switch solvers.
+fn favours_solutions(puzzle: &Grid) -> bool {
+    puzzle.values().len() >= FAVOUR_SOLUTIONS_FROM_CELLS
+}
+
+/// What [`solve_first`] ends with.
+struct FirstSolve<E> {
+    /// The solver that answered, to go on with.
+    solver: E,
+    answer: Answer,
+    /// Conflicts of a solver given up on (counted in the caller's budget).
+    spent: u64,
+}
+
+/// The first solve, on a solver from `fresh(favour)` (loaded with every clause, or `None` when
+/// the deadline passed while loading). With `large` set and a solver that can
+/// [favour solutions](Engine::favour_solutions), the default mode gets
+/// [`DEFAULT_MODE_CONFLICTS`] of the budget first; if that does not settle it, a fresh solver so
+/// tuned gets the rest. The work of a solver given up on goes into `stats`.
+fn solve_first<E: Engine>(
+    mut fresh: impl FnMut(bool) -> Option<E>,
+    large: bool,
+    budget: Option<u64>,
+    deadline: Option<Instant>,
+    stats: &mut Stats,
+) -> Option<FirstSolve<E>> {
+    let mut solver = fresh(false)?;
+    if !(large && E::CAN_FAVOUR_SOLUTIONS) {
+        let answer = solver.solve(budget);
+        return Some(FirstSolve {
+            solver,
+            answer,
+            spent: 0,
+        });
     }
-    solver
+    let trial = budget.map_or(DEFAULT_MODE_CONFLICTS, |b| b.min(DEFAULT_MODE_CONFLICTS));
+    let answer = solver.solve(Some(trial));
+    let spent = solver.conflicts().unwrap_or(0);
+    let left = budget.map(|b| b.saturating_sub(spent));
+    if answer != Answer::Unknown || left == Some(0) || crate::solve::past(deadline) {
+        return Some(FirstSolve {
+            solver,
+            answer,
+            spent: 0,
+        });
+    }
+    add_work(stats, &solver);
+    drop(solver);
+    let mut solver = fresh(true)?;
+    stats.nodes += 1;
+    let answer = solver.solve(left);
+    Some(FirstSolve {
+        solver,
+        answer,
+        spent,
+    })
 }
 
 /// Adds the conflicts and decisions `solver` made (where it counts them) to `stats`.
@@ -1097,35 +1172,67 @@ impl Search<'_> {
         } else {
             Compact::new(self.rest.max_var())
         };
-        let mut solver = tuned(E::new(self.deadline, false), self.base);
-        let mut buf: Vec<Lit> = Vec::new();
-        // Loading millions of clauses (225x225 and up) takes a second or more: the clock and the
-        // stop flag are read between blocks of clauses.
-        for block in self.order.chunks(1 << 16) {
-            if crate::solve::past(self.deadline) {
-                return true;
-            }
-            for &i in block {
-                solver.add_mapped(self.rest.clause(i), |l| compact.map(l));
-            }
+        if crate::solve::past(self.deadline) {
+            return true;
         }
+        let budget = self.budget;
+        stats.nodes += 1;
+        let first = solve_first(
+            |favour| {
+                let mut solver = E::new(self.deadline, false);
+                if favour {
+                    solver.favour_solutions();
+                }
+                // Loading millions of clauses (225x225 and up) takes a second or more: the clock
+                // and the stop flag are read between blocks of clauses.
+                for block in self.order.chunks(1 << 16) {
+                    if crate::solve::past(self.deadline) {
+                        return None;
+                    }
+                    for &i in block {
+                        solver.add_mapped(self.rest.clause(i), |l| compact.map(l));
+                    }
+                }
+                Some(solver)
+            },
+            favours_solutions(self.base),
+            budget,
+            self.deadline,
+            stats,
+        );
+        let Some(FirstSolve {
+            mut solver,
+            answer: first,
+            spent,
+        }) = first
+        else {
+            return true;
+        };
+        let mut first = Some(first);
+        let mut buf: Vec<Lit> = Vec::new();
         let mut model: Vec<Lit> = Vec::new();
         let gave_up = loop {
-            if crate::solve::past(self.deadline) {
-                break true;
-            }
-            let conflicts = match self.budget {
-                Some(b) => match b.checked_sub(solver.conflicts().unwrap_or(0)) {
-                    Some(left) if left > 0 => Some(left),
-                    _ => break true,
-                },
-                None => None,
+            let answer = match first.take() {
+                Some(answer) => answer,
+                None => {
+                    if crate::solve::past(self.deadline) {
+                        break true;
+                    }
+                    let used = spent + solver.conflicts().unwrap_or(0);
+                    let conflicts = match budget {
+                        Some(b) => match b.checked_sub(used) {
+                            Some(left) if left > 0 => Some(left),
+                            _ => break true,
+                        },
+                        None => None,
+                    };
+                    stats.nodes += 1;
+                    solver.solve(conflicts)
+                }
             };
-            stats.nodes += 1;
-            let answer = solver.solve(conflicts);
             if let Some(c) = solver.conflicts() {
                 // (Progress displays got this call's conflicts from the engine.)
-                stats.conflicts = c;
+                stats.conflicts = spent + c;
             }
             match answer {
                 Answer::Sat => {}

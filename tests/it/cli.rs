@@ -334,7 +334,7 @@ fn a_closed_pipe_ends_the_run_quietly() {
 #[test]
 fn a_timeout_gives_unknown_and_the_run_goes_on() {
     // 64x64-rkkautsar-1 has several solutions, but neither the native backend nor varisat (the
-    // SAT backend's default solver) settles it within minutes (CaDiCaL takes 2-17 s: BENCHMARKS):
+    // SAT backend's default solver) settles it within minutes (CaDiCaL takes 3-18 s: BENCHMARKS):
     // under a short timeout both must say `unknown`, and the next puzzle must still be solved.
     let dir = tempfile::tempdir().unwrap();
     let tiny = dir.path().join("tiny.txt");

@@ -169,6 +169,8 @@ impl Engine for Cadical {
 
     const PROVES_ACROSS_SOLVES: bool = true;
 
+    const CAN_FAVOUR_SOLUTIONS: bool = true;
+
     fn new(deadline: Option<Instant>, proof: bool) -> Cadical {
         let mut solver = CaDiCal::new();
         let recorder = proof.then(|| Rc::new(RefCell::new(Recorder::default())));

@@ -179,11 +179,14 @@ pub(crate) trait Engine: ClauseSink {
         self.solve(Some(conflicts))
     }
 
+    /// Whether [`Engine::favour_solutions`] changes anything (CaDiCaL; varisat has no such mode).
+    const CAN_FAVOUR_SOLUTIONS: bool = false;
+
     /// Called on a fresh solver before its first clause: tunes it for a long search for a
     /// solution in a large, loosely constrained grid. CaDiCaL then stays in its stable mode
     /// (target phases, rare restarts) instead of alternating it with its focused mode: on
-    /// 64x64-rkkautsar-1 that is 57 thousand conflicts to a first solution instead of 2.6
-    /// million (BENCHMARKS, "Stretch: 64x64-rkkautsar-1"). varisat has no such setting.
+    /// 64x64-rkkautsar-1 that is 57 thousand decisions to a first solution instead of 2.6
+    /// million (BENCHMARKS, "Stretch: 64x64-rkkautsar-1").
     fn favour_solutions(&mut self) {}
 
     /// Adds the clause of the literals `lits` renumbered by `map` (saves the caller a buffer).
