@@ -1172,10 +1172,10 @@ impl Search<'_> {
         } else {
             Compact::new(self.rest.max_var())
         };
-        if crate::solve::past(self.deadline) {
+        let budget = self.budget;
+        if crate::solve::past(self.deadline) || budget == Some(0) {
             return true;
         }
-        let budget = self.budget;
         stats.nodes += 1;
         let first = solve_first(
             |favour| {
