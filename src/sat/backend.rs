@@ -777,12 +777,7 @@ impl Prove<'_> {
             self.deadline,
             stats,
         );
-        let Some(FirstSolve {
-            mut solver,
-            answer: first,
-            spent,
-        }) = first
-        else {
+        let Some((mut solver, first, spent)) = first else {
             unreachable!("the solver is made without a deadline check")
         };
         // What is left of the budget after a solver given up on.
@@ -994,57 +989,38 @@ fn favours_solutions(puzzle: &Grid) -> bool {
     puzzle.values().len() >= FAVOUR_SOLUTIONS_FROM_CELLS
 }
 
-/// What [`solve_first`] ends with.
-struct FirstSolve<E> {
-    /// The solver that answered, to go on with.
-    solver: E,
-    answer: Answer,
-    /// Conflicts of a solver given up on (counted in the caller's budget).
-    spent: u64,
-}
-
 /// The first solve, on a solver from `fresh(favour)` (loaded with every clause, or `None` when
 /// the deadline passed while loading). With `large` set and a solver that can
 /// [favour solutions](Engine::favour_solutions), the default mode gets
 /// [`DEFAULT_MODE_CONFLICTS`] of the budget first; if that does not settle it, a fresh solver so
-/// tuned gets the rest. The work of a solver given up on goes into `stats`.
+/// tuned gets the rest. Returns the solver that answered (to go on with), its answer, and the
+/// conflicts of a solver given up on (counted in the caller's budget); that solver's work goes
+/// into `stats`.
 fn solve_first<E: Engine>(
     mut fresh: impl FnMut(bool) -> Option<E>,
     large: bool,
     budget: Option<u64>,
     deadline: Option<Instant>,
     stats: &mut Stats,
-) -> Option<FirstSolve<E>> {
+) -> Option<(E, Answer, u64)> {
     let mut solver = fresh(false)?;
     if !(large && E::CAN_FAVOUR_SOLUTIONS) {
         let answer = solver.solve(budget);
-        return Some(FirstSolve {
-            solver,
-            answer,
-            spent: 0,
-        });
+        return Some((solver, answer, 0));
     }
     let trial = budget.map_or(DEFAULT_MODE_CONFLICTS, |b| b.min(DEFAULT_MODE_CONFLICTS));
     let answer = solver.solve(Some(trial));
     let spent = solver.conflicts().unwrap_or(0);
     let left = budget.map(|b| b.saturating_sub(spent));
     if answer != Answer::Unknown || left == Some(0) || crate::solve::past(deadline) {
-        return Some(FirstSolve {
-            solver,
-            answer,
-            spent: 0,
-        });
+        return Some((solver, answer, 0));
     }
     add_work(stats, &solver);
     drop(solver);
     let mut solver = fresh(true)?;
     stats.nodes += 1;
     let answer = solver.solve(left);
-    Some(FirstSolve {
-        solver,
-        answer,
-        spent,
-    })
+    Some((solver, answer, spent))
 }
 
 /// Adds the conflicts and decisions `solver` made (where it counts them) to `stats`.
@@ -1200,14 +1176,11 @@ impl Search<'_> {
             self.deadline,
             stats,
         );
-        let Some(FirstSolve {
-            mut solver,
-            answer: first,
-            spent,
-        }) = first
-        else {
+        let Some((mut solver, first, spent)) = first else {
             return true;
         };
+        // The work so far, a solver given up on included; this solver's is counted on top.
+        let before = *stats;
         let mut first = Some(first);
         let mut buf: Vec<Lit> = Vec::new();
         let mut model: Vec<Lit> = Vec::new();
@@ -1232,7 +1205,7 @@ impl Search<'_> {
             };
             if let Some(c) = solver.conflicts() {
                 // (Progress displays got this call's conflicts from the engine.)
-                stats.conflicts = spent + c;
+                stats.conflicts = before.conflicts + c;
             }
             match answer {
                 Answer::Sat => {}
@@ -1267,8 +1240,8 @@ impl Search<'_> {
             }
             solver.add_clause(&buf);
         };
-        stats.conflicts = solver.conflicts().unwrap_or(0);
-        stats.guesses = solver.decisions().unwrap_or(0);
+        stats.conflicts = before.conflicts + solver.conflicts().unwrap_or(0);
+        stats.guesses = before.guesses + solver.decisions().unwrap_or(0);
         gave_up
     }
 }

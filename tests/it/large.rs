@@ -185,6 +185,28 @@ fn rkkautsar_64x64_1_has_two_solutions_within_a_conflict_budget() {
     assert_ne!(solutions[0], solutions[1]);
     // The default mode's first solve given up on, the tuned solver's first and second.
     assert!(report.stats.nodes >= 3, "{:?}", report.stats);
+
+    // A first solution alone: the work reported includes the default mode's solve given up on,
+    // which is what a budget of its conflicts alone does.
+    let sat = SatBackend::default()
+        .with_solver(SatSolver::Cadical)
+        .unwrap();
+    let trial = sat
+        .solve(&units, &puzzle, &Limits::first().with_budget(Some(10_000)))
+        .unwrap();
+    assert_eq!(trial.outcome.status(), Status::Unknown);
+    let first = sat.solve(&units, &puzzle, &Limits::first()).unwrap();
+    let Outcome::Found(g) = &first.outcome else {
+        panic!("{:?}", first.outcome.status())
+    };
+    verify(&units, &puzzle, g).unwrap();
+    assert!(first.stats.conflicts > trial.stats.conflicts);
+    assert!(
+        first.stats.guesses > trial.stats.guesses,
+        "{:?} {:?}",
+        first.stats,
+        trial.stats
+    );
 }
 
 #[test]
