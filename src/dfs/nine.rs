@@ -690,27 +690,25 @@ impl<const K: usize> Board<K> {
         digits[(pick % k as u64) as usize]
     }
 
-    /// The values of a full board, row-major.
-    fn values(&self) -> [u8; 81] {
-        // Each band written into 32 bytes, so that a bit index masked by 31 needs no other bounds
-        // check; then the 27 cells of each band are copied out.
-        let mut bands = [[0u8; 32]; 3];
-        for (b, band) in bands.iter_mut().enumerate() {
-            for (d, &m) in self.cand[9 * b..9 * b + 9].iter().enumerate() {
+    /// The values of a full board, row-major, 1-based. Inlined into the search, so that the fast
+    /// build's bit scans serve it too.
+    #[inline(always)]
+    fn values(&self) -> Vec<u16> {
+        // Bit `bit` of band `b` is cell `27·b + bit`; the padding past cell 80 lets a bit index
+        // masked by 31 need no other bounds check.
+        let mut out = [0u16; 27 * 2 + 32];
+        for (b, band) in self.cand[..27].chunks_exact(9).enumerate() {
+            for (d, &m) in band.iter().enumerate() {
                 // A full band holds each digit once in each of its three rows.
                 debug_assert_eq!(m.count_ones(), 3);
                 let mut m = m;
                 for _ in 0..3 {
-                    band[(m.trailing_zeros() & 31) as usize] = d as u8 + 1;
+                    out[27 * b + (m.trailing_zeros() & 31) as usize] = d as u16 + 1;
                     m &= m.wrapping_sub(1);
                 }
             }
         }
-        let mut out = [0u8; 81];
-        for (o, band) in out.chunks_exact_mut(27).zip(&bands) {
-            o.copy_from_slice(&band[..27]);
-        }
-        out
+        out[..81].to_vec()
     }
 }
 
@@ -765,7 +763,7 @@ impl<const K: usize> Search<'_, K> {
                 Ok(true) => {
                     let grid = || {
                         let shape = Shape::new(3, 3).expect("3x3 is a valid box shape");
-                        let values = board.values().iter().map(|&v| u16::from(v)).collect();
+                        let values = board.values();
                         // A full board's values are 1..=9 (its digits d + 1, d < 9).
                         Grid::from_search(shape, values)
                     };
