@@ -396,7 +396,9 @@ fn without_rule_rows(sample: &[OwnedLine]) -> Vec<OwnedLine> {
             Kind::Data => {
                 let (width, rows) = run.get_or_insert((row_width(&l.text), 0));
                 *rows += 1;
-                if *rows > *width {
+                // The run's first line is kept, however narrow (a line of stray bytes has width 0):
+                // it is what the checks of the first content line look at.
+                if *rows > (*width).max(1) {
                     continue;
                 }
             }

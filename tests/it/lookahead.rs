@@ -237,3 +237,37 @@ fn first_puzzle_lookahead_reads_the_fixtures_alike() {
         );
     }
 }
+
+/// A first content line of stray bytes (here a lone UTF-8 continuation byte, no symbol at all) is
+/// the whole input's problem under either look-ahead, also when rule lines or sigh constraint
+/// strings follow: it was dropped from the full look-ahead's checks as if it were a region map's
+/// extra row (found by the `parse_sigh` fuzz target).
+#[test]
+fn a_stray_first_line_reads_alike_before_rule_lines() {
+    let sigh = b"\x93\n.~R1C1_5~R1C2_3~.\n".to_vec();
+    let killer = {
+        let mut t = b"# comment\n\x93\n\n".to_vec();
+        t.extend_from_slice(top95(1)[0].as_bytes());
+        t.extend_from_slice(b"\ncage 10 r1c1 r1c2\n");
+        t
+    };
+    for (format, bytes) in [(Some(Format::Sigh), sigh), (None, killer)] {
+        let options = ReadOptions {
+            format,
+            ..ReadOptions::default()
+        };
+        let read = |lookahead| -> Vec<String> {
+            PuzzleReader::new(&bytes[..], "stray", options.clone())
+                .with_lookahead(lookahead)
+                .map(|r| match r.puzzle {
+                    Ok(p) => format!("{} {:?}", r.line, p.grid.values()),
+                    Err(e) => e.to_string(),
+                })
+                .collect()
+        };
+        let full = read(Lookahead::Full);
+        assert_eq!(read(Lookahead::FirstPuzzle), full, "{format:?}");
+        assert_eq!(full.len(), 1, "{full:?}");
+        assert!(full[0].contains("invalid UTF-8 (byte 0x93)"), "{full:?}");
+    }
+}
