@@ -549,6 +549,20 @@ pub fn noisy_round_trip(data: &[u8]) {
         if groups && width <= 32 && !note.is_empty() {
             return;
         }
+        // N² printable symbols of N labels, N each, one of them no digit: the grid's jigsaw region
+        // map written beside it (README, "Variants"), not a note.
+        let chars: Vec<char> = note.chars().collect();
+        let labels: std::collections::BTreeSet<char> = chars.iter().copied().collect();
+        if chars.len() == n * n
+            && labels.iter().all(|c| !c.is_whitespace() && !c.is_control())
+            && labels.len() == n
+            && labels
+                .iter()
+                .all(|&l| chars.iter().filter(|&&c| c == l).count() == n)
+            && labels.iter().any(|&l| alphabet.digit(l).is_none())
+        {
+            return;
+        }
         for i in 0..copies {
             let gap = if tab { "\t" } else { "  " };
             if note.is_empty() {

@@ -638,11 +638,15 @@ fn cell_name(w: &[u8]) -> Option<(usize, usize)> {
     Some((num(r)?, num(c)?))
 }
 
-/// The region labels beside a one-line puzzle (its note), when the note is exactly N² symbols forming
-/// N regions of N cells and some symbol is not a digit of `layout`'s alphabet (so it is not a grid).
+/// The region labels beside a one-line puzzle (its note), when the note is exactly N² printable
+/// symbols forming N regions of N cells and some symbol is not a digit of `layout`'s alphabet (so it
+/// is not a grid). Control characters are never labels: a note holding them is text.
 pub(crate) fn regions_beside(note: &str, n: usize, layout: &Layout) -> bool {
     let t = note.trim();
-    if n < 2 || t.chars().count() != n * n || t.contains(char::is_whitespace) {
+    if n < 2
+        || t.chars().count() != n * n
+        || t.contains(|c: char| c.is_whitespace() || c.is_control())
+    {
         return false;
     }
     let mut labels: Vec<(char, usize)> = Vec::new();
@@ -1099,5 +1103,31 @@ mod tests {
         assert_eq!(cell_name(b"R10c2"), Some((10, 2)));
         assert_eq!(cell_name(b"r1"), None);
         assert_eq!(cell_name(b"a1"), None);
+    }
+
+    /// Through the reader: top95's first 9x9 line with a note beside it.
+    fn beside(note: &str) -> (Option<String>, bool) {
+        let grid =
+            "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        let text = format!("{grid}  {note}\n");
+        let r = super::super::read_str(&text, "t", super::super::ReadOptions::default());
+        let p = r[0].puzzle.as_ref().expect("read");
+        (p.note.clone(), p.units.regions().is_some())
+    }
+
+    /// The nine boxes as a region map, each cell labelled by `label(box)`.
+    fn boxes(label: impl Fn(usize) -> char) -> String {
+        (0..81).map(|i| label(i / 27 * 3 + i % 9 / 3)).collect()
+    }
+
+    #[test]
+    fn a_region_map_beside_a_line_has_printable_labels() {
+        // Nine labels of nine cells, none a digit: a jigsaw region map, no note.
+        assert_eq!(beside(&boxes(|b| (b'a' + b as u8) as char)), (None, true));
+        // The same map in control characters is a note.
+        let control = boxes(|b| (0x10 + b as u8) as char);
+        assert_eq!(beside(&control), (Some(control.clone()), false));
+        // All labels digits: not a map (a note here).
+        assert!(!beside(&boxes(|b| (b'1' + b as u8) as char)).1);
     }
 }
