@@ -132,19 +132,24 @@ fn rkkautsar_100x100_is_unique() {
     verify(&units, &puzzle, g).unwrap();
 }
 
+/// A fixture puzzle, its standard units and the SAT backend on CaDiCaL, if this build has it.
+fn with_cadical(name: &str) -> Option<(Grid, Units, SatBackend)> {
+    if !SatSolver::Cadical.is_available() {
+        return None;
+    }
+    let puzzle = fixture_puzzle(name);
+    let units = Units::standard(puzzle.shape());
+    let sat = SatBackend::default().with_solver(SatSolver::Cadical).ok()?;
+    Some((puzzle, units, sat))
+}
+
 #[test]
 fn rkkautsar_81x81_is_unique() {
     // varisat needs tens of seconds here; CaDiCaL (with the `cadical` feature) under a second.
-    if !SatSolver::Cadical.is_available() {
+    let Some((puzzle, units, sat)) = with_cadical("81x81-rkkautsar-1.txt") else {
         return;
-    }
-    let puzzle = fixture_puzzle("81x81-rkkautsar-1.txt");
-    let units = Units::standard(puzzle.shape());
-    let report = SatBackend::default()
-        .with_solver(SatSolver::Cadical)
-        .unwrap()
-        .solve(&units, &puzzle, &Limits::unique())
-        .unwrap();
+    };
+    let report = sat.solve(&units, &puzzle, &Limits::unique()).unwrap();
     let Outcome::Unique(g) = &report.outcome else {
         panic!("{:?}", report.outcome.status())
     };
@@ -161,14 +166,10 @@ fn rkkautsar_64x64_1_has_two_solutions_within_a_conflict_budget() {
     // over 60 s); on grids this large a solver kept in stable mode takes over after 10,000
     // conflicts and needs tens of thousands, and a second solution follows. The budget counts
     // the conflicts of every solve.
-    if !SatSolver::Cadical.is_available() {
+    let Some((puzzle, units, sat)) = with_cadical("64x64-rkkautsar-1.txt") else {
         return;
-    }
-    let puzzle = fixture_puzzle("64x64-rkkautsar-1.txt");
-    let units = Units::standard(puzzle.shape());
-    let report = SatBackend::default()
-        .with_solver(SatSolver::Cadical)
-        .unwrap()
+    };
+    let report = sat
         .solve(
             &units,
             &puzzle,
@@ -188,9 +189,6 @@ fn rkkautsar_64x64_1_has_two_solutions_within_a_conflict_budget() {
 
     // A first solution alone: the work reported includes the default mode's solve given up on,
     // which is what a budget of its conflicts alone does.
-    let sat = SatBackend::default()
-        .with_solver(SatSolver::Cadical)
-        .unwrap();
     let trial = sat
         .solve(&units, &puzzle, &Limits::first().with_budget(Some(10_000)))
         .unwrap();
