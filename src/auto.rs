@@ -373,8 +373,10 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         // Declared before the race, so that it outlives the SAT thread (joined when the race is
         // dropped, at the latest).
         let winner = AtomicU8::new(0);
-        // Set while the SAT phase waits for the native search ([`AutoBackend::pause_sat`]).
-        let pause = Arc::new(AtomicBool::new(false));
+        // Set while the SAT phase waits for the native search ([`AutoBackend::pause_sat`]); made
+        // on first use, so that a puzzle settled before the handover allocates no flag.
+        let pause: OnceCell<Arc<AtomicBool>> = OnceCell::new();
+        let pause_flag = || pause.get_or_init(|| Arc::new(AtomicBool::new(false)));
         let sat_clock = SatClock::default();
         let race: OnceCell<Race> = OnceCell::new();
         // Called once, by the native search, on its own thread: the SAT phase starts, and the
@@ -386,7 +388,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 flags.push(Arc::clone(&stop));
                 let work = WorkCounters::on_this_thread();
                 let sat_limits = time_left(limits, start);
-                let (winner, sat_stop, pause) = (&winner, Arc::clone(&stop), Arc::clone(&pause));
+                let (winner, sat_stop, pause) = (&winner, Arc::clone(&stop), Arc::clone(pause_flag()));
                 let run = move || {
                     let report = stoppable(flags, work, || {
                         let _pause = pause_when(pause);
@@ -418,6 +420,7 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         // it no longer does.
         let pauser = |cpu: Duration, done: f64| {
             let hold = AutoBackend::pause_sat(cpu, done, sat_clock.ran());
+            let pause = pause_flag();
             if hold != pause.load(Ordering::Relaxed) {
                 sat_clock.set_paused(hold);
                 pause.store(hold, Ordering::Release);
@@ -453,7 +456,9 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
         claim(&native, limits, &winner, Phase::Native, &stop.0);
         // Whatever the native search's end, a paused SAT phase goes on: to its stop, if the
         // native search won.
-        pause.store(false, Ordering::Release);
+        if let Some(pause) = pause.get() {
+            pause.store(false, Ordering::Release);
+        }
         // A native search that gave up (or could not go on) leaves the SAT phase running.
         let sat = sat.join();
         // The race's answer is always its winner's: the first phase to settle the puzzle.
