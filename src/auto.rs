@@ -388,7 +388,8 @@ impl<D: Backend, S: Backend> AutoBackend<D, S> {
                 flags.push(Arc::clone(&stop));
                 let work = WorkCounters::on_this_thread();
                 let sat_limits = time_left(limits, start);
-                let (winner, sat_stop, pause) = (&winner, Arc::clone(&stop), Arc::clone(pause_flag()));
+                let (winner, sat_stop, pause) =
+                    (&winner, Arc::clone(&stop), Arc::clone(pause_flag()));
                 let run = move || {
                     let report = stoppable(flags, work, || {
                         let _pause = pause_when(pause);
