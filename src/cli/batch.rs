@@ -10,13 +10,17 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-/// The most items per chunk handed to a worker for puzzles to solve: large enough that thread traffic
-/// is noise next to solving a 9x9 (a few µs each), small enough that the last chunks balance across
-/// workers.
-pub const CHUNK: usize = 64;
+/// The most weight per chunk handed to a worker for puzzles to solve (a 9x9 puzzle weighs 1, a larger
+/// one its cells over 81; an item heavier than this is a chunk alone): large enough that thread
+/// traffic is small next to solving 9x9s of under 2 µs each (BENCHMARKS: 64 cost two jobs on
+/// 17-clue a few per cent more), small enough that the last chunks balance across workers and that
+/// a slow puzzle holds back few finished ones of its chunk (they are handed over with it).
+pub const CHUNK: usize = 128;
 
-/// Chunks per worker that may be read and not yet handed to the sink: one slow puzzle (a 64x64 that
-/// takes minutes) must not let the results and the input after it pile up.
+/// Chunks per worker, in weight, that may be read and not yet handed to the sink: one slow puzzle (a
+/// 64x64 that takes minutes) must not let the results and the input after it pile up, and what is
+/// held stays within a few chunks' weight, whatever the grids' size (with two jobs: 8 400x400 grids,
+/// not 512).
 const WINDOW: usize = 4;
 
 /// How often the consuming thread looks whether the run was interrupted while it waits for results.
@@ -39,8 +43,13 @@ struct Queue<T, S> {
     full: VecDeque<Vec<T>>,
     /// The chunk being filled, which an idle worker takes as it is.
     forming: Vec<T>,
+    /// The weight of `forming`.
+    weight: usize,
     /// The stubs of the items read and not yet handed to the sink, in input order.
     stubs: VecDeque<S>,
+    /// Their weights, and the sum of them.
+    weights: VecDeque<usize>,
+    held: usize,
     /// The length of every chunk taken and not yet handed over, by sequence number from the
     /// consuming thread's next.
     taken: VecDeque<usize>,
@@ -68,14 +77,16 @@ fn wait<'a, T>(c: &Condvar, g: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
     c.wait(g).unwrap_or_else(|e| e.into_inner())
 }
 
-/// Runs `work` over every item that `produce` emits, on `jobs` threads, the workers taking at most
-/// `chunk` items at a time (1 for items that are long work each, such as puzzles to generate), and
-/// hands each result to `sink` in the order the items were emitted. Returns how many chunks the
-/// workers took. At most `4 · jobs · chunk` items are read and not yet handed over.
+/// Runs `work` over every item that `produce` emits, on `jobs` threads, the workers taking items of
+/// at most `chunk` in weight at a time (an item weighs at least 1; one heavier than `chunk` goes
+/// alone; `chunk` 1 for items that are long work each, such as puzzles to generate), and hands each
+/// result to `sink` in the order the items were emitted. Returns how many chunks the workers took.
+/// At most `4 · jobs · chunk` in weight is read and not yet handed over (and one item more), or
+/// `4 · jobs` items if they weigh more.
 ///
 /// `produce` runs on a thread of its own (so it can own a non-`Send` reader, e.g. locked stdin) and
-/// calls its argument once per item; `stub` keeps what the sink needs of an item that is not finished
-/// when `interrupted()` turns true (checked at least every 50 ms), and the sink is then handed, in
+/// calls its argument once per item; `stub` gives an item's weight and keeps what the sink needs of
+/// it should it not be finished when `interrupted()` turns true (checked at least every 50 ms), and the sink is then handed, in
 /// input order, the result of every finished item and the stub of every other item read, then told
 /// [`Sink::interrupted`]. A worker never waits for a chunk to fill: when it has nothing to do it
 /// takes the items read so far, so typed input is answered line by line at any `jobs`.
@@ -83,7 +94,7 @@ pub fn ordered_map<T, S, R, P, W>(
     jobs: usize,
     chunk: usize,
     produce: P,
-    stub: impl Fn(&T) -> S + Sync,
+    stub: impl Fn(&T) -> (S, usize) + Sync,
     work: W,
     sink: &mut dyn Sink<R, S>,
     interrupted: &dyn Fn() -> bool,
@@ -101,7 +112,10 @@ where
     let queue = Mutex::new(Queue {
         full: VecDeque::new(),
         forming: Vec::new(),
+        weight: 0,
         stubs: VecDeque::new(),
+        weights: VecDeque::new(),
+        held: 0,
         taken: VecDeque::new(),
         seq: 0,
         idle: 0,
@@ -119,8 +133,11 @@ where
         let (queue, stub, ready, room) = (&queue, &stub, &ready, &room);
         s.spawn(move || {
             produce(&mut |item| {
+                let (stub, weight) = stub(&item);
+                let weight = weight.max(1);
                 let mut q = lock(queue);
-                while q.stubs.len() >= window && !q.closed {
+                // Behind heavy items (each a chunk alone) still 4 a worker, so that every worker is busy.
+                while q.held >= window && q.stubs.len() >= WINDOW * jobs && !q.closed {
                     q.reader_waits = true;
                     q = wait(room, q);
                 }
@@ -128,11 +145,15 @@ where
                 if q.closed {
                     return;
                 }
-                q.stubs.push_back(stub(&item));
+                q.stubs.push_back(stub);
+                q.weights.push_back(weight);
+                q.held = q.held.saturating_add(weight);
                 q.forming.push(item);
-                if q.forming.len() >= chunk {
+                q.weight = q.weight.saturating_add(weight);
+                if q.weight >= chunk {
                     let full = std::mem::take(&mut q.forming);
                     q.full.push_back(full);
+                    q.weight = 0;
                 }
                 if q.idle > 0 {
                     ready.notify_one();
@@ -179,6 +200,8 @@ where
                         {
                             let mut q = lock(queue);
                             q.stubs.drain(..results.len());
+                            let handed: usize = q.weights.drain(..results.len()).sum();
+                            q.held = q.held.saturating_sub(handed);
                             q.taken.pop_front();
                             if q.reader_waits {
                                 room.notify_one();
@@ -296,6 +319,7 @@ fn next_chunk<T, S>(queue: &Mutex<Queue<T, S>>, ready: &Condvar) -> Option<(usiz
             break chunk;
         }
         if !q.forming.is_empty() {
+            q.weight = 0;
             break std::mem::take(&mut q.forming);
         }
         if q.ended {
@@ -358,7 +382,7 @@ mod tests {
                     jobs,
                     CHUNK,
                     |emit| (0..n).for_each(emit),
-                    |&i| i,
+                    |&i| (i, 1),
                     |i: usize| {
                         // Uneven work, so chunks finish out of order.
                         if i.is_multiple_of(7) {
@@ -557,7 +581,7 @@ mod tests {
                     jobs,
                     CHUNK,
                     |emit| (0..n).for_each(emit),
-                    |&i| i,
+                    |&i| (i, 1),
                     |i: usize| {
                         if i == stuck {
                             started.store(true, Ordering::SeqCst);
@@ -618,7 +642,7 @@ mod tests {
                     jobs,
                     CHUNK,
                     |emit| (0..n).for_each(emit),
-                    |&i| i,
+                    |&i| (i, 1),
                     |i: usize| {
                         if i == 0 {
                             started.store(true, Ordering::SeqCst);
@@ -646,6 +670,50 @@ mod tests {
         }
     }
 
+    #[test]
+    fn heavy_items_are_chunks_alone_and_the_window_holds_a_few() {
+        // Items as heavy as a chunk (a 400x400 grid weighs ~2,000 9x9s): each is a chunk alone, and
+        // behind a slow first item the reader holds at most the window's weight, 4 chunks per
+        // worker: 4 or 8 grids, not 4 · jobs · CHUNK of them.
+        for jobs in [1, 2] {
+            let n = 10 * CHUNK;
+            let window = WINDOW * jobs;
+            let release = Arc::new(AtomicBool::new(false));
+            let (started, finished) = (AtomicBool::new(false), AtomicUsize::new(0));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let mut out = Collect(Vec::new(), Arc::default(), Arc::clone(&release));
+                ordered_map(
+                    jobs,
+                    CHUNK,
+                    |emit| (0..n).for_each(emit),
+                    |&i| (i, CHUNK),
+                    |i: usize| {
+                        if i == 0 {
+                            started.store(true, Ordering::SeqCst);
+                            while !release.load(Ordering::SeqCst) {
+                                std::thread::yield_now();
+                            }
+                        } else {
+                            finished.fetch_add(1, Ordering::SeqCst);
+                        }
+                        i
+                    },
+                    &mut out,
+                    &|| {
+                        started.load(Ordering::SeqCst)
+                            && (jobs == 1 || finished.load(Ordering::SeqCst) >= window - 1)
+                    },
+                );
+            }));
+            let got = *result
+                .expect_err("an interrupted run ends in Sink::interrupted")
+                .downcast::<Vec<Result<usize, usize>>>()
+                .unwrap();
+            assert!(got.len() <= window, "jobs {jobs}: {} read", got.len());
+            assert_eq!(got.first(), Some(&Err(0)));
+        }
+    }
+
     /// Runs `ordered_map` over `n` items that `work` handles; the chunks taken and the results.
     fn chunks_taken(
         jobs: usize,
@@ -655,7 +723,7 @@ mod tests {
         handed: Arc<AtomicUsize>,
     ) -> (usize, Vec<Result<usize, usize>>) {
         let mut out = Collect(Vec::new(), handed, Arc::default());
-        let chunks = ordered_map(jobs, CHUNK, produce, |&i| i, work, &mut out, &|| false);
+        let chunks = ordered_map(jobs, CHUNK, produce, |&i| (i, 1), work, &mut out, &|| false);
         assert_eq!(out.0.len(), n);
         (chunks, out.0)
     }

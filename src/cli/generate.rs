@@ -187,6 +187,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
                     line: 0,
                     n: Some(shape.n()),
                 },
+                |_| 1,
                 |index| made(&settings, index, None),
             )
         }
@@ -200,6 +201,7 @@ pub fn run(args: GenerateArgs) -> Result<Exit> {
                         .for_each(emit)
                 },
                 Item::place,
+                |_| 1,
                 |item: Item| match &item.puzzle {
                     Err(e) => bad_input(&item, e, json, ""),
                     Ok(_) => made(&settings, item.index as u64, Some(&item)),

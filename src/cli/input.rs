@@ -38,6 +38,11 @@ impl Item {
     pub fn cells(&self) -> usize {
         self.puzzle.as_ref().map_or(1, |l| l.grid().shape().cells())
     }
+
+    /// Its weight in a batch's chunks: its cells over a 9x9's (at least 1).
+    pub fn weight(&self) -> usize {
+        self.cells().div_ceil(81)
+    }
 }
 
 /// Why an input puzzle could not be read: where (`FILE:LINE:COLUMN`, or `FILE` when nothing could be

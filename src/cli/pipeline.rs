@@ -240,7 +240,7 @@ impl Run {
         if self.jobs <= 1 && !super::input::reads_stdin(files) {
             self.run_in_place(produce, Item::place, Item::cells, work)
         } else {
-            self.run(produce, Item::place, work)
+            self.run(produce, Item::place, Item::weight, work)
         }
     }
 
@@ -311,22 +311,30 @@ impl Run {
     /// `interrupted` record (see [`Run::interrupted`]) for every other item read (`place` says where
     /// each came from), then the summary, and ends the process with status 130; a second signal ends
     /// it at once.
-    pub fn run<T, P, W>(self, produce: P, place: impl Fn(&T) -> Place + Sync, work: W) -> Exit
+    /// Workers take chunks of items of [`batch::CHUNK`] in `weigh`t (a 9x9 puzzle weighs 1).
+    pub fn run<T, P, W>(
+        self,
+        produce: P,
+        place: impl Fn(&T) -> Place + Sync,
+        weigh: impl Fn(&T) -> usize + Sync,
+        work: W,
+    ) -> Exit
     where
         T: Send,
         P: FnOnce(&mut dyn FnMut(T)) + Send,
         W: Fn(T) -> Record + Sync,
     {
-        self.run_chunked(batch::CHUNK, produce, place, work)
+        self.run_chunked(batch::CHUNK, produce, place, weigh, work)
     }
 
-    /// [`Run::run`], the workers taking at most `chunk` items at a time (1 for items that are long
-    /// work each, such as puzzles to generate).
+    /// [`Run::run`], the workers taking at most `chunk` in weight at a time (`chunk` 1 and weight
+    /// 1 for items that are long work each, such as puzzles to generate).
     pub fn run_chunked<T, P, W>(
         self,
         chunk: usize,
         produce: P,
         place: impl Fn(&T) -> Place + Sync,
+        weigh: impl Fn(&T) -> usize + Sync,
         work: W,
     ) -> Exit
     where
@@ -354,7 +362,7 @@ impl Run {
                     emit((position, item))
                 })
             },
-            |(_, item)| place(item),
+            |(_, item)| (place(item), weigh(item)),
             work,
             &mut sink,
             &interrupt::requested,

@@ -158,6 +158,8 @@ pub fn run(args: VerifyArgs) -> Result<Exit> {
             }
         },
         Pair::place,
+        // A pair weighs its puzzle (a solution alone, as a 9x9).
+        |pair: &Pair| pair.puzzle.as_ref().map_or(1, Item::weight),
         |pair: Pair| judge_pair(&pair, backends.as_ref(), &limits, certify.as_ref(), json),
     ))
 }
