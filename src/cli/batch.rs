@@ -43,12 +43,14 @@ struct Queue<T, S> {
     full: VecDeque<Vec<T>>,
     /// The chunk being filled, which an idle worker takes as it is.
     forming: Vec<T>,
-    /// The weight of `forming`.
+    /// The weight of `forming`, and of each of its items.
     weight: usize,
+    each: usize,
     /// The stubs of the items read and not yet handed to the sink, in input order.
     stubs: VecDeque<S>,
-    /// Their weights, and the sum of them.
+    /// Their weights.
     weights: VecDeque<usize>,
+    /// The sum of `weights`.
     held: usize,
     /// The length of every chunk taken and not yet handed over, by sequence number from the
     /// consuming thread's next.
@@ -86,10 +88,11 @@ fn wait<'a, T>(c: &Condvar, g: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
 ///
 /// `produce` runs on a thread of its own (so it can own a non-`Send` reader, e.g. locked stdin) and
 /// calls its argument once per item; `stub` gives an item's weight and keeps what the sink needs of
-/// it should it not be finished when `interrupted()` turns true (checked at least every 50 ms), and the sink is then handed, in
-/// input order, the result of every finished item and the stub of every other item read, then told
-/// [`Sink::interrupted`]. A worker never waits for a chunk to fill: when it has nothing to do it
-/// takes the items read so far, so typed input is answered line by line at any `jobs`.
+/// it should it not be finished when `interrupted()` turns true (checked at least every 50 ms), and
+/// the sink is then handed, in input order, the result of every finished item and the stub of every
+/// other item read, then told [`Sink::interrupted`]. A worker never waits for a chunk to fill: when
+/// it has nothing to do it takes the items read so far, so typed input is answered line by line at
+/// any `jobs`.
 pub fn ordered_map<T, S, R, P, W>(
     jobs: usize,
     chunk: usize,
@@ -113,6 +116,7 @@ where
         full: VecDeque::new(),
         forming: Vec::new(),
         weight: 0,
+        each: 0,
         stubs: VecDeque::new(),
         weights: VecDeque::new(),
         held: 0,
@@ -136,7 +140,7 @@ where
                 let (stub, weight) = stub(&item);
                 let weight = weight.max(1);
                 let mut q = lock(queue);
-                // Behind heavy items (each a chunk alone) still 4 a worker, so that every worker is busy.
+                // Behind heavy items (each a chunk alone) still 4 a worker, so that each has work.
                 while q.held >= window && q.stubs.len() >= WINDOW * jobs && !q.closed {
                     q.reader_waits = true;
                     q = wait(room, q);
@@ -148,6 +152,14 @@ where
                 q.stubs.push_back(stub);
                 q.weights.push_back(weight);
                 q.held = q.held.saturating_add(weight);
+                // An item of another weight (a grid of another size) starts a chunk, so that the
+                // quick ones before a slow one are not handed over only with it.
+                if !q.forming.is_empty() && weight != q.each {
+                    let full = std::mem::take(&mut q.forming);
+                    q.full.push_back(full);
+                    q.weight = 0;
+                }
+                q.each = weight;
                 q.forming.push(item);
                 q.weight = q.weight.saturating_add(weight);
                 if q.weight >= chunk {
@@ -627,44 +639,55 @@ mod tests {
         }
     }
 
+    /// Runs `ordered_map` with `jobs` over `n` items of `weight` each, item 0 stuck until the
+    /// interrupt, which comes once it has started and (with several jobs) `enough` others have
+    /// finished; what the sink was handed.
+    fn behind_a_stuck_first_item(
+        jobs: usize,
+        n: usize,
+        weight: usize,
+        enough: usize,
+    ) -> Vec<Result<usize, usize>> {
+        let release = Arc::new(AtomicBool::new(false));
+        let (started, finished) = (AtomicBool::new(false), AtomicUsize::new(0));
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let mut out = Collect(Vec::new(), Arc::default(), Arc::clone(&release));
+            ordered_map(
+                jobs,
+                CHUNK,
+                |emit| (0..n).for_each(emit),
+                |&i| (i, weight),
+                |i: usize| {
+                    if i == 0 {
+                        started.store(true, Ordering::SeqCst);
+                        while !release.load(Ordering::SeqCst) {
+                            std::thread::yield_now();
+                        }
+                    } else {
+                        finished.fetch_add(1, Ordering::SeqCst);
+                    }
+                    i
+                },
+                &mut out,
+                &|| {
+                    started.load(Ordering::SeqCst)
+                        && (jobs == 1 || finished.load(Ordering::SeqCst) >= enough)
+                },
+            );
+        }));
+        *result
+            .expect_err("an interrupted run ends in Sink::interrupted")
+            .downcast::<Vec<Result<usize, usize>>>()
+            .unwrap()
+    }
+
     #[test]
     fn one_slow_item_holds_back_the_reading_not_the_memory() {
         // Item 0 does not finish until the interrupt; the reader may run at most the window
         // (4 chunks per worker) ahead of it, however long the input.
         for jobs in [1, 2] {
-            let n = 100 * CHUNK;
             let window = WINDOW * jobs * CHUNK;
-            let release = Arc::new(AtomicBool::new(false));
-            let (started, finished) = (AtomicBool::new(false), AtomicUsize::new(0));
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut out = Collect(Vec::new(), Arc::default(), Arc::clone(&release));
-                ordered_map(
-                    jobs,
-                    CHUNK,
-                    |emit| (0..n).for_each(emit),
-                    |&i| (i, 1),
-                    |i: usize| {
-                        if i == 0 {
-                            started.store(true, Ordering::SeqCst);
-                            while !release.load(Ordering::SeqCst) {
-                                std::thread::yield_now();
-                            }
-                        } else {
-                            finished.fetch_add(1, Ordering::SeqCst);
-                        }
-                        i
-                    },
-                    &mut out,
-                    &|| {
-                        started.load(Ordering::SeqCst)
-                            && (jobs == 1 || finished.load(Ordering::SeqCst) >= window - CHUNK)
-                    },
-                );
-            }));
-            let got = *result
-                .expect_err("an interrupted run ends in Sink::interrupted")
-                .downcast::<Vec<Result<usize, usize>>>()
-                .unwrap();
+            let got = behind_a_stuck_first_item(jobs, 100 * CHUNK, 1, window - CHUNK);
             assert!(got.len() <= window, "jobs {jobs}: {} read", got.len());
             assert_eq!(got.first(), Some(&Err(0)));
         }
@@ -674,43 +697,46 @@ mod tests {
     fn heavy_items_are_chunks_alone_and_the_window_holds_a_few() {
         // Items as heavy as a chunk (a 400x400 grid weighs ~2,000 9x9s): each is a chunk alone, and
         // behind a slow first item the reader holds at most the window's weight, 4 chunks per
-        // worker: 4 or 8 grids, not 4 · jobs · CHUNK of them.
+        // worker: 4 or 8 grids, not 4 · jobs · CHUNK of them (nor fewer than one a worker: the
+        // second worker finishes the 7 others read).
         for jobs in [1, 2] {
-            let n = 10 * CHUNK;
             let window = WINDOW * jobs;
-            let release = Arc::new(AtomicBool::new(false));
-            let (started, finished) = (AtomicBool::new(false), AtomicUsize::new(0));
-            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let mut out = Collect(Vec::new(), Arc::default(), Arc::clone(&release));
-                ordered_map(
-                    jobs,
-                    CHUNK,
-                    |emit| (0..n).for_each(emit),
-                    |&i| (i, CHUNK),
-                    |i: usize| {
-                        if i == 0 {
-                            started.store(true, Ordering::SeqCst);
-                            while !release.load(Ordering::SeqCst) {
-                                std::thread::yield_now();
-                            }
-                        } else {
-                            finished.fetch_add(1, Ordering::SeqCst);
-                        }
-                        i
-                    },
-                    &mut out,
-                    &|| {
-                        started.load(Ordering::SeqCst)
-                            && (jobs == 1 || finished.load(Ordering::SeqCst) >= window - 1)
-                    },
-                );
-            }));
-            let got = *result
-                .expect_err("an interrupted run ends in Sink::interrupted")
-                .downcast::<Vec<Result<usize, usize>>>()
-                .unwrap();
+            let got = behind_a_stuck_first_item(jobs, 10 * CHUNK, CHUNK, window - 1);
             assert!(got.len() <= window, "jobs {jobs}: {} read", got.len());
             assert_eq!(got.first(), Some(&Err(0)));
+        }
+    }
+
+    #[test]
+    fn a_grid_of_another_size_starts_a_chunk() {
+        // 300 light items, then a heavy one that does not finish before the sink has had every
+        // light one: none of them may share its chunk (they would be handed over only with it).
+        // (A wait of a minute means they do.)
+        for jobs in [1, 2] {
+            let (n, heavy) = (400, 300);
+            let handed = Arc::new(AtomicUsize::new(0));
+            let seen = Arc::clone(&handed);
+            let mut out = Collect(Vec::new(), handed, Arc::default());
+            ordered_map(
+                jobs,
+                CHUNK,
+                |emit| (0..n).for_each(emit),
+                |&i| (i, if i == heavy { 51 } else { 1 }),
+                |i: usize| {
+                    let since = std::time::Instant::now();
+                    while i == heavy && seen.load(Ordering::SeqCst) < heavy {
+                        assert!(
+                            since.elapsed() < Duration::from_secs(60),
+                            "jobs {jobs}: light items wait in the heavy one's chunk"
+                        );
+                        std::thread::yield_now();
+                    }
+                    i
+                },
+                &mut out,
+                &|| false,
+            );
+            assert_eq!(out.0, (0..n).map(Ok).collect::<Vec<_>>(), "jobs {jobs}");
         }
     }
 
