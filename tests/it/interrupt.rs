@@ -24,16 +24,42 @@ fn signal(child: &Child, signal: &str) {
     assert!(status.success());
 }
 
+/// A child process that is killed when dropped: a test that fails halfway (an assertion, a
+/// timeout) must not leave satdoku running a 64x64 for minutes beside the other tests.
+struct Killed(Child);
+
+impl std::ops::Deref for Killed {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Killed {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// Starts satdoku with `args`, standard output piped and standard input and error as given.
-fn satdoku(args: &[OsString], stdin: Stdio, stderr: Stdio) -> Child {
-    Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
-        .args(args)
-        .env_remove("SATDOKU_TEST_FAULT")
-        .stdin(stdin)
-        .stdout(Stdio::piped())
-        .stderr(stderr)
-        .spawn()
-        .unwrap()
+fn satdoku(args: &[OsString], stdin: Stdio, stderr: Stdio) -> Killed {
+    Killed(
+        Command::new(assert_cmd::cargo::cargo_bin!("satdoku"))
+            .args(args)
+            .env_remove("SATDOKU_TEST_FAULT")
+            .stdin(stdin)
+            .stdout(Stdio::piped())
+            .stderr(stderr)
+            .spawn()
+            .unwrap(),
+    )
 }
 
 /// The words of `line` (split at spaces), with the fixtures' paths of `files` after them.
