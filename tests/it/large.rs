@@ -139,7 +139,9 @@ fn with_cadical(name: &str) -> Option<(Grid, Units, SatBackend)> {
     }
     let puzzle = fixture_puzzle(name);
     let units = Units::standard(puzzle.shape());
-    let sat = SatBackend::default().with_solver(SatSolver::Cadical).ok()?;
+    let sat = SatBackend::default()
+        .with_solver(SatSolver::Cadical)
+        .expect("CaDiCaL is available");
     Some((puzzle, units, sat))
 }
 
