@@ -149,8 +149,9 @@ const GENERATE_HELP: &str = concat!(
     "\
 A random solution grid (the native search with a random value order), then givens removed in a random
 order while the puzzle stays unique; every puzzle printed has been settled unique by the native and
-the SAT backend, cross-checked and verified (--fast: the native backend alone, and the record says
-so). Puzzle K of a run depends only on --seed and K, never on --jobs.
+the SAT backend, cross-checked and verified (--fast: the native backend alone; where the native
+count hits its limit past a hard puzzle's guesses, the SAT backend alone: the record says which).
+Puzzle K of a run depends only on --seed and K, never on --jobs.
 
 Difficulty (JSON `difficulty`): easy = naked and hidden singles alone fill every blank (with the
 variants' relations: anti-knight, non-consecutive, thermometers, dots, ...); medium = no guess of the

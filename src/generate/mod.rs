@@ -17,7 +17,8 @@
 //!    distinct digits, their sums read from the solution.
 //! 4. **Removal**: the givens, in a random order of the symmetry's orbits, each removed if the
 //!    puzzle stays unique: without a search when the removed cells are naked or hidden singles of
-//!    the givens left, else by the uniqueness oracle (the auto backend, counting to two). One pass
+//!    the givens left, else by native searches for another solution within the auto backend's node
+//!    budget, and where they run out of it by the SAT backend counting to two. One pass
 //!    makes the puzzle minimal (a given that was needed stays needed as others go); with a range
 //!    of givens, the pass stops at a number drawn from it. A pure killer drops every given at once.
 //!    With easy, medium or hard asked for, a removal must also keep the puzzle within that level
@@ -26,7 +27,10 @@
 //!    puzzle stays unique, down to a third or a quarter as many cages as cells.
 //! 6. **Final answer**: the native backend counts the solutions to two; the [`Difficulty`] is read
 //!    from its work; then (unless [`Generator::fast`]) the SAT backend does the same and the two
-//!    answers are cross-checked ([`judge`]): both `unique`, the same grid, verified.
+//!    answers are cross-checked ([`judge`]): both `unique`, the same grid, verified. Where the
+//!    native search hits its limit past the hard level's guesses (minimal 16x16 jigsaws and
+//!    killers can lie beyond its reach), the SAT backend settles the puzzle alone
+//!    ([`Generated::checked_by`] says so).
 //!
 //! Each attempt draws from its own SplitMix64 stream, seeded by the run's seed, the puzzle's index
 //! and the attempt's number; an attempt that misses (a layout without solution, a grid that cannot
@@ -162,9 +166,14 @@ impl Generated {
         self.puzzle.filled()
     }
 
-    /// The backends that settled the puzzle `unique`: `dfs`, `sat`.
+    /// The backends that settled the puzzle `unique`: `dfs`, `sat`, or `sat` alone where the
+    /// native search hit its limit.
     pub fn checked_by(&self) -> Vec<&'static str> {
-        self.answers.iter().map(|a| a.backend).collect()
+        self.answers
+            .iter()
+            .filter(|a| matches!(&a.report, Ok(r) if r.outcome.status() == Status::Unique))
+            .map(|a| a.backend)
+            .collect()
     }
 }
 
@@ -226,7 +235,10 @@ pub struct Generator {
     singles: bool,
     limits: Limits,
     attempts: Option<u64>,
-    oracle: Box<dyn Backend>,
+    /// The oracle of the removal where no native search has been tried (pure killers).
+    oracle: Arc<dyn Backend>,
+    /// The oracle where the removal's native searches ran out of budget.
+    sat_oracle: Arc<dyn Backend>,
     dfs: Box<dyn Backend>,
     sat: Box<dyn Backend>,
     /// The rules of every puzzle when they need no random layout, built once: one unit list
@@ -291,7 +303,8 @@ impl Generator {
             singles: true,
             limits: Limits::unique().with_timeout(Some(CHECK_TIMEOUT)),
             attempts: None,
-            oracle: Box::new(AutoBackend::new()),
+            oracle: Arc::new(AutoBackend::new()),
+            sat_oracle: Arc::new(Verified::new(SatBackend::default())),
             dfs: Box::new(Verified::new(DfsBackend::new())),
             sat: Box::new(Verified::new(SatBackend::default())),
             fixed: OnceLock::new(),
@@ -428,8 +441,11 @@ impl Generator {
             })
     }
 
-    /// The uniqueness oracle of the removal (the auto backend by default).
-    pub fn with_oracle(mut self, oracle: Box<dyn Backend>) -> Generator {
+    /// The uniqueness oracle of the removal, for every question it asks (by default the auto
+    /// backend, and the SAT backend alone where the native searches of the removal ran out of
+    /// the budget the auto backend's native phase has).
+    pub fn with_oracle(mut self, oracle: Arc<dyn Backend>) -> Generator {
+        self.sat_oracle = Arc::clone(&oracle);
         self.oracle = oracle;
         self
     }
@@ -701,18 +717,17 @@ impl Generator {
                 Ok(Outcome::NoSolution) => {}
                 Ok(Outcome::Found(_)) => return false,
                 _ if refuse_hard => return false,
-                _ => return self.unique(units, puzzle),
+                // The auto backend's native phase would spend the same budget again.
+                _ => return self.unique_by(&*self.sat_oracle, units, puzzle),
             }
         }
         true
     }
 
-    /// Whether the oracle settles `puzzle` as unique.
-    fn unique(&self, units: &Units, puzzle: &Grid) -> bool {
+    /// Whether `oracle` settles `puzzle` as unique.
+    fn unique_by(&self, oracle: &dyn Backend, units: &Units, puzzle: &Grid) -> bool {
         matches!(
-            self.oracle
-                .solve(units, puzzle, &self.limits)
-                .map(|r| r.outcome),
+            oracle.solve(units, puzzle, &self.limits).map(|r| r.outcome),
             Ok(Outcome::Unique(_))
         )
     }
@@ -759,7 +774,7 @@ impl Generator {
         let mut puzzle = solution.clone();
         if self.killer == Killer::Pure {
             puzzle = Grid::empty(shape);
-            if !self.unique(&units, &puzzle) {
+            if !self.unique_by(&*self.oracle, &units, &puzzle) {
                 return Ok(Err(Miss::NotUnique));
             }
         } else {
@@ -814,6 +829,32 @@ impl Generator {
         self.settle(units, puzzle, solution)
     }
 
+    /// The error for a final answer of `backend` that contradicts the oracle's `unique` on
+    /// `puzzle`, whose `solution` is valid: another grid, several, none.
+    fn contradicts(
+        &self,
+        backend: &'static str,
+        outcome: &Outcome,
+        solution: &Grid,
+        puzzle: Grid,
+    ) -> GenerateError {
+        let problem = match outcome.grids().next() {
+            Some(g) if outcome.status() != Status::Multiple && g != solution => Problem::Differ {
+                cells: g.diff(solution).iter().map(|c| c.name(g.shape())).collect(),
+            },
+            _ => Problem::Status {
+                a_name: self.oracle.name(),
+                a: Status::Unique,
+                b_name: backend,
+                b: outcome.status(),
+            },
+        };
+        GenerateError::Disagree {
+            problems: vec![problem],
+            puzzle: Box::new(puzzle),
+        }
+    }
+
     /// The final answer on a puzzle the oracle found unique: the native backend, the difficulty,
     /// then the SAT backend and the cross-check.
     fn settle(
@@ -836,24 +877,20 @@ impl Generator {
             Ok(r) => r.clone(),
             Err(e) => return Err(e.clone().into()),
         };
-        match &dfs_report.outcome {
-            Outcome::Unique(g) if *g == solution => {}
-            Outcome::Unknown { .. } => return Ok(Err(Miss::Unsettled)),
-            other => {
-                // The oracle said unique (or the removed cells were forced), and the solution is
-                // valid: a native answer of another grid, of several or of none contradicts it.
-                let problems = vec![Problem::Status {
-                    a_name: self.oracle.name(),
-                    a: Status::Unique,
-                    b_name: dfs.backend,
-                    b: other.status(),
-                }];
-                return Err(GenerateError::Disagree {
-                    problems,
-                    puzzle: Box::new(puzzle),
-                });
+        // A native search cut short past the hard level's guesses leaves the puzzle to the SAT
+        // backend alone (not when fast): minimal puzzles of 16x16 jigsaws and killers, made with
+        // the SAT backend's help, can lie beyond the native search's reach. Its difficulty is then
+        // extreme, from the nodes and guesses spent by the limit.
+        let native_settled = match &dfs_report.outcome {
+            Outcome::Unique(g) if *g == solution => true,
+            Outcome::Unknown { first, .. } if first.as_deref().is_none_or(|g| *g == solution) => {
+                if self.fast || dfs_report.stats.guesses <= Level::HARD_GUESSES {
+                    return Ok(Err(Miss::Unsettled));
+                }
+                false
             }
-        }
+            other => return Err(self.contradicts(dfs.backend, other, &solution, puzzle)),
+        };
         let mut difficulty = Difficulty::measured(&units, &puzzle, &dfs_report, None, self.singles);
         if self.difficulty.is_some_and(|l| l != difficulty.level) {
             return Ok(Err(Miss::Level(difficulty.level)));
@@ -870,13 +907,22 @@ impl Generator {
         let sat = answer(&*self.sat);
         // A backend that failed (a grid the verifier rejects is a bug; a grid too large for the
         // SAT backend is not) is its own error, not a disagreement.
-        if let Err(e) = &sat.report {
-            return Err(e.clone().into());
-        }
+        let sat_outcome = match &sat.report {
+            Ok(r) => r.outcome.clone(),
+            Err(e) => return Err(e.clone().into()),
+        };
         let answers = [dfs, sat];
         match judge(&units, &puzzle, &answers) {
             Verdict::Agree(Status::Unique) => {}
-            Verdict::Inconclusive => return Ok(Err(Miss::Unsettled)),
+            Verdict::Inconclusive if native_settled => return Ok(Err(Miss::Unsettled)),
+            // The native search is cut short: the SAT backend's answer alone, against the oracle.
+            Verdict::Inconclusive => match &sat_outcome {
+                Outcome::Unique(g) if *g == solution => {}
+                Outcome::Unknown { .. } => return Ok(Err(Miss::Unsettled)),
+                other => {
+                    return Err(self.contradicts(answers[1].backend, other, &solution, puzzle));
+                }
+            },
             Verdict::Agree(status) => {
                 let problems = vec![Problem::Status {
                     a_name: self.oracle.name(),

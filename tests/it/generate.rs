@@ -6,10 +6,11 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use satdoku::generate::{Generated, Generator, Killer, Level, Symmetry, Target};
+use satdoku::generate::{GenerateError, Generated, Generator, Killer, Level, Symmetry, Target};
 use satdoku::sat::SatBackend;
 use satdoku::{
-    Backend, Cell, Clue, DfsBackend, Grid, Limits, Outcome, Shape, Units, Variant, verify,
+    Backend, Cell, Clue, DfsBackend, Grid, Limits, Outcome, Problem, Report, Shape, SolveError,
+    Stats, Status, Units, Variant, verify,
 };
 
 use crate::common::{json_lines, satdoku};
@@ -464,6 +465,78 @@ fn difficulty_levels_filter_and_can_be_measured_again() {
         .generate(1, 0)
         .unwrap_err();
     assert!(e.to_string().contains("5 attempt"), "{e}");
+}
+
+/// The native backend under a node budget of its own (whatever the limits say), for a final answer
+/// that cannot reach every puzzle; or a backend that answers `none` to everything.
+enum Final {
+    Capped(u64),
+    SaysNone,
+}
+
+impl Backend for Final {
+    fn name(&self) -> &'static str {
+        match self {
+            Final::Capped(_) => "dfs",
+            Final::SaysNone => "sat",
+        }
+    }
+
+    fn solve(&self, units: &Units, puzzle: &Grid, limits: &Limits) -> Result<Report, SolveError> {
+        match *self {
+            Final::Capped(nodes) => {
+                DfsBackend::new().solve(units, puzzle, &limits.with_budget(Some(nodes)))
+            }
+            Final::SaysNone => Ok(Report::new(Outcome::NoSolution, Stats::default())),
+        }
+    }
+}
+
+/// A puzzle whose final native answer hits its limit past the hard level's guesses is settled by
+/// the SAT backend alone (extreme, `checked` says `sat`), where it used to be thrown away (minimal
+/// 16x16 jigsaws took minutes, killers never came); below that level, or when fast, it is still a
+/// miss; a SAT answer that contradicts the oracle is still a disagreement.
+#[test]
+fn a_puzzle_beyond_the_native_limit_is_settled_by_sat_alone() {
+    let shape = Shape::new(4, 4).unwrap();
+    // Minimal 16x16 puzzles take 39 to 4865 nodes counting to two (seed 5): about half pass 300.
+    let capped = |nodes| {
+        Generator::new(shape).with_backends(
+            Box::new(Final::Capped(nodes)),
+            Box::new(SatBackend::default()),
+        )
+    };
+    let mut alone = None;
+    for index in 0..6 {
+        let g = capped(300).generate(5, index).unwrap();
+        check(&g, Symmetry::None, "capped");
+        match g.checked_by()[..] {
+            ["dfs", "sat"] => assert!(g.difficulty.nodes <= 300),
+            ["sat"] => {
+                assert_eq!(g.difficulty.level, Level::Extreme);
+                assert!(g.difficulty.guesses > Level::HARD_GUESSES);
+                alone.get_or_insert(index);
+            }
+            ref other => panic!("checked by {other:?}"),
+        }
+    }
+    let alone = alone.expect("a puzzle beyond 300 nodes among six");
+    // Without the SAT backend (fast), or with a limit below the hard level's guesses (15 nodes
+    // make 7 guesses), the puzzle is a miss, and the attempts run out.
+    for g in [capped(300).fast(true), capped(15)] {
+        let e = g.attempts(1).generate(5, alone).unwrap_err();
+        assert!(e.to_string().contains("a final check hit a limit"), "{e}");
+    }
+    // The SAT backend's `none` against the oracle's `unique` is a disagreement, not a miss.
+    let e = Generator::new(shape)
+        .with_backends(Box::new(Final::Capped(300)), Box::new(Final::SaysNone))
+        .generate(5, alone)
+        .unwrap_err();
+    assert!(
+        matches!(&e, GenerateError::Disagree { problems, .. } if problems.iter().any(|p| matches!(p,
+            Problem::Status { a: Status::Unique, b_name: "sat", b: Status::None, .. }))),
+        "{e}"
+    );
 }
 
 /// The lines of `generate`'s standard output.
