@@ -13,7 +13,7 @@ use super::lines::{Line, MAX_LINE, first_non_text};
 use super::record::{Puzzle, Record};
 use super::symbols::Symbols;
 use super::{Format, ReadOptions};
-use crate::grid::{Grid, GridError, MAX_N, Shape};
+use crate::grid::{Grid, GridError, MAX_N, Shape, ShapeError};
 use crate::rules::RulesError;
 use crate::units::Units;
 
@@ -235,7 +235,12 @@ impl Context {
             Some(s) => s.check_side(n).map_err(ParseErrorKind::Shape)?,
             None => match hint.and_then(|(a, b)| shape_hint(a, b, n)) {
                 Some(s) => s,
-                None => Shape::for_side(n).map_err(ParseErrorKind::Shape)?,
+                None => Shape::for_side(n).map_err(|e| match (e, self.format) {
+                    (ShapeError::NoDefault { n }, Format::Block) => {
+                        ParseErrorKind::RowWithoutShape { n }
+                    }
+                    (e, _) => ParseErrorKind::Shape(e),
+                })?,
             },
         };
         if let Some(l) = &self.layout

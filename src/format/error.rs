@@ -143,6 +143,15 @@ pub enum ParseErrorKind {
     /// No box shape for this grid side, or a `--box` that does not fit it.
     #[error("bad box shape: {0}")]
     Shape(ShapeError),
+    /// A line of N symbols read as the first row of an NxN grid whose side has no default box
+    /// shape: more often a one-line puzzle of the wrong length.
+    #[error(
+        "bad box shape: {n}x{n} grids have no default box shape; give one with --box RxC (rows x columns); this line of {n} symbols was read as such a grid's first row (a one-line puzzle has N² symbols: 81 for 9x9, 256 for 16x16, ...)"
+    )]
+    RowWithoutShape {
+        /// The row's length.
+        n: usize,
+    },
     /// A grid side above [`MAX_N`](crate::MAX_N).
     #[error("grid too large: {n}x{n} has N above {max} (the largest supported is {max}x{max})", max = crate::MAX_N)]
     TooLarge {

@@ -569,6 +569,24 @@ fn non_square_side_without_box() {
     assert!(r.iter().all(|r| r["status"] == "solved"), "{r:?}");
 }
 
+/// A one-line puzzle of a length that is no square and no side with a default box shape (48, a
+/// 9x9 line that lost 33 symbols) is read as a grid's first row: the error says so, and what a
+/// one-line puzzle's length is, besides asking for `--box`.
+#[test]
+fn a_short_line_is_told_apart_from_a_grid_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = top95(1).join("");
+    let short = write(dir.path(), "short.txt", format!("{}\n", &line[..48]));
+    let ask: &[&str] = &[
+        "bad box shape",
+        "48x48",
+        "--box",
+        "line of 48 symbols",
+        "81 for 9x9",
+    ];
+    Case::new(&short, &[err(1, 1, ask)]).all();
+}
+
 /// A `--box` whose side is not the file's N: each grid is an error naming both sizes.
 #[test]
 fn box_that_does_not_match() {
