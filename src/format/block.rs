@@ -313,7 +313,7 @@ mod tests {
             .puzzle
             .clone()
             .unwrap_err();
-        assert!(matches!(e.kind, ParseErrorKind::Shape(_)), "{e}");
+        assert!(matches!(e.kind, ParseErrorKind::RowWithoutShape { n: 8 }), "{e}");
     }
 
     #[test]
