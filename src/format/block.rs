@@ -313,7 +313,10 @@ mod tests {
             .puzzle
             .clone()
             .unwrap_err();
-        assert!(matches!(e.kind, ParseErrorKind::RowWithoutShape { n: 8 }), "{e}");
+        assert!(
+            matches!(e.kind, ParseErrorKind::RowWithoutShape { n: 8 }),
+            "{e}"
+        );
     }
 
     #[test]
