@@ -696,9 +696,11 @@ impl Generator {
     /// Whether `puzzle`, whose solutions other than `solution` (if any) each differ from it in one
     /// of `cells`, is unique: for each of those cells, the native search looks for a solution
     /// without `solution`'s digit there and with `solution`'s digits in the cells before it
-    /// (within the auto backend's node budget); none anywhere means unique. Cheaper than counting to two: where the puzzle is unique, the searches
-    /// explore only what differs from `solution`; where it is not, they stop at the first other
-    /// solution. A search that runs out of budget leaves the question to the oracle; except with a
+    /// (within the auto backend's node budget); none anywhere means unique. Cheaper than counting
+    /// to two: where the puzzle is unique, the searches explore only what differs from
+    /// `solution`; where it is not, they stop at the first other solution. A search that runs out
+    /// of budget leaves the question to the SAT backend alone (`sat_oracle`, counting to two: the
+    /// auto backend's native phase would spend the same budget again); except with a
     /// range of givens and no level asked for, where no minimality is promised: the removal is then
     /// refused (with a tenth of the budget), which keeps the puzzles within the native search's
     /// reach and each removal's cost bounded in nodes (25x25 at 45-65 %: without this, a removal
