@@ -43,8 +43,7 @@ struct Queue<T, S> {
     full: VecDeque<Vec<T>>,
     /// The chunk being filled, which an idle worker takes as it is.
     forming: Vec<T>,
-    /// The weight of `forming`, and of each of its items.
-    weight: usize,
+    /// The weight of each item of `forming` (a different weight starts a chunk).
     each: usize,
     /// The stubs of the items read and not yet handed to the sink, in input order.
     stubs: VecDeque<S>,
@@ -115,7 +114,6 @@ where
     let queue = Mutex::new(Queue {
         full: VecDeque::new(),
         forming: Vec::new(),
-        weight: 0,
         each: 0,
         stubs: VecDeque::new(),
         weights: VecDeque::new(),
@@ -157,15 +155,12 @@ where
                 if !q.forming.is_empty() && weight != q.each {
                     let full = std::mem::take(&mut q.forming);
                     q.full.push_back(full);
-                    q.weight = 0;
                 }
                 q.each = weight;
                 q.forming.push(item);
-                q.weight = q.weight.saturating_add(weight);
-                if q.weight >= chunk {
+                if q.forming.len().saturating_mul(weight) >= chunk {
                     let full = std::mem::take(&mut q.forming);
                     q.full.push_back(full);
-                    q.weight = 0;
                 }
                 if q.idle > 0 {
                     ready.notify_one();
@@ -331,7 +326,6 @@ fn next_chunk<T, S>(queue: &Mutex<Queue<T, S>>, ready: &Condvar) -> Option<(usiz
             break chunk;
         }
         if !q.forming.is_empty() {
-            q.weight = 0;
             break std::mem::take(&mut q.forming);
         }
         if q.ended {

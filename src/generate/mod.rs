@@ -938,8 +938,8 @@ impl Generator {
         let sat = answer(&*self.sat);
         // A backend that failed (a grid the verifier rejects is a bug; a grid too large for the
         // SAT backend is not) is its own error, not a disagreement.
-        let sat_outcome = match &sat.report {
-            Ok(r) => r.outcome.clone(),
+        let sat_report = match &sat.report {
+            Ok(r) => r.clone(),
             Err(e) => return Err(e.clone().into()),
         };
         let answers = [dfs, sat];
@@ -947,7 +947,7 @@ impl Generator {
             Verdict::Agree(Status::Unique) => {}
             Verdict::Inconclusive if native_settled => return Ok(Err(Miss::Unsettled)),
             // The native search is cut short: the SAT backend's answer alone, against the oracle.
-            Verdict::Inconclusive => match &sat_outcome {
+            Verdict::Inconclusive => match &sat_report.outcome {
                 Outcome::Unique(g) if *g == solution => {}
                 Outcome::Unknown { .. } => return Ok(Err(Miss::Unsettled)),
                 other => {
@@ -973,9 +973,7 @@ impl Generator {
                 });
             }
         }
-        if let Ok(sat) = &answers[1].report {
-            difficulty.add_sat(sat);
-        }
+        difficulty.add_sat(&sat_report);
         Ok(Ok(Made {
             puzzle,
             solution,
