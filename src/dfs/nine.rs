@@ -873,16 +873,25 @@ fn run_with<const K: usize, const FAST: bool>(rel: &Relations, args: Args<'_, '_
         shuffle: bounds.shuffle(),
     };
     let mut board = Board::<K>::new();
-    // Givens placed one by one; two equal givens in a unit fail here. Each band's givens are found
-    // as a bit mask first ([`filled_bits`]: no branch per cell: which cells hold givens is unpredictable).
+    // Givens placed one by one, each taking its digit from its peers; two equal givens in a unit
+    // fail here. Each band's givens are found as a bit mask first ([`filled_bits`]: no branch per
+    // cell: which cells hold givens is unpredictable), and the other digits leave them all at once
+    // after (not given by given: each would wait for the last one's writes to the same band).
     let mut clash = false;
     for (b, band) in puzzle.values().chunks_exact(27).enumerate() {
-        let mut filled = filled_bits(band);
-        while filled != 0 {
-            let bit = filled.trailing_zeros();
-            filled &= filled - 1;
+        let filled = filled_bits(band);
+        let mut given = [0u32; 9];
+        let mut left = filled;
+        while left != 0 {
+            let bit = left.trailing_zeros();
+            left &= left - 1;
             let d = usize::from(band[bit as usize % 27]).wrapping_sub(1) % 9;
-            clash |= board.assign(b, bit, d).is_err();
+            clash |= board.cand[9 * b + d] & (1 << bit) == 0;
+            board.fill(b, bit, d);
+            given[d] |= 1 << bit;
+        }
+        for (x, &g) in board.cand[9 * b..9 * b + 9].iter_mut().zip(&given) {
+            *x &= !filled | g;
         }
     }
     // Excluded digits leave their (open) cells; one excluded from its given is a dead end.
