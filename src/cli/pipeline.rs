@@ -271,7 +271,9 @@ impl Run {
                 produce,
                 &place,
                 |item| {
-                    let position = emitted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    // This thread alone counts: a load and a store, not a locked add.
+                    let position = emitted.load(std::sync::atomic::Ordering::Relaxed);
+                    emitted.store(position + 1, std::sync::atomic::Ordering::Relaxed);
                     let _working = progress.working(position, || place(&item));
                     work(item)
                 },
