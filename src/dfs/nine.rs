@@ -74,11 +74,10 @@ const PERMUTATIONS: [u16; 6] = {
 
 /// The lookup tables, built at compile time.
 struct Tables {
-    /// For a row's 9 cells, the boxes (3 bits) where it has at least one.
-    triads: [u16; 512],
     /// For a 3x3 pattern, the union of the permutations it contains (0: none).
     perm: [u16; 512],
-    /// For a band's occupied triads, the cells of the triads that lie on some permutation.
+    /// For a band's occupied triads as [`occupied`] folds them, the cells of the triads that lie
+    /// on some permutation.
     perm_cells: [u32; 512],
     /// For the 9 columns of a band where a digit may be, those alone in their box (stack).
     lone_cols: [u16; 512],
@@ -91,21 +90,17 @@ struct Tables {
 
 static T: Tables = {
     let mut t = Tables {
-        triads: [0; 512],
         perm: [0; 512],
         perm_cells: [0; 512],
         lone_cols: [0; 512],
         band_peers: [0; 32],
         column: [0; 32],
     };
-    let mut x = 0;
+    let mut x = 0usize;
     while x < 512 {
         let mut k = 0;
         while k < 3 {
             let three = (x >> (3 * k)) & 7;
-            if three != 0 {
-                t.triads[x] |= 1 << k;
-            }
             if three.is_power_of_two() {
                 t.lone_cols[x] |= (three << (3 * k)) as u16;
             }
@@ -122,7 +117,7 @@ static T: Tables = {
         let mut tr = 0;
         while tr < 9 {
             if t.perm[x] & (1 << tr) != 0 {
-                t.perm_cells[x] |= 7 << (3 * tr);
+                t.perm_cells[folded_index(x)] |= 7 << (3 * tr);
             }
             tr += 1;
         }
@@ -144,6 +139,30 @@ static T: Tables = {
     }
     t
 };
+
+/// The triads (row, box) of a band mask that hold a cell, as 9 bits without a table: bit 0 of
+/// each triad gathers its three cells, and the three rows' bits (9 apart, 3 apart within a row)
+/// fold into bit `r + 3·k` for row r, box k.
+#[inline(always)]
+fn occupied(a: u32) -> usize {
+    // Bit 0 of each of the nine triads.
+    const FIRST: u32 = 0o111_111_111;
+    let t = (a | a >> 1 | a >> 2) & FIRST;
+    ((t | t >> 8 | t >> 16) & 511) as usize
+}
+
+/// [`occupied`]'s index of a 3x3 pattern of triads (bit `3·r + k`: row r, box k).
+const fn folded_index(x: usize) -> usize {
+    let mut folded = 0;
+    let mut tr = 0;
+    while tr < 9 {
+        if x & (1 << tr) != 0 {
+            folded |= 1 << (tr / 3 + 3 * (tr % 3));
+        }
+        tr += 1;
+    }
+    folded
+}
 
 /// The columns (9 bits) where a band mask has at least one cell.
 #[inline(always)]
@@ -468,10 +487,7 @@ impl<const K: usize> Board<K> {
         let (b, d) = (b % 3, d % 9);
         let i = 9 * b + d;
         let a = self.cand[i];
-        let p = T.triads[(a & ROW) as usize]
-            | T.triads[((a >> 9) & ROW) as usize] << 3
-            | T.triads[((a >> 18) & ROW) as usize] << 6;
-        let a = a & T.perm_cells[usize::from(p) & 511];
+        let a = a & T.perm_cells[occupied(a)];
         if a == 0 {
             return Err(Contradiction);
         }
@@ -933,10 +949,23 @@ mod tests {
         assert_eq!(T.perm[0b111_001_001], 0);
         // The cell masks follow the triads.
         assert_eq!(
-            T.perm_cells[pattern([0, 1, 2]) as usize],
+            T.perm_cells[folded_index(pattern([0, 1, 2]).into())],
             7 | 7 << 12 | 7 << 24
         );
-        assert_eq!(T.triads[0b100_000_010], 0b101);
+        // r1c2 and r1c9 (boxes 1 and 3 of row 1): folded bits 0 and 6.
+        assert_eq!(occupied(1 << 1 | 1 << 8), 0b1_000_001);
+        // Every band mask of a few cells: the triads found one by one, folded.
+        let mut rng = 3u64;
+        for _ in 0..5000 {
+            let a = (splitmix(&mut rng) & splitmix(&mut rng)) as u32 & BAND;
+            let mut p = 0;
+            for tr in 0..9 {
+                if a >> (3 * tr) & 7 != 0 {
+                    p |= 1 << tr;
+                }
+            }
+            assert_eq!(occupied(a), folded_index(p), "{a:#b}");
+        }
         assert_eq!(T.lone_cols[0b100_011_010], 0b100_000_010);
         // r1c1's band peers: its row (8), its box's other 4 cells, its column's 2: 14 in all.
         assert_eq!(T.band_peers[0].count_ones(), 14);
