@@ -494,7 +494,9 @@ impl<const K: usize> Board<K> {
         // Every row is occupied now, so subtracting 1 from each row borrows only inside the row: what
         // is left of a row after clearing its lowest cell is empty exactly for a row with one cell.
         let multi = nonempty_rows(a & a.wrapping_sub(ROWS));
-        let new = a & !multi & self.open[b];
+        // The rows' lone cells, filled ones among them (they hold no other digit, so clearing them
+        // again changes nothing): `open` is not read on the way from `a` to the writes.
+        let new = a & !multi;
         // Unconditional: with nothing new it changes nothing, and the branch would be mispredicted
         // about a third of the time.
         self.open[b] &= !new;
