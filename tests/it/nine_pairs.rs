@@ -129,10 +129,11 @@ fn planted_puzzles_count_alike_on_both_paths() {
 }
 
 /// The hard non-consecutive puzzle (four givens) and the 24 made ones, on the fast path: settled
-/// unique with the published solution within a node budget (measured: 72,365 nodes for the hard
-/// one, at most 47,243 for one made puzzle, 328,106 for the 24; a bitboard node costs about a
-/// tenth of a generic one, BENCHMARKS). Fails if the windows or the box rule are lost (without
-/// them: 139,937 for the hard one).
+/// unique with the published solution within a node budget (measured: 71,589 nodes for the hard
+/// one, 305,716 for the 24; a bitboard node costs about a tenth of a generic one, BENCHMARKS).
+/// Fails if the windows or the box rule are lost (without them: 139,937 for the hard one), or
+/// the branching on the cell with the most open peers among those with the fewest candidates
+/// when no cell has two (without it: 72,365 and 328,106).
 #[test]
 fn the_fast_path_settles_non_consecutive_puzzles_within_a_node_budget() {
     let settle = |(units, puzzle, solution): &(Arc<Units>, Grid, Grid), budget| {
@@ -146,7 +147,7 @@ fn the_fast_path_settles_non_consecutive_puzzles_within_a_node_budget() {
     assert!(settle(&hard[0], 100_000) <= 80_000);
     let made = read("variants/non-consecutive-made.txt");
     let total: u64 = made.iter().map(|p| settle(p, 55_000)).sum();
-    assert!(total <= 360_000, "{total} nodes");
+    assert!(total <= 315_000, "{total} nodes");
 }
 
 /// A node budget too small gives up (unknown), on the fast path as on the generic one; the random
