@@ -20,8 +20,8 @@
 //!   takes one column per band and one band per column (column hidden singles, column-box locking).
 //!   Run when the band and cell steps are quiet.
 //! - **Branching**: on the cell with two candidates that has the most open peers (else the first with
-//!   the fewest candidates); smallest digit first; the parent keeps the other candidates, as on the
-//!   generic path.
+//!   the fewest candidates; under relations the one of those with the most open peers); smallest
+//!   digit first; the parent keeps the other candidates, as on the generic path.
 //! - **Pairwise relations** (anti-king, anti-knight, non-consecutive; a second instance of the
 //!   search, `K = 4`, so the classic one is compiled without them): per cell, band masks of the
 //!   cells that must not share its digit and of those that must not hold a digit next to it, read
