@@ -361,11 +361,13 @@ impl<const K: usize> Board<K> {
 
     /// Applies the relations of the cells filled since the last call: a cell holding `d` takes `d`
     /// from the cells it must differ from, `d − 1` and `d + 1` from its non-consecutive partners.
+    /// Returns whether it took a candidate.
     ///
     /// # Errors
     /// When a related cell is already filled with a digit it may not hold.
     #[inline(always)]
-    fn relate(&mut self, rel: &Relations) -> Step<()> {
+    fn relate(&mut self, rel: &Relations) -> Step<bool> {
+        let mut changed = 0;
         for b in 0..3 {
             let new = !self.open[b] & BAND & !self.done[b % K];
             if new == 0 {
@@ -412,11 +414,12 @@ impl<const K: usize> Board<K> {
                         if clash & filled != 0 {
                             return Err(Contradiction);
                         }
+                        changed |= clash;
                     }
                 }
             }
         }
-        Ok(())
+        Ok(changed != 0)
     }
 
     /// The non-consecutive pairs made arc-consistent beyond placements: an open cell whose
@@ -645,11 +648,10 @@ impl<const K: usize> Board<K> {
                 }
                 dirty = self.dirty();
             }
-            if K > 0 {
-                self.relate(rel)?;
-                if self.dirty() != 0 {
-                    continue;
-                }
+            // Under relations, after the shrinks (`dirty` is 0): the filled cells' partners, and
+            // the shrinks again if they took a candidate.
+            if K > 0 && self.relate(rel)? {
+                continue;
             }
             if self.open == [0; 3] {
                 // Every fill removed its digit from the peers and the other digits from the cell, so
