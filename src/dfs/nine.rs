@@ -199,6 +199,16 @@ fn next_from(i: u32) -> u32 {
     if i + 10 >= 27 { i + 10 - 27 } else { i + 10 }
 }
 
+/// The 0-based digit of cell `bit` from a band's [`Board::planes`] (below 9 whatever the planes).
+#[inline(always)]
+fn digit(planes: &[u32; 4], bit: u32) -> usize {
+    (planes[0] >> bit & 1
+        | (planes[1] >> bit & 1) << 1
+        | (planes[2] >> bit & 1) << 2
+        | (planes[3] >> bit & 1) << 3) as usize
+        % 9
+}
+
 /// Pairwise relations between cells (anti-king, anti-knight, non-consecutive), as band masks per
 /// cell: what a placement clears besides its units. Read from the rules' relation list, so any
 /// pattern of pairs works (nothing assumes orthogonal or diagonal neighbours).
@@ -374,48 +384,36 @@ impl<const K: usize> Board<K> {
                 continue;
             }
             self.done[b % K] |= new;
-            // Each filled cell's digit read from the bits of the digits' masks (bit planes, as in
-            // `naked`): a loop over the new cells, not over the nine digits.
-            let c = &self.cand[9 * b..9 * b + 9];
-            let planes = [
-                c[1] | c[3] | c[5] | c[7],
-                c[2] | c[3] | c[6] | c[7],
-                c[4] | c[5] | c[6] | c[7],
-                c[8],
-            ];
+            // A loop over the new cells, each one's digit read from the bit planes (not a loop
+            // over the nine digits).
+            let planes = self.planes(b);
             let mut s = new;
             while s != 0 {
                 let bit = s.trailing_zeros();
                 s &= s - 1;
-                let d = (planes[0] >> bit & 1
-                    | (planes[1] >> bit & 1) << 1
-                    | (planes[2] >> bit & 1) << 2
-                    | (planes[3] >> bit & 1) << 3) as usize
-                    % 9;
+                let d = digit(&planes, bit);
                 // A filled cell that lost its digit holds none: nothing to apply.
                 if self.cand[9 * b + d] & (1 << bit) == 0 {
                     continue;
                 }
-                {
-                    let cell = (27 * b + bit as usize) % 81;
-                    let (same, next) = (&rel.same[cell], &rel.next[cell]);
-                    for o in 0..3 {
-                        let filled = !self.open[o];
-                        let mut clash = self.cand[9 * o + d] & same[o];
-                        self.cand[9 * o + d] &= !same[o];
-                        if d > 0 {
-                            clash |= self.cand[9 * o + d - 1] & next[o];
-                            self.cand[9 * o + d - 1] &= !next[o];
-                        }
-                        if d < 8 {
-                            clash |= self.cand[9 * o + d + 1] & next[o];
-                            self.cand[9 * o + d + 1] &= !next[o];
-                        }
-                        if clash & filled != 0 {
-                            return Err(Contradiction);
-                        }
-                        changed |= clash;
+                let cell = (27 * b + bit as usize) % 81;
+                let (same, next) = (&rel.same[cell], &rel.next[cell]);
+                for o in 0..3 {
+                    let filled = !self.open[o];
+                    let mut clash = self.cand[9 * o + d] & same[o];
+                    self.cand[9 * o + d] &= !same[o];
+                    if d > 0 {
+                        clash |= self.cand[9 * o + d - 1] & next[o];
+                        self.cand[9 * o + d - 1] &= !next[o];
                     }
+                    if d < 8 {
+                        clash |= self.cand[9 * o + d + 1] & next[o];
+                        self.cand[9 * o + d + 1] &= !next[o];
+                    }
+                    if clash & filled != 0 {
+                        return Err(Contradiction);
+                    }
+                    changed |= clash;
                 }
             }
         }
@@ -561,24 +559,14 @@ impl<const K: usize> Board<K> {
         if singles == 0 {
             return Ok(false);
         }
-        // Each single's digit read from the bits of the digits' masks (bit planes), so that the
-        // loop runs over the singles and not over the nine digits (whose exits mispredict).
-        let c = &self.cand[9 * b..9 * b + 9];
-        let planes = [
-            c[1] | c[3] | c[5] | c[7],
-            c[2] | c[3] | c[6] | c[7],
-            c[4] | c[5] | c[6] | c[7],
-            c[8],
-        ];
+        // Each single's digit read from the bit planes, so that the loop runs over the singles and
+        // not over the nine digits (whose exits mispredict).
+        let planes = self.planes(b);
         let mut s = singles;
         while s != 0 {
             let bit = s.trailing_zeros();
             s &= s - 1;
-            let d = (planes[0] >> bit & 1
-                | (planes[1] >> bit & 1) << 1
-                | (planes[2] >> bit & 1) << 2
-                | (planes[3] >> bit & 1) << 3) as usize
-                % 9;
+            let d = digit(&planes, bit);
             // An earlier single of this round (a peer) may have taken the cell's only digit.
             if self.cand[9 * b + d] & (1 << bit) == 0 {
                 return Err(Contradiction);
@@ -586,6 +574,19 @@ impl<const K: usize> Board<K> {
             self.fill(b, bit, d);
         }
         Ok(true)
+    }
+
+    /// The bit planes of band `b`'s digits: bit `k` of a cell's 0-based digit is the cell's bit in
+    /// plane `k` (for a cell with one candidate; [`digit`] reads it).
+    #[inline(always)]
+    fn planes(&self, b: usize) -> [u32; 4] {
+        let c = &self.cand[9 * b..9 * b + 9];
+        [
+            c[1] | c[3] | c[5] | c[7],
+            c[2] | c[3] | c[6] | c[7],
+            c[4] | c[5] | c[6] | c[7],
+            c[8],
+        ]
     }
 
     /// The stack shrink of digit `d`: in each stack, the digit's (band, column) pattern is cut to the
