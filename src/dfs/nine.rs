@@ -199,6 +199,13 @@ fn next_from(i: u32) -> u32 {
     if i + 10 >= 27 { i + 10 - 27 } else { i + 10 }
 }
 
+/// The cell (band, bit) of a nonzero [`Board::key`].
+#[inline(always)]
+fn cell_of(key: u32) -> (usize, u32) {
+    let index = 127 - (key & 127);
+    ((index / 27) as usize, index % 27)
+}
+
 /// The 0-based digit of cell `bit` from a band's [`Board::planes`] (below 9 whatever the planes).
 #[inline(always)]
 fn digit(planes: &[u32; 4], bit: u32) -> usize {
@@ -706,16 +713,10 @@ impl<const K: usize> Board<K> {
                 twice |= once & x;
                 once |= x;
             }
-            let mut two = self.open[b] & twice & !thrice;
-            while two != 0 {
-                let bit = two.trailing_zeros();
-                two &= two - 1;
-                best = best.max(self.key(rel, b, bit));
-            }
+            best = best.max(self.best_key(rel, b, self.open[b] & twice & !thrice));
         }
         if best != 0 {
-            let index = 127 - (best & 127);
-            return ((index / 27) as usize, index % 27);
+            return cell_of(best);
         }
         // No bivalue cell: count candidates bit-sliced (4 bit planes per band), take the smallest count.
         let mut planes = [[0u32; 4]; 3];
@@ -739,18 +740,25 @@ impl<const K: usize> Board<K> {
                 if K == 0 && eq != 0 {
                     return (b, eq.trailing_zeros());
                 }
-                while eq != 0 {
-                    let bit = eq.trailing_zeros();
-                    eq &= eq - 1;
-                    best = best.max(self.key(rel, b, bit));
-                }
+                best = best.max(self.best_key(rel, b, eq));
             }
             if best != 0 {
-                let index = 127 - (best & 127);
-                return ((index / 27) as usize, index % 27);
+                return cell_of(best);
             }
         }
         unreachable!("pick on a full or contradictory board")
+    }
+
+    /// The largest [`Board::key`] of the cells `cells` of band `b` (0 for none).
+    #[inline(always)]
+    fn best_key(&self, rel: &Relations, b: usize, cells: u32) -> u32 {
+        let (mut best, mut left) = (0, cells);
+        while left != 0 {
+            let bit = left.trailing_zeros();
+            left &= left - 1;
+            best = best.max(self.key(rel, b, bit));
+        }
+        best
     }
 
     /// [`Board::pick`]'s key of the open cell `bit` of band `b`: its open peers (under
