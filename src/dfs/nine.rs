@@ -695,9 +695,9 @@ impl<const K: usize> Board<K> {
 
     /// The cell to branch on, as (band, bit): among the cells with two candidates, the one with the
     /// most open peers (first in reading order among equals); without such a cell, the first with the
-    /// fewest candidates, or under relations the one of those with the most open peers (on fresh
-    /// minimal non-consecutive puzzles a tenth fewer nodes: BENCHMARKS). Only called on a
-    /// propagated board that is not full (every open cell has two or more candidates).
+    /// fewest candidates, or under relations the one of those with the most open peers (fewer
+    /// nodes on minimal non-consecutive puzzles: BENCHMARKS). Only called on a propagated board
+    /// that is not full (every open cell has two or more candidates).
     ///
     /// A bivalue cell with many open peers propagates furthest either way: on the hard sets this
     /// branches about 40% less often than taking the first bivalue cell.
