@@ -1,27 +1,36 @@
 //! An ordered parallel map for batch runs: one thread reads, `jobs` threads work on chunks, the calling
 //! thread consumes results in input order. Memory is bounded by the chunks in flight, not the input.
-//! Chunks are as large as the reader gets ahead: an idle worker takes what has been read so far, so
-//! a fast reader hands over full chunks (little thread traffic per puzzle) and typed input is
-//! solved line by line. An interrupted run hands over every result finished so far and a stub for
-//! every item read but not finished, still in input order.
+//! Chunks are as large as the reader gets ahead, up to a few milliseconds of work at the pace of
+//! the chunks finished so far: an idle worker takes what has been read so far, so a fast reader
+//! hands over full chunks of quick puzzles (little thread traffic per puzzle), slow puzzles are
+//! shared among the workers a few at a time, and typed input is solved line by line. An
+//! interrupted run hands over every result finished so far and a stub for every item read but
+//! not finished, still in input order.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The most weight per chunk handed to a worker for puzzles to solve (a 9x9 puzzle weighs 1, a larger
 /// one its cells over 81; an item heavier than this is a chunk alone): large enough that thread
-/// traffic is small next to solving 9x9s of under 2 µs each (BENCHMARKS: 64 cost two jobs on
-/// 17-clue a few per cent more), small enough that the last chunks balance across workers and that
-/// a slow puzzle holds back few finished ones of its chunk (they are handed over with it).
-pub const CHUNK: usize = 128;
+/// traffic is small next to solving 9x9s of under 2 µs each (BENCHMARKS, "Throughput": 128 cost
+/// two jobs on 17-clue about 10 % more), small enough that the last chunks balance across workers
+/// and that a slow puzzle holds back few finished ones of its chunk (they are handed over with
+/// it). Slower puzzles go in smaller chunks ([`CHUNK_TIME`]).
+pub const CHUNK: usize = 512;
 
 /// Chunks per worker, in weight, that may be read and not yet handed to the sink: one slow puzzle (a
 /// 64x64 that takes minutes) must not let the results and the input after it pile up, and what is
 /// held stays within a few chunks' weight, whatever the grids' size (with two jobs: 8 400x400 grids,
 /// not 512).
 const WINDOW: usize = 4;
+
+/// The work a worker takes at a time, by the time the chunks finished so far took per item: slow
+/// puzzles (a few milliseconds and up) go a few at a time, so that a short file of hard ones is
+/// shared among the workers rather than taken whole by the first idle one; fast ones still go
+/// in chunks of up to [`CHUNK`] (BENCHMARKS, "Throughput").
+const CHUNK_TIME: Duration = Duration::from_millis(5);
 
 /// How often the consuming thread looks whether the run was interrupted while it waits for results.
 const POLL: Duration = Duration::from_millis(50);
@@ -39,8 +48,8 @@ pub trait Sink<R, S> {
 
 /// What the reader has read and the consuming thread has not yet handed over.
 struct Queue<T, S> {
-    /// Full chunks that no worker has taken yet, oldest first.
-    full: VecDeque<Vec<T>>,
+    /// Full chunks that no worker has taken yet, oldest first, with the weight of each of their items.
+    full: VecDeque<(Vec<T>, usize)>,
     /// The chunk being filled, which an idle worker takes as it is.
     forming: Vec<T>,
     /// The weight of each item of `forming` (a different weight starts a chunk).
@@ -65,6 +74,31 @@ struct Queue<T, S> {
     /// Set once the run is interrupted (or nothing takes results any more): what is read from then
     /// on is dropped, and the workers stop taking chunks.
     closed: bool,
+    /// Nanoseconds of work per unit of weight, as the chunks finished so far took it (a running
+    /// average; 0 before the first).
+    pace: u64,
+    /// The workers.
+    jobs: usize,
+}
+
+impl<T, S> Queue<T, S> {
+    /// How many items of `weight` a worker takes at most: [`CHUNK_TIME`]'s worth at the pace so
+    /// far (one before any chunk is finished), and once everything is read no more than an even
+    /// share of what is left, so that the last items are spread over the workers too.
+    fn limit(&self, weight: usize) -> usize {
+        let mut n = if self.pace == 0 {
+            1
+        } else {
+            let per_item = self.pace.saturating_mul(weight.max(1) as u64);
+            (CHUNK_TIME.as_nanos() as u64 / per_item.max(1)).max(1)
+        };
+        if self.ended {
+            let left: usize =
+                self.full.iter().map(|(c, _)| c.len()).sum::<usize>() + self.forming.len();
+            n = n.min(left.div_ceil(self.jobs.max(1)) as u64);
+        }
+        usize::try_from(n).unwrap_or(usize::MAX).max(1)
+    }
 }
 
 /// A worker's chunk in hand: its sequence number and the results so far.
@@ -124,6 +158,8 @@ where
         reader_waits: false,
         ended: false,
         closed: false,
+        pace: 0,
+        jobs,
     });
     // Workers wait on `ready` for items, the reader on `room` while a window of items is out.
     let (ready, room) = (Condvar::new(), Condvar::new());
@@ -154,13 +190,14 @@ where
                 // quick ones before a slow one are not handed over only with it.
                 if !q.forming.is_empty() && weight != q.each {
                     let full = std::mem::take(&mut q.forming);
-                    q.full.push_back(full);
+                    let each = q.each;
+                    q.full.push_back((full, each));
                 }
                 q.each = weight;
                 q.forming.push(item);
                 if q.forming.len().saturating_mul(weight) >= chunk {
                     let full = std::mem::take(&mut q.forming);
-                    q.full.push_back(full);
+                    q.full.push_back((full, weight));
                 }
                 if q.idle > 0 {
                     ready.notify_one();
@@ -174,7 +211,10 @@ where
             let work = &work;
             s.spawn(move || {
                 let _close = CloseOnPanic(queue, ready, room);
-                while let Some((seq, items)) = next_chunk(queue, ready) {
+                let mut last = None;
+                while let Some((seq, items, weight)) = next_chunk(queue, ready, last) {
+                    let started = Instant::now();
+                    let total = items.len().saturating_mul(weight);
                     *lock(slot) = Some((seq, Vec::with_capacity(items.len())));
                     for item in items {
                         let result = work(item);
@@ -182,6 +222,7 @@ where
                             results.push(result);
                         }
                     }
+                    last = Some((started.elapsed(), total));
                     let mut slot = lock(slot);
                     let Some(chunk) = slot.take() else { continue };
                     if done_tx.send(chunk).is_err() {
@@ -313,20 +354,49 @@ pub fn in_place<T, S, R, P, W>(
     run(&mut held, sink);
 }
 
-/// The next chunk for a worker and its sequence number: the oldest full chunk, else the items read
-/// so far; waits while there are none, and `None` once the reader has ended and everything was
-/// taken (or the run was closed).
-fn next_chunk<T, S>(queue: &Mutex<Queue<T, S>>, ready: &Condvar) -> Option<(usize, Vec<T>)> {
+/// The next chunk for a worker, its sequence number and the weight of each of its items: the
+/// oldest full chunk, else the items read so far, at most [`Queue::limit`] of them; waits while
+/// there are none, and `None` once the reader has ended and everything was taken (or the run was
+/// closed). `last` is how long the worker's last chunk took and its weight.
+fn next_chunk<T, S>(
+    queue: &Mutex<Queue<T, S>>,
+    ready: &Condvar,
+    last: Option<(Duration, usize)>,
+) -> Option<(usize, Vec<T>, usize)> {
     let mut q = lock(queue);
-    let items = loop {
+    if let Some((took, weight)) = last {
+        let sample = u64::try_from(took.as_nanos() / weight.max(1) as u128).unwrap_or(u64::MAX);
+        q.pace = if q.pace == 0 {
+            sample.max(1)
+        } else {
+            (q.pace / 4)
+                .saturating_mul(3)
+                .saturating_add(sample / 4)
+                .max(1)
+        };
+    }
+    let (items, weight) = loop {
         if q.closed {
             return None;
         }
-        if let Some(chunk) = q.full.pop_front() {
-            break chunk;
+        if let Some(weight) = q.full.front().map(|&(_, w)| w) {
+            let limit = q.limit(weight);
+            let (front, _) = q.full.front_mut().expect("a front chunk");
+            if front.len() > limit {
+                let rest = front.split_off(limit);
+                break (std::mem::replace(front, rest), weight);
+            }
+            let (chunk, _) = q.full.pop_front().expect("a front chunk");
+            break (chunk, weight);
         }
         if !q.forming.is_empty() {
-            break std::mem::take(&mut q.forming);
+            let weight = q.each;
+            let limit = q.limit(weight);
+            if q.forming.len() > limit {
+                let rest = q.forming.split_off(limit);
+                break (std::mem::replace(&mut q.forming, rest), weight);
+            }
+            break (std::mem::take(&mut q.forming), weight);
         }
         if q.ended {
             return None;
@@ -338,7 +408,11 @@ fn next_chunk<T, S>(queue: &Mutex<Queue<T, S>>, ready: &Condvar) -> Option<(usiz
     let seq = q.seq;
     q.seq += 1;
     q.taken.push_back(items.len());
-    Some((seq, items))
+    // Items left for another worker that is waiting.
+    if q.idle > 0 && (!q.full.is_empty() || !q.forming.is_empty()) {
+        ready.notify_one();
+    }
+    Some((seq, items, weight))
 }
 
 /// Closes the queue if its worker panics, so that the reader and the other workers stop (its chunk
@@ -770,6 +844,34 @@ mod tests {
                 "jobs {jobs}: {chunks} chunks for {n} items"
             );
         }
+    }
+
+    #[test]
+    fn a_short_file_of_slow_items_is_shared_among_the_workers() {
+        // 24 items of 3 ms each, all read at once: the first idle worker must not take them all
+        // (a file of hard puzzles would then run on one core); each of two workers gets a fair
+        // share, whichever thread starts first.
+        let n = 24;
+        let threads = Mutex::new(Vec::new());
+        let (chunks, got) = chunks_taken(
+            2,
+            n,
+            |emit| (0..n).for_each(emit),
+            |i| {
+                std::thread::sleep(Duration::from_millis(3));
+                lock(&threads).push(std::thread::current().id());
+                i
+            },
+            Arc::default(),
+        );
+        assert!(got.iter().enumerate().all(|(i, g)| *g == Ok(i)));
+        let threads = threads.into_inner().unwrap();
+        let first = threads[0];
+        let by_first = threads.iter().filter(|&&t| t == first).count();
+        assert!(
+            (n / 4..=n - n / 4).contains(&by_first),
+            "{by_first} of {n} items on one worker, in {chunks} chunks"
+        );
     }
 
     #[test]

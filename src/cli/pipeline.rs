@@ -312,7 +312,8 @@ impl Run {
     /// On Ctrl-C or SIGTERM it writes, in input order, the record of every item finished and an
     /// `interrupted` record (see [`Run::interrupted`]) for every other item read (`place` says where
     /// each came from), then the summary, and ends the process with status 130; a second signal ends
-    /// it at once. Workers take chunks of [`batch::CHUNK`] in weight (`weigh`: a 9x9 puzzle weighs 1).
+    /// it at once. Workers take chunks of at most [`batch::CHUNK`] in weight (`weigh`: a 9x9 puzzle
+    /// weighs 1), fewer of slow puzzles (a few milliseconds of work at a time).
     pub fn run<T, P, W>(
         self,
         produce: P,
