@@ -21,6 +21,7 @@ fn _satdoku(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(input::from_array, m)?)?;
     m.add_function(wrap_pyfunction!(input::from_strings, m)?)?;
     m.add_function(wrap_pyfunction!(batch::run_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(run::_claims, m)?)?;
     m.add_function(wrap_pyfunction!(batch::encode, m)?)?;
     m.add_function(wrap_pyfunction!(batch::sat_solvers, m)?)?;
     m.add_function(wrap_pyfunction!(batch::check_drat, m)?)?;

@@ -139,6 +139,25 @@ def test_jobs_do_not_change_answers():
     assert one.words() == [Status.UNIQUE] * 300
 
 
+def test_a_short_batch_of_slow_puzzles_is_shared_among_the_workers():
+    # Workers take turns claiming rows; a short batch must not go mostly to one of them (chunks
+    # of 8 put 8 of 10 slow puzzles on one of two threads), and a long one goes 8 rows at a time.
+    from satdoku import _satdoku
+
+    for rows, jobs in [(10, 2), (24, 2), (7, 3), (1, 4), (1000, 2)]:
+        claims = _satdoku._claims(rows, jobs)
+        # Every row once, in order.
+        assert [r for a, b in claims for r in range(a, b)] == list(range(rows))
+        assert all(1 <= b - a <= 8 for a, b in claims)
+        # No claim more than an even share of what was left for twice the workers.
+        assert all(b - a <= -(-(rows - a) // (2 * jobs)) for a, b in claims), claims
+        # Taking turns, no worker gets more than its share and a claim besides.
+        for w in range(jobs):
+            mine = sum(b - a for a, b in claims[w::jobs])
+            assert mine <= rows / jobs + 8, (rows, jobs, w, mine)
+    assert _satdoku._claims(1000, 2)[:3] == [(0, 8), (8, 16), (16, 24)]
+
+
 def test_ctrl_c_stops_the_batch_and_keeps_the_rows_done():
     # Counting 50,000 solutions of an empty grid takes milliseconds a row, so 5,000 rows take over
     # a minute on one job (a batch of easy puzzles can finish before the signal on a fast machine);
