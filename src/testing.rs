@@ -4,6 +4,19 @@
 use crate::grid::{Grid, Shape};
 use crate::units::Units;
 
+/// A full grid of `units` from the empty one, by the native search in the random value order of
+/// `seed` (a solution the tests then verify or take givens from).
+pub(crate) fn random_solution(units: &Units, seed: u64) -> Grid {
+    use crate::{Backend, DfsBackend, Limits};
+    DfsBackend::randomized(seed)
+        .solve(units, &Grid::empty(units.shape()), &Limits::first())
+        .unwrap()
+        .outcome
+        .solution()
+        .unwrap()
+        .clone()
+}
+
 /// A grid from digit rows (`.` or `0` blank), whitespace ignored.
 pub(crate) fn grid(shape: Shape, rows: &str) -> Grid {
     let values = rows

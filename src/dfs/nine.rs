@@ -1149,7 +1149,7 @@ mod tests {
     /// takes nothing more. Fails if a band's change is not recorded for the windows.
     #[test]
     fn windows_on_the_changed_bands_leaves_nothing_for_the_others() {
-        use crate::{Backend, DfsBackend, Limits, Units, Variant};
+        use crate::{Units, Variant};
         /// Checks every quiet board below `board`, within `budget` nodes.
         fn walk(board: &mut Board<5>, rel: &Relations, budget: &mut u32) {
             if *budget == 0 {
@@ -1179,13 +1179,7 @@ mod tests {
             .unwrap();
         let rel = Relations::of(&units).unwrap();
         for seed in 1..=4 {
-            let full = DfsBackend::randomized(seed)
-                .solve(&units, &Grid::empty(s9), &Limits::first())
-                .unwrap()
-                .outcome
-                .solution()
-                .unwrap()
-                .clone();
+            let full = crate::testing::random_solution(&units, seed);
             let mut board = Board::<5>::new();
             for i in (0..81).step_by(11) {
                 let d = usize::from(full.values()[i] - 1);
@@ -1197,18 +1191,11 @@ mod tests {
 
     #[test]
     fn excluded_digits_count_alike_on_both_paths_under_relations() {
-        use crate::{Backend, DfsBackend, Limits, Units, Variant};
+        use crate::{DfsBackend, Limits, Units, Variant};
         let s9 = Shape::new(3, 3).unwrap();
         for v in [Variant::NonConsecutive, Variant::AntiKing] {
             let units = Units::rules(s9).variant(v).build().unwrap();
-            let empty = Grid::empty(s9);
-            let full = DfsBackend::randomized(5)
-                .solve(&units, &empty, &Limits::first())
-                .unwrap()
-                .outcome
-                .solution()
-                .unwrap()
-                .clone();
+            let full = crate::testing::random_solution(&units, 5);
             // Ten givens of the solution, then each of cells 0..20 with its digit excluded (a
             // given among them excluded from itself: no solution).
             let mut values = vec![0u16; 81];
