@@ -109,8 +109,9 @@ where
 
 /// The rows a worker takes next from `0..rows`, `next` being the first not yet taken: an even share
 /// of what is left for twice the workers, at least 1 and at most [`CHUNK`], so that a short batch
-/// of slow puzzles is spread over all the workers (8 of 10 on one of two threads made it 1.25x one
-/// thread instead of 2x), and a long one goes in chunks of 8. `None` once every row is taken.
+/// of slow puzzles is spread over all the workers (8 of 10 on one of two threads made ten slow
+/// puzzles 1.54x one thread; BENCHMARKS), and a long one goes in chunks of 8. `None` once every
+/// row is taken.
 pub fn claim(next: &AtomicUsize, rows: usize, jobs: usize) -> Option<std::ops::Range<usize>> {
     let mut start = next.load(Ordering::Relaxed);
     loop {
